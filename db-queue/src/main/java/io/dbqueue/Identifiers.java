@@ -1,0 +1,43 @@
+package io.dbqueue;
+
+import java.util.regex.Pattern;
+
+/**
+ * Validates names before they reach SQL text. Table names are spliced into statements, so only
+ * lower-case unquoted identifiers are accepted; queue names are always bound parameters but are
+ * checked too, so that a typo fails at configuration time rather than as an empty queue.
+ */
+public final class Identifiers {
+
+    /** Leaves room for the {@code _p<n>} partition and {@code _dead} suffixes within 63 bytes. */
+    public static final int MAX_TABLE_NAME_LENGTH = 50;
+    public static final int MAX_QUEUE_NAME_LENGTH = 128;
+
+    private static final Pattern TABLE = Pattern.compile("[a-z_][a-z0-9_]*");
+    private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9_.:-]+");
+
+    private Identifiers() {
+    }
+
+    public static String tableName(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("table name must not be empty");
+        }
+        if (name.length() > MAX_TABLE_NAME_LENGTH || !TABLE.matcher(name).matches()) {
+            throw new IllegalArgumentException("table name '" + name + "' is not a valid identifier: use 1 to "
+                    + MAX_TABLE_NAME_LENGTH + " characters from a-z, 0-9 and _, not starting with a digit");
+        }
+        return name;
+    }
+
+    public static String queueName(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("queue name must not be empty");
+        }
+        if (name.length() > MAX_QUEUE_NAME_LENGTH || !QUEUE.matcher(name).matches()) {
+            throw new IllegalArgumentException("queue name '" + name + "' is not valid: use 1 to "
+                    + MAX_QUEUE_NAME_LENGTH + " characters from A-Z, a-z, 0-9 and _ . : -");
+        }
+        return name;
+    }
+}

@@ -1,0 +1,84 @@
+package io.dbqueue;
+
+import javax.sql.DataSource;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/** Small JDBC helpers: one transaction around some work, and arrays for batch parameters. */
+final class Jdbc {
+
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    private Jdbc() {
+    }
+
+    /** Runs {@code work} in one transaction on a pooled connection and commits it. */
+    static <T> T inTransaction(DataSource dataSource, String what, Work<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            return inTransaction(c, work);
+        } catch (SQLException e) {
+            throw new QueueException(what + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        if (autoCommit) {
+            c.setAutoCommit(false);
+        }
+        try {
+            T result = work.run(c);
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            rollbackQuietly(c, e);
+            throw e;
+        } finally {
+            if (autoCommit) {
+                c.setAutoCommit(true);
+            }
+        }
+    }
+
+    static void rollbackQuietly(Connection c, Throwable cause) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    static Array longs(Connection c, long[] values) throws SQLException {
+        Long[] boxed = new Long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            boxed[i] = values[i];
+        }
+        return c.createArrayOf("bigint", boxed);
+    }
+
+    static Array ints(Connection c, int[] values) throws SQLException {
+        Integer[] boxed = new Integer[values.length];
+        for (int i = 0; i < values.length; i++) {
+            boxed[i] = values[i];
+        }
+        return c.createArrayOf("int4", boxed);
+    }
+
+    static Array texts(Connection c, String[] values) throws SQLException {
+        return c.createArrayOf("text", values);
+    }
+
+    static int update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            return ps.executeUpdate();
+        }
+    }
+}

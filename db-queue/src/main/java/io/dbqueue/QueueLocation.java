@@ -1,0 +1,21 @@
+package io.dbqueue;
+
+import java.util.Objects;
+
+/** Where a queue lives: a table and a queue name within it. */
+public record QueueLocation(QueueTable table, String queueName) {
+
+    public QueueLocation {
+        Objects.requireNonNull(table, "table");
+        Identifiers.queueName(queueName);
+    }
+
+    public static QueueLocation of(Layout layout, String queueName) {
+        return new QueueLocation(QueueTable.of(layout), queueName);
+    }
+
+    @Override
+    public String toString() {
+        return table.name() + "/" + queueName;
+    }
+}

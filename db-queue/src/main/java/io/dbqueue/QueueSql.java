@@ -1,0 +1,91 @@
+package io.dbqueue;
+
+/**
+ * Every statement the library runs against one queue table, in one place. Only the validated
+ * table name and the layout's claim order are spliced in; all values are bound parameters, and
+ * batches travel as arrays so that a batch is one statement and one round trip.
+ */
+final class QueueSql {
+
+    private static final String TASK_COLUMNS = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
+
+    final String enqueue;
+    final String enqueueDelayed;
+    final String claim;
+    final String claimAndDelete;
+    final String finish;
+    final String retry;
+    final String reenqueue;
+    final String release;
+    final String deadLetter;
+    final String listDead;
+    final String countDead;
+    final String requeueDead;
+    final String requeueAllDead;
+    final String deleteDead;
+    final String deleteAllDead;
+    final String depth;
+
+    QueueSql(QueueTable table) {
+        String t = table.name();
+        String dead = table.deadLetterTable();
+        String due = "SELECT id FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
+                + " ORDER BY " + table.layout().claimOrder().orderBy() + " LIMIT ? FOR UPDATE SKIP LOCKED";
+
+        // params: queue, text[] payloads
+        enqueue = "INSERT INTO " + t + " (queue_name, payload) SELECT ?, p FROM unnest(?::text[]) AS p RETURNING id";
+        // params: queue, text[] payloads, bigint[] delays in microseconds
+        enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
+                + " SELECT ?, p, now() + d * interval '1 microsecond' FROM unnest(?::text[], ?::bigint[]) AS u(p, d)"
+                + " RETURNING id";
+        // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
+        // params: queue, limit, lease in microseconds
+        claim = "WITH due AS (" + due + ")"
+                + " UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond',"
+                + " attempt = t.attempt + 1, total_attempt = t.total_attempt + 1"
+                + " FROM due WHERE t.id = due.id RETURNING " + prefixed("t.");
+        // At most once: the task is gone once claimed. params: queue, limit
+        claimAndDelete = "DELETE FROM " + t + " WHERE id IN (" + due + ") RETURNING " + TASK_COLUMNS;
+        // params: bigint[] ids
+        finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
+        // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
+        // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts
+        retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
+                + " attempt = r.attempt, total_attempt = r.total_attempt"
+                + " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
+                + " WHERE t.id = r.id";
+        // params: bigint[] ids, bigint[] delays in microseconds
+        reenqueue = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
+                + " attempt = 0, reenqueue_attempt = t.reenqueue_attempt + 1"
+                + " FROM unnest(?::bigint[], ?::bigint[]) AS r(id, delay) WHERE t.id = r.id";
+        // Hands claimed but unstarted tasks back without counting the attempt. params: bigint[] ids
+        release = "UPDATE " + t + " SET next_process_at = now(), attempt = greatest(attempt - 1, 0),"
+                + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])";
+        // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors
+        deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
+                + " AS f(id, attempt, total_attempt, error)),"
+                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id RETURNING t.*)"
+                + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
+                + " total_attempt, last_error)"
+                + " SELECT m.id, m.queue_name, m.payload, m.created_at, f.attempt, m.reenqueue_attempt,"
+                + " f.total_attempt, f.error FROM moved m JOIN failed f ON f.id = m.id";
+        // params: queue, after id, limit
+        listDead = "SELECT id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt,"
+                + " failed_at, last_error FROM " + dead + " WHERE queue_name = ? AND id > ? ORDER BY id LIMIT ?";
+        countDead = "SELECT count(*) FROM " + dead + " WHERE queue_name = ?";
+        String requeue = " INSERT INTO " + t + " (queue_name, payload, created_at, reenqueue_attempt, total_attempt)"
+                + " SELECT queue_name, payload, created_at, reenqueue_attempt, total_attempt FROM moved";
+        // params: queue, bigint[] ids
+        requeueDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])"
+                + " RETURNING *)" + requeue;
+        requeueAllDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? RETURNING *)" + requeue;
+        deleteDead = "DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
+        deleteAllDead = "DELETE FROM " + dead + " WHERE queue_name = ?";
+        // params: queue
+        depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
+    }
+
+    private static String prefixed(String alias) {
+        return alias + TASK_COLUMNS.replace(", ", ", " + alias);
+    }
+}

@@ -1,0 +1,184 @@
+package io.dbqueue;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The worker threads of one queue. Each thread claims a batch, gives it to the handler, and
+ * acknowledges the answers, per {@link QueueConfig#mode()}. A worker never dies of a failure: it
+ * logs, reports {@link QueueListener#crashed}, backs off and goes on; a task it had claimed is
+ * never lost (its lease expires, or its transaction rolls back).
+ */
+public final class QueueWorkers implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueWorkers.class);
+    private static final int MAX_BACKOFF_DOUBLINGS = 5;
+
+    private final QueueConfig config;
+    private final BatchProcessor processor;
+    private final QueueListener listener;
+    private final WakeupSignal signal = new WakeupSignal();
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicInteger busy = new AtomicInteger();
+    private volatile boolean running = true;
+    private volatile boolean paused;
+
+    private QueueWorkers(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.listener = SafeListener.wrap(Objects.requireNonNull(listener, "listener"));
+        this.processor = new BatchProcessor(Objects.requireNonNull(dataSource, "dataSource"), config,
+                Objects.requireNonNull(handler, "handler"), this.listener);
+    }
+
+    public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler) {
+        return start(dataSource, config, handler, QueueListener.NONE);
+    }
+
+    public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler,
+                                     QueueListener listener) {
+        QueueLocation q = config.location();
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory platform = r -> new Thread(r, "dbq-" + q.table().name() + "-" + q.queueName() + "-" + n.incrementAndGet());
+        return start(dataSource, config, handler, listener, platform);
+    }
+
+    /** As {@link #start(DataSource, QueueConfig, BatchHandler, QueueListener)} on threads from {@code threadFactory}
+     *  (on JDK 21+, {@code Thread.ofVirtual().factory()} gives virtual threads). */
+    public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler,
+                                     QueueListener listener, ThreadFactory threadFactory) {
+        QueueWorkers workers = new QueueWorkers(dataSource, config, handler, listener);
+        for (int i = 0; i < config.threads(); i++) {
+            Thread thread = threadFactory.newThread(workers::work);
+            workers.threads.add(thread);
+        }
+        workers.threads.forEach(Thread::start);
+        return workers;
+    }
+
+    public QueueConfig config() {
+        return config;
+    }
+
+    /** Stops claiming; batches in progress complete. */
+    public void pause() {
+        paused = true;
+        signal.signalAll();
+    }
+
+    public void resume() {
+        paused = false;
+        signal.signalAll();
+    }
+
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /** Cuts idle workers' poll wait short, e.g. right after this process enqueued. */
+    public void wakeup() {
+        signal.signalAll();
+    }
+
+    /** Batches being handled or acknowledged right now. */
+    public int busyWorkers() {
+        return busy.get();
+    }
+
+    public boolean isRunning() {
+        return running && threads.stream().anyMatch(Thread::isAlive);
+    }
+
+    /**
+     * Stops claiming and waits up to {@code timeout} for batches in progress to be acknowledged.
+     * Workers still busy then are interrupted: an at-least-once batch keeps the answers given and
+     * releases its other tasks at once; an exactly-once batch rolls back. Returns whether every
+     * worker stopped in time.
+     */
+    public boolean shutdown(Duration timeout) {
+        running = false;
+        signal.signalAll();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean clean = joinUntil(deadline);
+        if (!clean) {
+            LOG.warn("{}: workers still busy after {}, interrupting them", config.location(), timeout);
+            threads.forEach(Thread::interrupt);
+            joinUntil(System.nanoTime() + Duration.ofSeconds(10).toNanos());
+        }
+        return clean;
+    }
+
+    /** {@link #shutdown} with 30 seconds to finish. */
+    @Override
+    public void close() {
+        shutdown(Duration.ofSeconds(30));
+    }
+
+    private boolean joinUntil(long deadline) {
+        for (Thread thread : threads) {
+            long left = deadline - System.nanoTime();
+            try {
+                if (left > 0) {
+                    thread.join(Math.max(1, left / 1_000_000));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            if (thread.isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void work() {
+        PollSettings poll = config.poll();
+        int failures = 0;
+        while (running) {
+            try {
+                if (paused) {
+                    signal.awaitWhile(() -> paused && running);
+                    continue;
+                }
+                long wait;
+                busy.incrementAndGet();
+                try {
+                    int claimed = processor.runOnce();
+                    failures = 0;
+                    wait = claimed >= poll.batchSize() ? 0
+                            : claimed > 0 ? poll.betweenTaskTimeout().toNanos() : poll.noTaskTimeout().toNanos();
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception e) {
+                    failures++;
+                    LOG.warn("{}: worker cycle failed ({} in a row), backing off: {}", config.location(), failures,
+                            e.toString());
+                    listener.crashed(config.location(), e);
+                    wait = poll.fatalCrashTimeout().toNanos() << Math.min(failures - 1, MAX_BACKOFF_DOUBLINGS);
+                } finally {
+                    busy.decrementAndGet();
+                }
+                if (wait > 0 && running) {
+                    signal.await(wait);
+                }
+            } catch (InterruptedException e) {
+                if (running) {
+                    LOG.warn("{}: worker interrupted while running; stopping this worker", config.location());
+                }
+                return;
+            } catch (Error e) {
+                LOG.error("{}: worker stopped by {}", config.location(), e.toString(), e);
+                listener.crashed(config.location(), e);
+                throw e;
+            }
+        }
+    }
+}

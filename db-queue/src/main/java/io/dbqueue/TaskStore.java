@@ -1,0 +1,119 @@
+package io.dbqueue;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/** The consumer side's statements on one queue, each a single round trip for a whole batch. */
+final class TaskStore {
+
+    private final QueueLocation location;
+    private final QueueSql sql;
+    // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order.
+    private static final Comparator<Task> BY_ID = Comparator.comparingLong(Task::id);
+
+
+    TaskStore(QueueLocation location) {
+        this.location = location;
+        this.sql = new QueueSql(location.table());
+    }
+
+    /** Claims up to {@code limit} due tasks with a lease; in at-most-once mode deletes them instead. */
+    List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
+        boolean delete = mode == DeliveryMode.AT_MOST_ONCE;
+        try (PreparedStatement ps = c.prepareStatement(delete ? sql.claimAndDelete : sql.claim)) {
+            ps.setString(1, location.queueName());
+            ps.setInt(2, limit);
+            if (!delete) {
+                ps.setLong(3, micros(lease));
+            }
+            List<Task> tasks = new ArrayList<>(limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    tasks.add(new Task(rs.getLong(1), rs.getString(2), rs.getString(3),
+                            rs.getTimestamp(4).toInstant(), rs.getInt(5), rs.getInt(6), rs.getInt(7)));
+                }
+            }
+            tasks.sort(BY_ID);
+            return tasks;
+        }
+    }
+
+    void finish(Connection c, List<Task> tasks) throws SQLException {
+        if (!tasks.isEmpty()) {
+            Jdbc.update(c, sql.finish, Jdbc.longs(c, ids(tasks)));
+        }
+    }
+
+    void release(Connection c, List<Task> tasks) throws SQLException {
+        if (!tasks.isEmpty()) {
+            Jdbc.update(c, sql.release, Jdbc.longs(c, ids(tasks)));
+        }
+    }
+
+    /** Schedules retries: {@code delays} maps each failed task to its backoff. */
+    void retry(Connection c, Map<Task, Duration> delays) throws SQLException {
+        if (delays.isEmpty()) {
+            return;
+        }
+        List<Task> tasks = new ArrayList<>(delays.keySet());
+        long[] micros = new long[tasks.size()];
+        int[] attempts = new int[tasks.size()];
+        int[] totals = new int[tasks.size()];
+        for (int i = 0; i < tasks.size(); i++) {
+            micros[i] = micros(delays.get(tasks.get(i)));
+            attempts[i] = tasks.get(i).attempt();
+            totals[i] = tasks.get(i).totalAttempt();
+        }
+        Jdbc.update(c, sql.retry, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros), Jdbc.ints(c, attempts),
+                Jdbc.ints(c, totals));
+    }
+
+    void reenqueue(Connection c, Map<Task, Duration> delays) throws SQLException {
+        if (delays.isEmpty()) {
+            return;
+        }
+        List<Task> tasks = new ArrayList<>(delays.keySet());
+        long[] micros = new long[tasks.size()];
+        for (int i = 0; i < tasks.size(); i++) {
+            micros[i] = micros(delays.get(tasks.get(i)));
+        }
+        Jdbc.update(c, sql.reenqueue, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros));
+    }
+
+    /** Moves tasks to the dead-letter table; {@code errors} maps each to its last error. */
+    void deadLetter(Connection c, Map<Task, String> errors) throws SQLException {
+        if (errors.isEmpty()) {
+            return;
+        }
+        List<Task> tasks = new ArrayList<>(errors.keySet());
+        int[] attempts = new int[tasks.size()];
+        int[] totals = new int[tasks.size()];
+        String[] messages = new String[tasks.size()];
+        for (int i = 0; i < tasks.size(); i++) {
+            attempts[i] = tasks.get(i).attempt();
+            totals[i] = tasks.get(i).totalAttempt();
+            messages[i] = errors.get(tasks.get(i)).replace('\0', ' ');
+        }
+        Jdbc.update(c, sql.deadLetter, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, attempts), Jdbc.ints(c, totals),
+                Jdbc.texts(c, messages));
+    }
+
+    private static long[] ids(List<Task> tasks) {
+        long[] ids = new long[tasks.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = tasks.get(i).id();
+        }
+        return ids;
+    }
+
+    private static long micros(Duration d) {
+        return d.toNanos() / 1000;
+    }
+}

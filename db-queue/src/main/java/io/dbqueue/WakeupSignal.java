@@ -1,0 +1,50 @@
+package io.dbqueue;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+
+/** Lets idle workers wait for their poll interval, or less when someone signals new work or a state change. */
+final class WakeupSignal {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private long generation;
+
+    void signalAll() {
+        lock.lock();
+        try {
+            generation++;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits up to {@code nanos}, returning early on a signal. */
+    void await(long nanos) throws InterruptedException {
+        lock.lock();
+        try {
+            long seen = generation;
+            long left = nanos;
+            while (generation == seen && left > 0) {
+                left = changed.awaitNanos(left);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits, without a time limit, while {@code condition} holds; it is re-checked on every signal. */
+    void awaitWhile(BooleanSupplier condition) throws InterruptedException {
+        lock.lock();
+        try {
+            while (condition.getAsBoolean()) {
+                changed.await(1, TimeUnit.SECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}
