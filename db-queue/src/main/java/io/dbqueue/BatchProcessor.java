@@ -51,7 +51,7 @@ final class BatchProcessor {
             return 0;
         }
         TaskBatch batch = new TaskBatch(queue, tasks, config.mode(), null);
-        Exception error = handle(batch);
+        Throwable error = handle(batch);
         // The tasks are already gone: a failure is reported, never retried.
         List<Task> finished = new ArrayList<>(tasks.size());
         batch.results(fallback(error)).forEach((task, result) -> {
@@ -76,7 +76,7 @@ final class BatchProcessor {
         List<Task> live = deadLetterExpired(c, tasks);
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), null);
         try {
-            Exception error = handle(batch);
+            Throwable error = handle(batch);
             acknowledge(c, batch.results(fallback(error)));
         } catch (InterruptedException e) {
             // Forced shutdown: keep the answers given so far, hand the rest back without counting the attempt.
@@ -100,7 +100,7 @@ final class BatchProcessor {
             }
             List<Task> live = deadLetterExpired(c, tasks);
             TaskBatch batch = new TaskBatch(queue, live, config.mode(), c);
-            Exception error = handle(batch);
+            Throwable error = handle(batch);
             if (error != null) {
                 c.rollback();
                 // The claim was rolled back with the handler's work; record the failed attempt on its own.
@@ -129,8 +129,12 @@ final class BatchProcessor {
         return tasks;
     }
 
-    /** Runs the handler; returns what it threw, or null. Interruption is passed on. */
-    private Exception handle(TaskBatch batch) throws InterruptedException {
+    /**
+     * Runs the handler; returns what it threw, or null. Interruption is passed on, and so are errors
+     * of the JVM itself; any other Throwable (an AssertionError, a NoClassDefFoundError) fails the batch
+     * instead of killing the worker.
+     */
+    private Throwable handle(TaskBatch batch) throws InterruptedException {
         if (batch.tasks().isEmpty()) {
             return null;
         }
@@ -139,9 +143,9 @@ final class BatchProcessor {
         try {
             handler.handle(batch);
             return null;
-        } catch (InterruptedException e) {
+        } catch (InterruptedException | VirtualMachineError e) {
             throw e;
-        } catch (Exception e) {
+        } catch (Throwable e) {
             LOG.debug("{}: handler failed", queue, e);
             return e;
         } finally {
@@ -205,7 +209,7 @@ final class BatchProcessor {
         return outcome;
     }
 
-    private static TaskResult fallback(Exception error) {
+    private static TaskResult fallback(Throwable error) {
         return error == null ? TaskResult.finish() : TaskResult.fail(TaskBatch.describe(error));
     }
 

@@ -1,0 +1,25 @@
+-- queue_tasks_1: The experiment's baseline: no index but the primary key, default storage.
+CREATE TABLE queue_tasks_1 (
+    id                bigserial,
+    queue_name        text NOT NULL,
+    payload           text,
+    created_at        timestamptz DEFAULT now(),
+    next_process_at   timestamptz DEFAULT now(),
+    attempt           integer DEFAULT 0,
+    reenqueue_attempt integer DEFAULT 0,
+    total_attempt     integer DEFAULT 0,
+    PRIMARY KEY (id)
+);
+-- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters
+CREATE TABLE queue_tasks_1_dead (
+    id                bigint PRIMARY KEY,
+    queue_name        text NOT NULL,
+    payload           text,
+    created_at        timestamptz,
+    failed_at         timestamptz NOT NULL DEFAULT now(),
+    attempt           integer NOT NULL,
+    reenqueue_attempt integer NOT NULL,
+    total_attempt     integer NOT NULL,
+    last_error        text
+);
+CREATE INDEX queue_tasks_1_dead_queue_idx ON queue_tasks_1_dead (queue_name, id);

@@ -1,0 +1,26 @@
+-- queue_tasks_2: The experiment's layout 2: claim index on (queue_name, next_process_at, id desc), aggressive autovacuum.
+CREATE TABLE queue_tasks_2 (
+    id                bigserial,
+    queue_name        text NOT NULL,
+    payload           text,
+    created_at        timestamptz DEFAULT now(),
+    next_process_at   timestamptz DEFAULT now(),
+    attempt           integer DEFAULT 0,
+    reenqueue_attempt integer DEFAULT 0,
+    total_attempt     integer DEFAULT 0,
+    PRIMARY KEY (id)
+) WITH (autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE INDEX queue_tasks_2_claim_idx ON queue_tasks_2 USING btree (queue_name, next_process_at, id DESC);
+-- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters
+CREATE TABLE queue_tasks_2_dead (
+    id                bigint PRIMARY KEY,
+    queue_name        text NOT NULL,
+    payload           text,
+    created_at        timestamptz,
+    failed_at         timestamptz NOT NULL DEFAULT now(),
+    attempt           integer NOT NULL,
+    reenqueue_attempt integer NOT NULL,
+    total_attempt     integer NOT NULL,
+    last_error        text
+);
+CREATE INDEX queue_tasks_2_dead_queue_idx ON queue_tasks_2_dead (queue_name, id);

@@ -1,0 +1,27 @@
+-- queue_tasks_3: The experiment's layout 3: as 2 plus request_id, fillfactor 30 on the table and on the unique claim index.
+CREATE TABLE queue_tasks_3 (
+    id                bigserial,
+    queue_name        text NOT NULL,
+    payload           text,
+    created_at        timestamptz DEFAULT now(),
+    next_process_at   timestamptz DEFAULT now(),
+    attempt           integer DEFAULT 0,
+    reenqueue_attempt integer DEFAULT 0,
+    total_attempt     integer DEFAULT 0,
+    request_id        text,
+    PRIMARY KEY (id)
+) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE UNIQUE INDEX queue_tasks_3_claim_idx ON queue_tasks_3 USING btree (queue_name, next_process_at, id DESC) WITH (fillfactor = 30);
+-- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters
+CREATE TABLE queue_tasks_3_dead (
+    id                bigint PRIMARY KEY,
+    queue_name        text NOT NULL,
+    payload           text,
+    created_at        timestamptz,
+    failed_at         timestamptz NOT NULL DEFAULT now(),
+    attempt           integer NOT NULL,
+    reenqueue_attempt integer NOT NULL,
+    total_attempt     integer NOT NULL,
+    last_error        text
+);
+CREATE INDEX queue_tasks_3_dead_queue_idx ON queue_tasks_3_dead (queue_name, id);

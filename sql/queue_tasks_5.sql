@@ -1,0 +1,35 @@
+-- queue_tasks_5: The experiment's layout 5: as 3, hash-partitioned by id into 8 partitions.
+CREATE TABLE queue_tasks_5 (
+    id                bigserial,
+    queue_name        text NOT NULL,
+    payload           text,
+    created_at        timestamptz DEFAULT now(),
+    next_process_at   timestamptz DEFAULT now(),
+    attempt           integer DEFAULT 0,
+    reenqueue_attempt integer DEFAULT 0,
+    total_attempt     integer DEFAULT 0,
+    request_id        text,
+    PRIMARY KEY (id)
+) PARTITION BY HASH (id);
+CREATE TABLE queue_tasks_5_p0 PARTITION OF queue_tasks_5 FOR VALUES WITH (MODULUS 8, REMAINDER 0) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE TABLE queue_tasks_5_p1 PARTITION OF queue_tasks_5 FOR VALUES WITH (MODULUS 8, REMAINDER 1) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE TABLE queue_tasks_5_p2 PARTITION OF queue_tasks_5 FOR VALUES WITH (MODULUS 8, REMAINDER 2) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE TABLE queue_tasks_5_p3 PARTITION OF queue_tasks_5 FOR VALUES WITH (MODULUS 8, REMAINDER 3) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE TABLE queue_tasks_5_p4 PARTITION OF queue_tasks_5 FOR VALUES WITH (MODULUS 8, REMAINDER 4) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE TABLE queue_tasks_5_p5 PARTITION OF queue_tasks_5 FOR VALUES WITH (MODULUS 8, REMAINDER 5) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE TABLE queue_tasks_5_p6 PARTITION OF queue_tasks_5 FOR VALUES WITH (MODULUS 8, REMAINDER 6) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE TABLE queue_tasks_5_p7 PARTITION OF queue_tasks_5 FOR VALUES WITH (MODULUS 8, REMAINDER 7) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+CREATE UNIQUE INDEX queue_tasks_5_claim_idx ON queue_tasks_5 USING btree (queue_name, next_process_at, id DESC) WITH (fillfactor = 30);
+-- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters
+CREATE TABLE queue_tasks_5_dead (
+    id                bigint PRIMARY KEY,
+    queue_name        text NOT NULL,
+    payload           text,
+    created_at        timestamptz,
+    failed_at         timestamptz NOT NULL DEFAULT now(),
+    attempt           integer NOT NULL,
+    reenqueue_attempt integer NOT NULL,
+    total_attempt     integer NOT NULL,
+    last_error        text
+);
+CREATE INDEX queue_tasks_5_dead_queue_idx ON queue_tasks_5_dead (queue_name, id);
