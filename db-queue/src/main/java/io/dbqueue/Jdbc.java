@@ -31,18 +31,18 @@ final class Jdbc {
         if (autoCommit) {
             c.setAutoCommit(false);
         }
+        T result;
         try {
-            T result = work.run(c);
+            result = work.run(c);
             c.commit();
-            return result;
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(c, e);
             throw e;
-        } finally {
-            if (autoCommit) {
-                c.setAutoCommit(true);
-            }
         }
+        if (autoCommit) {
+            c.setAutoCommit(true);
+        }
+        return result;
     }
 
     static void rollbackQuietly(Connection c, Throwable cause) {

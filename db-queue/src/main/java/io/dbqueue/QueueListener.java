@@ -12,6 +12,11 @@ public interface QueueListener {
     QueueListener NONE = new QueueListener() {
     };
 
+    /** One listener that calls each of {@code listeners} in order; one that throws does not stop the others. */
+    static QueueListener composite(List<QueueListener> listeners) {
+        return new CompositeListener(listeners.stream().map(SafeListener::wrap).toList());
+    }
+
     /** Tasks were written: committed, or part of the caller's open transaction for the Connection variants. */
     default void enqueued(QueueLocation queue, int count) {
     }

@@ -37,8 +37,10 @@ public record RetryPolicy(RetryType type, Duration interval, int maxAttempts, do
         }
     }
 
+    /** A policy without jitter, its delays capped at one day or at the interval when that is longer. */
     public static RetryPolicy of(RetryType type, Duration interval, int maxAttempts) {
-        return new RetryPolicy(type, interval, maxAttempts, 0.0, DEFAULT.maxDelay);
+        Duration cap = interval != null && interval.compareTo(DEFAULT.maxDelay) > 0 ? interval : DEFAULT.maxDelay;
+        return new RetryPolicy(type, interval, maxAttempts, 0.0, cap);
     }
 
     public RetryPolicy withJitter(double share) {

@@ -2,6 +2,8 @@ package io.dbqueue;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -81,6 +83,45 @@ public final class Schema {
         execute(dataSource, ddl(table));
     }
 
+    /**
+     * Creates the table unless it exists. An advisory lock on the table name serialises concurrent
+     * callers, so several instances of a service can start at once.
+     */
+    public static void createIfMissing(DataSource dataSource, QueueTable table) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            Jdbc.inTransaction(c, tx -> {
+                try (PreparedStatement lock = tx.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+                    lock.setString(1, table.name());
+                    lock.execute();
+                }
+                if (!exists(tx, table)) {
+                    try (Statement st = tx.createStatement()) {
+                        st.execute(ddl(table));
+                    }
+                }
+                return null;
+            });
+        }
+    }
+
+    /** Whether the queue table and its dead-letter table both exist. */
+    public static boolean exists(DataSource dataSource, QueueTable table) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return exists(c, table);
+        }
+    }
+
+    private static boolean exists(Connection c, QueueTable table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL AND to_regclass(?) IS NOT NULL")) {
+            ps.setString(1, table.name());
+            ps.setString(2, table.deadLetterTable());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
     public static void drop(DataSource dataSource, QueueTable table) throws SQLException {
         execute(dataSource, "DROP TABLE IF EXISTS " + table.name() + ", " + table.deadLetterTable());
     }
@@ -92,18 +133,12 @@ public final class Schema {
     }
 
     private static void execute(DataSource dataSource, String sql) throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                st.execute(sql);
-                c.commit();
-            } catch (SQLException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(autoCommit);
-            }
+        try (Connection c = dataSource.getConnection()) {
+            Jdbc.inTransaction(c, tx -> {
+                try (Statement st = tx.createStatement()) {
+                    return st.execute(sql);
+                }
+            });
         }
     }
 
