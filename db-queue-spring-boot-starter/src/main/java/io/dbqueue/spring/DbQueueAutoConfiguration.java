@@ -1,0 +1,57 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.QueueListener;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+import javax.sql.DataSource;
+
+/**
+ * Validates {@code dbq.queues}, makes sure the queue tables exist, exposes {@link DbQueues} and runs
+ * the workers of the application's {@link QueueConsumer} beans. Application {@link QueueListener}
+ * beans (and the starter's metrics) observe every queue.
+ */
+@AutoConfiguration(after = DataSourceAutoConfiguration.class)
+@ConditionalOnBean(DataSource.class)
+@ConditionalOnBooleanProperty(name = "dbq.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DbQueueProperties.class)
+public class DbQueueAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    public QueueDefinitions dbQueueDefinitions(DbQueueProperties properties, DataSource dataSource) {
+        QueueDefinitions definitions = QueueDefinitions.of(properties);
+        new QueueTables(dataSource).ensure(definitions, properties.isCreateTables());
+        return definitions;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public QueueConsumerWorkers dbQueueConsumerWorkers(DataSource dataSource, QueueDefinitions definitions,
+                                                       ObjectProvider<QueueConsumer> consumers,
+                                                       ObjectProvider<QueueListener> listeners,
+                                                       DbQueueProperties properties) {
+        return new QueueConsumerWorkers(dataSource, definitions, consumers,
+                QueueListener.composite(listeners.orderedStream().toList()), properties.getShutdownTimeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public DbQueues dbQueues(DataSource dataSource, QueueDefinitions definitions,
+                             ObjectProvider<QueueListener> listeners, QueueConsumerWorkers consumers) {
+        return new DbQueues(dataSource, definitions, QueueListener.composite(listeners.orderedStream().toList()),
+                consumers);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public QueueDepths dbQueueDepths(DataSource dataSource, QueueDefinitions definitions) {
+        return new QueueDepths(dataSource, definitions);
+    }
+}

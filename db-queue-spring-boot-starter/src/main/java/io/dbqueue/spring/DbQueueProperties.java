@@ -1,0 +1,239 @@
+package io.dbqueue.spring;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code dbq.*} properties. They are bound as given and validated by {@link QueueDefinitions},
+ * which names the offending property when a value is wrong.
+ */
+@ConfigurationProperties("dbq")
+public class DbQueueProperties {
+
+    /** Whether the db-queue auto-configuration is active. */
+    private boolean enabled = true;
+
+    /** Whether to create each queue's table (and its dead-letter table) from its layout at start-up when it does not exist. */
+    private boolean createTables = false;
+
+    /** How long stopping the application waits for batches in progress before interrupting the workers. */
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+    /** The queues, by id: the id names the queue in DbQueues, in QueueConsumer#queueId() and in the metrics' queue tag. */
+    private Map<String, Queue> queues = new LinkedHashMap<>();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public boolean isCreateTables() {
+        return createTables;
+    }
+
+    public void setCreateTables(boolean createTables) {
+        this.createTables = createTables;
+    }
+
+    public Duration getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public Map<String, Queue> getQueues() {
+        return queues;
+    }
+
+    public void setQueues(Map<String, Queue> queues) {
+        this.queues = queues;
+    }
+
+    /** One queue: where it lives and how it is consumed. */
+    public static class Queue {
+
+        /** The queue table, e.g. queue_tasks_5. Required. */
+        private String table;
+
+        /** The table's layout preset, e.g. queue_tasks_5 or dbq_seq. Defaults to the table name when that is a preset name. */
+        private String layout;
+
+        /** The queue's name within its table (the queue_name column). Defaults to the queue id. */
+        private String queueName;
+
+        /** Delivery mode: at-least-once, exactly-once or at-most-once (the experiment's separate-transactions and wrap-in-transaction are accepted as aliases). */
+        private String mode = "at-least-once";
+
+        /** Worker threads polling this queue. */
+        private int threads = 1;
+
+        /** Tasks claimed per poll. */
+        private int batchSize = 10;
+
+        /** Pause after a poll that returned fewer tasks than the batch size. */
+        private Duration betweenTaskTimeout = Duration.ofMillis(10);
+
+        /** Pause after a poll that returned no task. */
+        private Duration noTaskTimeout = Duration.ofMillis(100);
+
+        /** Pause after a failed poll (e.g. database unreachable); doubles on consecutive failures up to 32 times this. */
+        private Duration fatalCrashTimeout = Duration.ofSeconds(1);
+
+        /** How long an at-least-once claim hides a task from other consumers; must exceed the longest handler run. */
+        private Duration leaseTimeout = Duration.ofMinutes(5);
+
+        /** Whether the workers run on virtual threads; only honoured on JDK 21 and later. */
+        private boolean virtualThreads = false;
+
+        /** When failed tasks are tried again. */
+        private final Retry retry = new Retry();
+
+        public String getTable() {
+            return table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        public String getLayout() {
+            return layout;
+        }
+
+        public void setLayout(String layout) {
+            this.layout = layout;
+        }
+
+        public String getQueueName() {
+            return queueName;
+        }
+
+        public void setQueueName(String queueName) {
+            this.queueName = queueName;
+        }
+
+        public String getMode() {
+            return mode;
+        }
+
+        public void setMode(String mode) {
+            this.mode = mode;
+        }
+
+        public int getThreads() {
+            return threads;
+        }
+
+        public void setThreads(int threads) {
+            this.threads = threads;
+        }
+
+        public int getBatchSize() {
+            return batchSize;
+        }
+
+        public void setBatchSize(int batchSize) {
+            this.batchSize = batchSize;
+        }
+
+        public Duration getBetweenTaskTimeout() {
+            return betweenTaskTimeout;
+        }
+
+        public void setBetweenTaskTimeout(Duration betweenTaskTimeout) {
+            this.betweenTaskTimeout = betweenTaskTimeout;
+        }
+
+        public Duration getNoTaskTimeout() {
+            return noTaskTimeout;
+        }
+
+        public void setNoTaskTimeout(Duration noTaskTimeout) {
+            this.noTaskTimeout = noTaskTimeout;
+        }
+
+        public Duration getFatalCrashTimeout() {
+            return fatalCrashTimeout;
+        }
+
+        public void setFatalCrashTimeout(Duration fatalCrashTimeout) {
+            this.fatalCrashTimeout = fatalCrashTimeout;
+        }
+
+        public Duration getLeaseTimeout() {
+            return leaseTimeout;
+        }
+
+        public void setLeaseTimeout(Duration leaseTimeout) {
+            this.leaseTimeout = leaseTimeout;
+        }
+
+        public boolean isVirtualThreads() {
+            return virtualThreads;
+        }
+
+        public void setVirtualThreads(boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+        }
+
+        public Retry getRetry() {
+            return retry;
+        }
+    }
+
+    /** Retry policy of a queue: the n-th failure waits interval * 2^(n-1) (geometric), interval * (2n-1) (arithmetic) or interval (linear). */
+    public static class Retry {
+
+        /** Retry type: geometric, arithmetic or linear. */
+        private String type = "geometric";
+
+        /** Base delay before a failed task is tried again. */
+        private Duration interval = Duration.ofSeconds(1);
+
+        /** Attempts before a failing task moves to the dead-letter table. */
+        private int maxAttempts = 10;
+
+        /** Random extra share (0 to 1) of each delay, so that tasks that failed together do not retry together. */
+        private double jitter = 0.0;
+
+        public String getType() {
+            return type;
+        }
+
+        public void setType(String type) {
+            this.type = type;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+
+        public int getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        public void setMaxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+
+        public double getJitter() {
+            return jitter;
+        }
+
+        public void setJitter(double jitter) {
+            this.jitter = jitter;
+        }
+    }
+}

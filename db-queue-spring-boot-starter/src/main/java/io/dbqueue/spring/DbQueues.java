@@ -1,0 +1,65 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.DeadLetters;
+import io.dbqueue.QueueListener;
+import io.dbqueue.QueueLocation;
+import io.dbqueue.QueueMonitor;
+import io.dbqueue.QueueProducer;
+import io.dbqueue.QueueWorkers;
+
+import javax.sql.DataSource;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The application's queues by id ({@code dbq.queues.<id>}): producers to enqueue with, dead letters,
+ * depth monitors and the running workers. An unknown id throws {@link IllegalArgumentException} naming it.
+ */
+public class DbQueues {
+
+    private final DataSource dataSource;
+    private final QueueDefinitions definitions;
+    private final QueueListener listener;
+    private final QueueConsumerWorkers consumers;
+    private final Map<String, QueueProducer> producers = new ConcurrentHashMap<>();
+
+    public DbQueues(DataSource dataSource, QueueDefinitions definitions, QueueListener listener,
+                    QueueConsumerWorkers consumers) {
+        this.dataSource = dataSource;
+        this.definitions = definitions;
+        this.listener = listener;
+        this.consumers = consumers;
+    }
+
+    /** The configured queue ids, in configuration order. */
+    public Set<String> ids() {
+        return definitions.ids();
+    }
+
+    public QueueLocation location(String id) {
+        return definitions.get(id).location();
+    }
+
+    /** A producer for queue {@code id}; thread-safe, one per queue, reported to the queue listeners. */
+    public QueueProducer producer(String id) {
+        QueueLocation location = location(id);
+        return producers.computeIfAbsent(id, key -> new QueueProducer(dataSource, location, listener));
+    }
+
+    public DeadLetters deadLetters(String id) {
+        return new DeadLetters(dataSource, location(id));
+    }
+
+    /** Reads the depth of queue {@code id} on each call; the metrics and health indicator cache it. */
+    public QueueMonitor monitor(String id) {
+        return new QueueMonitor(dataSource, location(id));
+    }
+
+    /** The workers consuming queue {@code id}, present while a {@link QueueConsumer} bean consumes it. */
+    public Optional<QueueWorkers> workers(String id) {
+        definitions.get(id); // rejects an unknown id
+        return consumers.workers(id);
+    }
+}

@@ -1,0 +1,15 @@
+package io.dbqueue.spring;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/** Reports a bad {@code dbq.*} value as "APPLICATION FAILED TO START" with the property, not a stack trace. */
+class InvalidQueuePropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidQueuePropertyException> {
+
+    @Override
+    protected FailureAnalysis analyze(Throwable rootFailure, InvalidQueuePropertyException cause) {
+        return new FailureAnalysis("Invalid db-queue configuration: " + cause.getMessage(),
+                "Correct the dbq.* property named above (see docs/spring-boot.md for every property and its default).",
+                cause);
+    }
+}

@@ -1,0 +1,130 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.QueueListener;
+import io.dbqueue.QueueLocation;
+import io.dbqueue.QueueWorkers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.system.JavaVersion;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Starts the workers of every {@link QueueConsumer} bean when the application context starts, and
+ * stops them gracefully when it stops: claiming stops at once, batches in progress get up to
+ * {@code dbq.shutdown-timeout} to finish, then the workers are interrupted (their unanswered tasks
+ * are released). Its phase is SmartLifecycle's default, the highest: it starts last and stops first,
+ * before the web server, and the DataSource closes only after all lifecycles have stopped.
+ */
+public final class QueueConsumerWorkers implements SmartLifecycle {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueConsumerWorkers.class);
+
+    private final DataSource dataSource;
+    private final QueueDefinitions definitions;
+    private final ObjectProvider<QueueConsumer> consumers;
+    private final QueueListener listener;
+    private final Duration shutdownTimeout;
+    private final Map<String, QueueWorkers> workers = Collections.synchronizedMap(new LinkedHashMap<>());
+    private volatile boolean running;
+
+    /** {@code consumers} are looked up on {@link #start()}, so that a consumer may itself inject {@link DbQueues}. */
+    public QueueConsumerWorkers(DataSource dataSource, QueueDefinitions definitions,
+                                ObjectProvider<QueueConsumer> consumers, QueueListener listener,
+                                Duration shutdownTimeout) {
+        this.dataSource = dataSource;
+        this.definitions = definitions;
+        this.consumers = consumers;
+        this.listener = listener;
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    /** The running workers of queue {@code id}, if a consumer bean consumes it. */
+    public Optional<QueueWorkers> workers(String id) {
+        return Optional.ofNullable(workers.get(id));
+    }
+
+    @Override
+    public void start() {
+        List<QueueConsumer> all = consumers.orderedStream().toList();
+        checkConsumers(all);
+        running = true;
+        for (QueueConsumer consumer : all) {
+            QueueDefinition definition = definitions.get(consumer.queueId());
+            workers.put(definition.id(), QueueWorkers.start(dataSource, definition.config(), consumer, listener,
+                    threadFactory(definition)));
+            LOG.info("dbq: consuming {} with {} ({} threads, batch {}, {})", definition.location(),
+                    consumer.getClass().getName(), definition.config().threads(),
+                    definition.config().poll().batchSize(), definition.config().mode());
+        }
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        List<QueueWorkers> stopping;
+        synchronized (workers) {
+            stopping = new ArrayList<>(workers.values());
+            workers.clear();
+        }
+        // Pause all first so that every queue stops claiming at once and shares one deadline.
+        stopping.forEach(QueueWorkers::pause);
+        long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+        for (QueueWorkers queue : stopping) {
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            if (!queue.shutdown(left)) {
+                LOG.warn("dbq: {} did not finish its batches within {}; unanswered tasks were released",
+                        queue.config().location(), shutdownTimeout);
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private void checkConsumers(List<QueueConsumer> all) {
+        Map<String, QueueConsumer> byQueue = new LinkedHashMap<>();
+        for (QueueConsumer consumer : all) {
+            String id = consumer.queueId();
+            if (id == null || !definitions.ids().contains(id)) {
+                throw new IllegalStateException("consumer " + consumer.getClass().getName()
+                        + " names queue id '" + id + "', which is not configured: add dbq.queues." + id
+                        + ".table (configured ids: " + definitions.ids() + ")");
+            }
+            QueueConsumer other = byQueue.putIfAbsent(id, consumer);
+            if (other != null) {
+                throw new IllegalStateException("queue id '" + id + "' has two consumers, " + other.getClass().getName()
+                        + " and " + consumer.getClass().getName() + "; raise dbq.queues." + id
+                        + ".threads instead, or give each consumer its own queue");
+            }
+        }
+    }
+
+    private static ThreadFactory threadFactory(QueueDefinition definition) {
+        QueueLocation location = definition.location();
+        String prefix = "dbq-" + definition.id() + "-";
+        if (definition.virtualThreads()) {
+            if (JavaVersion.getJavaVersion().isEqualOrNewerThan(JavaVersion.TWENTY_ONE)) {
+                return new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory();
+            }
+            LOG.warn("dbq.queues.{}.virtual-threads=true needs JDK 21 or later; {} runs on platform threads",
+                    definition.id(), location);
+        }
+        AtomicInteger n = new AtomicInteger();
+        return task -> new Thread(task, prefix + n.incrementAndGet());
+    }
+}

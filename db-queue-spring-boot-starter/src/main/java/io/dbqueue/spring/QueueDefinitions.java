@@ -1,0 +1,148 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.DeliveryMode;
+import io.dbqueue.Layout;
+import io.dbqueue.PollSettings;
+import io.dbqueue.QueueConfig;
+import io.dbqueue.QueueLocation;
+import io.dbqueue.QueueTable;
+import io.dbqueue.RetryPolicy;
+import io.dbqueue.RetryPolicy.RetryType;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import static io.dbqueue.spring.InvalidQueuePropertyException.check;
+
+/**
+ * The queues of {@code dbq.queues}, turned into the core's configuration. Every value goes through the
+ * core's own validation; a bad one fails with a message naming its property.
+ */
+public final class QueueDefinitions {
+
+    private static final Map<String, DeliveryMode> MODES = Map.of(
+            "at-least-once", DeliveryMode.AT_LEAST_ONCE,
+            "separate-transactions", DeliveryMode.AT_LEAST_ONCE,
+            "exactly-once", DeliveryMode.EXACTLY_ONCE,
+            "wrap-in-transaction", DeliveryMode.EXACTLY_ONCE,
+            "at-most-once", DeliveryMode.AT_MOST_ONCE);
+
+    private final Map<String, QueueDefinition> byId;
+
+    public QueueDefinitions(Collection<QueueDefinition> definitions) {
+        Map<String, QueueDefinition> map = new LinkedHashMap<>();
+        Map<QueueLocation, String> locations = new LinkedHashMap<>();
+        for (QueueDefinition definition : definitions) {
+            if (map.putIfAbsent(definition.id(), definition) != null) {
+                throw new IllegalArgumentException("queue id '" + definition.id() + "' is defined twice");
+            }
+            String other = locations.putIfAbsent(definition.location(), definition.id());
+            if (other != null) {
+                throw new InvalidQueuePropertyException("dbq.queues." + other + " and dbq.queues." + definition.id()
+                        + " both name queue " + definition.location() + "; give one of them another queue-name");
+            }
+        }
+        this.byId = Collections.unmodifiableMap(map);
+    }
+
+    /** Validates {@code properties}; throws {@link InvalidQueuePropertyException} naming the first bad property. */
+    public static QueueDefinitions of(DbQueueProperties properties) {
+        check("dbq.shutdown-timeout", () -> positive("shutdownTimeout", properties.getShutdownTimeout()));
+        return new QueueDefinitions(properties.getQueues().entrySet().stream()
+                .map(entry -> definition(entry.getKey(), entry.getValue()))
+                .toList());
+    }
+
+    public Set<String> ids() {
+        return byId.keySet();
+    }
+
+    public Collection<QueueDefinition> all() {
+        return byId.values();
+    }
+
+    /** The queue with this id; an unknown id throws {@link IllegalArgumentException} naming it. */
+    public QueueDefinition get(String id) {
+        QueueDefinition definition = byId.get(id);
+        if (definition == null) {
+            throw new IllegalArgumentException("unknown queue id '" + id + "'; configured under dbq.queues: " + ids());
+        }
+        return definition;
+    }
+
+    private static QueueDefinition definition(String id, DbQueueProperties.Queue queue) {
+        String prefix = "dbq.queues." + id + ".";
+        String tableName = queue.getTable();
+        if (tableName == null || tableName.isBlank()) {
+            throw new InvalidQueuePropertyException(prefix + "table is required");
+        }
+        Layout layout = check(prefix + "layout", () -> layout(queue.getLayout(), tableName));
+        QueueTable table = check(prefix + "table", () -> new QueueTable(tableName, layout));
+        String queueName = queue.getQueueName() == null ? id : queue.getQueueName();
+        QueueLocation location = check(prefix + "queue-name", () -> table.queue(queueName));
+
+        DeliveryMode mode = check(prefix + "mode", () -> mode(queue.getMode()));
+        PollSettings batch = check(prefix + "batch-size", () -> PollSettings.DEFAULT.withBatchSize(queue.getBatchSize()));
+        PollSettings betweenTask = check(prefix + "between-task-timeout", () -> batch.withTimeouts(
+                queue.getBetweenTaskTimeout(), batch.noTaskTimeout(), batch.fatalCrashTimeout()));
+        PollSettings noTask = check(prefix + "no-task-timeout", () -> betweenTask.withTimeouts(
+                betweenTask.betweenTaskTimeout(), queue.getNoTaskTimeout(), betweenTask.fatalCrashTimeout()));
+        PollSettings poll = check(prefix + "fatal-crash-timeout", () -> noTask.withTimeouts(
+                noTask.betweenTaskTimeout(), noTask.noTaskTimeout(), queue.getFatalCrashTimeout()));
+        RetryPolicy retry = retry(prefix + "retry.", queue.getRetry());
+
+        QueueConfig base = QueueConfig.of(location).withMode(mode).withPoll(poll).withRetry(retry);
+        QueueConfig threads = check(prefix + "threads", () -> base.withThreads(queue.getThreads()));
+        QueueConfig config = check(prefix + "lease-timeout", () -> threads.withLeaseTimeout(queue.getLeaseTimeout()));
+        return new QueueDefinition(id, config, queue.isVirtualThreads());
+    }
+
+    private static RetryPolicy retry(String prefix, DbQueueProperties.Retry retry) {
+        RetryType type = check(prefix + "type", () -> retryType(retry.getType()));
+        RetryPolicy policy = check(prefix + "interval", () -> RetryPolicy.of(type, retry.getInterval(), 1));
+        RetryPolicy attempts = check(prefix + "max-attempts",
+                () -> RetryPolicy.of(type, policy.interval(), retry.getMaxAttempts()));
+        return check(prefix + "jitter", () -> attempts.withJitter(retry.getJitter()));
+    }
+
+    private static Layout layout(String name, String table) {
+        if (name != null && !name.isBlank()) {
+            return Layout.named(name.trim().toLowerCase(Locale.ROOT));
+        }
+        if (Layout.presets().stream().anyMatch(l -> l.name().equals(table))) {
+            return Layout.named(table);
+        }
+        throw new IllegalArgumentException("layout must be given when the table '" + table
+                + "' is not named after a preset; known layouts: " + Layout.presets().stream().map(Layout::name).toList());
+    }
+
+    private static DeliveryMode mode(String value) {
+        DeliveryMode mode = value == null ? null : MODES.get(value.trim().toLowerCase(Locale.ROOT).replace('_', '-'));
+        if (mode == null) {
+            throw new IllegalArgumentException("mode must be one of at-least-once, exactly-once, at-most-once"
+                    + " (or the aliases separate-transactions, wrap-in-transaction), was '" + value + "'");
+        }
+        return mode;
+    }
+
+    private static RetryType retryType(String value) {
+        for (RetryType type : RetryType.values()) {
+            if (type.name().equalsIgnoreCase(value == null ? "" : value.trim())) {
+                return type;
+            }
+        }
+        throw new IllegalArgumentException("type must be one of geometric, arithmetic, linear, was '" + value + "'");
+    }
+
+    private static Duration positive(String field, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(field + " must be positive, was " + value);
+        }
+        return value;
+    }
+}

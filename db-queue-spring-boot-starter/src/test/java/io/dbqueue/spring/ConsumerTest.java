@@ -1,0 +1,118 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.Layout;
+import io.dbqueue.QueueListener;
+import io.dbqueue.QueueLocation;
+import io.dbqueue.QueueProducer;
+import io.dbqueue.TaskBatch;
+import io.dbqueue.QueueWorkers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.runner;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConsumerTest {
+
+    /** On JDK 21+ the second run uses virtual threads; on older JDKs the starter falls back to platform threads. */
+    @ParameterizedTest(name = "virtual-threads={0}")
+    @ValueSource(booleans = {false, true})
+    void aConsumerBeanReceivesWhatTheProducerEnqueues(boolean virtualThreads) {
+        String table = createTable(Layout.QUEUE_TASKS_5);
+        RecordingConsumer consumer = new RecordingConsumer("main");
+        AtomicInteger enqueued = new AtomicInteger();
+        QueueListener listener = new QueueListener() {
+            @Override
+            public void enqueued(QueueLocation queue, int count) {
+                enqueued.addAndGet(count);
+            }
+        };
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=queue_tasks_5",
+                        "dbq.queues.main.threads=2", "dbq.queues.main.batch-size=5",
+                        "dbq.queues.main.virtual-threads=" + virtualThreads)
+                .withBean(RecordingConsumer.class, () -> consumer)
+                .withBean(QueueListener.class, () -> listener)
+                .run(context -> {
+                    DbQueues queues = context.getBean(DbQueues.class);
+                    List<String> payloads = IntStream.range(0, 40).mapToObj(i -> "task-" + i).toList();
+                    queues.producer("main").enqueueAll(payloads.subList(0, 30));
+                    payloads.subList(30, 40).forEach(queues.producer("main")::enqueue);
+
+                    consumer.awaitHandled(40, Duration.ofSeconds(20));
+                    assertThat(new ArrayList<>(consumer.handled())).containsExactlyInAnyOrderElementsOf(payloads);
+                    assertThat(enqueued).hasValue(40);
+                    QueueWorkers workers = queues.workers("main").orElseThrow();
+                    assertThat(workers.isRunning()).isTrue();
+                    assertThat(workers.config().threads()).isEqualTo(2);
+                });
+    }
+
+    /** Consumes "in" and enqueues each payload to "out": a consumer may inject DbQueues. */
+    static final class ForwardingConsumer implements QueueConsumer {
+        private final QueueProducer out;
+
+        ForwardingConsumer(DbQueues queues) {
+            this.out = queues.producer("out");
+        }
+
+        @Override
+        public String queueId() {
+            return "in";
+        }
+
+        @Override
+        public void handle(TaskBatch batch) {
+            out.enqueueAll(batch.tasks().stream().map(task -> "forwarded " + task.payload()).toList());
+        }
+    }
+
+    @Test
+    void aConsumerMayInjectTheRegistry() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.in.table=" + table, "dbq.queues.in.layout=dbq_seq",
+                        "dbq.queues.out.table=" + table, "dbq.queues.out.layout=dbq_seq")
+                .withBean(ForwardingConsumer.class)
+                .run(context -> {
+                    DbQueues queues = context.getBean(DbQueues.class);
+                    queues.producer("in").enqueue("hello");
+                    StarterTestSupport.await(Duration.ofSeconds(20), "the forwarded task",
+                            () -> queues.monitor("out").depth().tasks() == 1);
+                    assertThat(queues.deadLetters("in").count()).isZero();
+                });
+    }
+
+    @Test
+    void theRegistryNamesAnUnknownId() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq").run(context -> {
+            DbQueues queues = context.getBean(DbQueues.class);
+            assertThat(queues.ids()).containsExactly("main");
+            assertThat(queues.workers("main")).isEmpty();
+            assertThat(queues.producer("main")).isSameAs(queues.producer("main"));
+            assertThat(queues.deadLetters("main").count()).isZero();
+            assertThat(queues.monitor("main").depth().tasks()).isZero();
+            assertThatThrownBy(() -> queues.producer("orders")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("unknown queue id 'orders'; configured under dbq.queues: [main]");
+            assertThatThrownBy(() -> queues.workers("orders")).hasMessageContaining("unknown queue id 'orders'");
+        });
+    }
+
+    @Test
+    void twoConsumersOfOneQueueFailStartUp() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
+                .withBean("first", RecordingConsumer.class, () -> new RecordingConsumer("main"))
+                .withBean("second", RecordingConsumer.class, () -> new RecordingConsumer("main"))
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("queue id 'main' has two consumers"));
+    }
+}

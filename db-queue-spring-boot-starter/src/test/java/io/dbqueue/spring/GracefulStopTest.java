@@ -1,0 +1,88 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.Layout;
+import io.dbqueue.QueueWorkers;
+import io.dbqueue.TaskBatch;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static io.dbqueue.spring.StarterTestSupport.await;
+import static io.dbqueue.spring.StarterTestSupport.count;
+import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.runner;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Closing the application stops claiming, lets batches in progress finish, and releases what cannot finish. */
+class GracefulStopTest {
+
+    /** Blocks in its handler until released (or interrupted). */
+    static final class BlockingConsumer implements QueueConsumer {
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public String queueId() {
+            return "main";
+        }
+
+        @Override
+        public void handle(TaskBatch batch) throws InterruptedException {
+            started.countDown();
+            release.await();
+        }
+    }
+
+    private static ApplicationContextRunner blockingRunner(String table, String shutdownTimeout,
+                                                          BlockingConsumer consumer) {
+        return runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
+                "dbq.shutdown-timeout=" + shutdownTimeout).withBean(BlockingConsumer.class, () -> consumer);
+    }
+
+    private static void enqueueAndAwaitHandler(ApplicationContext context, BlockingConsumer consumer, String payload)
+            throws InterruptedException {
+        context.getBean(DbQueues.class).producer("main").enqueue(payload);
+        assertThat(consumer.started.await(20, TimeUnit.SECONDS)).as("handler started").isTrue();
+    }
+
+    @Test
+    void aBatchInProgressFinishesBeforeTheContextCloses() throws Exception {
+        String table = createTable(Layout.DBQ_SEQ);
+        BlockingConsumer consumer = new BlockingConsumer();
+        blockingRunner(table, "20s", consumer).run(context -> {
+            enqueueAndAwaitHandler(context, consumer, "slow");
+            QueueWorkers workers = context.getBean(DbQueues.class).workers("main").orElseThrow();
+
+            CompletableFuture<Void> closed = CompletableFuture.runAsync(context::close);
+            await(Duration.ofSeconds(10), "the stop to begin", () -> !workers.isRunning());
+            assertThat(closed).isNotDone();
+            consumer.release.countDown();
+            closed.get(20, TimeUnit.SECONDS);
+
+            assertThat(workers.isRunning()).isFalse();
+            assertThat(count("SELECT count(*) FROM " + table)).as("finished task deleted").isZero();
+            assertThat(count("SELECT count(*) FROM " + table + "_dead")).isZero();
+        });
+    }
+
+    @Test
+    void aBatchThatOverrunsTheTimeoutIsReleasedForTheNextConsumer() throws Exception {
+        String table = createTable(Layout.DBQ_SEQ);
+        BlockingConsumer consumer = new BlockingConsumer();
+        blockingRunner(table, "200ms", consumer).run(context -> {
+            enqueueAndAwaitHandler(context, consumer, "stuck");
+
+            long start = System.nanoTime();
+            context.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+
+            assertThat(count("SELECT count(*) FROM " + table + " WHERE payload = 'stuck'"
+                    + " AND next_process_at <= now()")).as("released, due again at once").isEqualTo(1);
+        });
+    }
+}

@@ -1,0 +1,111 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.Layout;
+import io.dbqueue.TaskBatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.messages;
+import static io.dbqueue.spring.StarterTestSupport.runner;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every bad value stops the application at start-up with a message naming the property. */
+class InvalidPropertiesTest {
+
+    private static final String TABLE = createTable(Layout.DBQ_SEQ);
+
+    private static void assertFailsWith(ApplicationContextRunner runner, String expected) {
+        runner.run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(messages(context.getStartupFailure())).contains(expected);
+        });
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "batch-size=0 | dbq.queues.main.batch-size must be between 1 and 10000, was 0",
+            "batch-size=10001 | dbq.queues.main.batch-size must be between 1 and 10000, was 10001",
+            "threads=0 | dbq.queues.main.threads must be between 1 and 1000, was 0",
+            "mode=sometimes | dbq.queues.main.mode must be one of at-least-once, exactly-once, at-most-once",
+            "layout=queue_tasks_9 | dbq.queues.main.layout: unknown layout 'queue_tasks_9'; known layouts:",
+            "lease-timeout=0s | dbq.queues.main.lease-timeout must be positive, was PT0S",
+            "between-task-timeout=-1ms | dbq.queues.main.between-task-timeout must be zero or positive",
+            "no-task-timeout=-1ms | dbq.queues.main.no-task-timeout must be zero or positive",
+            "fatal-crash-timeout=-1s | dbq.queues.main.fatal-crash-timeout must be zero or positive",
+            "retry.type=random | dbq.queues.main.retry.type must be one of geometric, arithmetic, linear, was 'random'",
+            "retry.interval=0s | dbq.queues.main.retry.interval must be positive, was PT0S",
+            "retry.max-attempts=0 | dbq.queues.main.retry.max-attempts must be at least 1, was 0",
+            "retry.jitter=1.5 | dbq.queues.main.retry.jitter must be between 0 and 1, was 1.5",
+            "queue-name=no spaces | dbq.queues.main.queue-name: queue name 'no spaces' is not valid"})
+    void aBadQueueValueNamesItsProperty(String property, String expected) {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
+                "dbq.queues.main." + property), expected);
+    }
+
+    @Test
+    void startUpFailureIsReportedWithoutAStackTrace() {
+        runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
+                "dbq.queues.main.batch-size=0").run(context -> {
+            FailureAnalysis analysis = new InvalidQueuePropertyFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).isEqualTo(
+                    "Invalid db-queue configuration: dbq.queues.main.batch-size must be between 1 and 10000, was 0");
+            assertThat(analysis.getAction()).contains("Correct the dbq.* property");
+        });
+    }
+
+    @Test
+    void tableIsRequired() {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.threads=2"), "dbq.queues.main.table is required");
+    }
+
+    @Test
+    void tableMustBeAnIdentifier() {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=Orders; drop table x",
+                "dbq.queues.main.layout=dbq_seq"), "dbq.queues.main.table: table name 'Orders; drop table x' is not a valid");
+    }
+
+    @Test
+    void layoutIsRequiredForATableNotNamedAfterAPreset() {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE),
+                "dbq.queues.main.layout must be given when the table '" + TABLE + "' is not named after a preset");
+    }
+
+    @Test
+    void aMissingTableFailsUnlessTablesAreCreated() {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=no_such_table",
+                "dbq.queues.main.layout=dbq_seq"), "dbq.queues.main.table: table 'no_such_table' does not exist");
+    }
+
+    @Test
+    void shutdownTimeoutMustBePositive() {
+        assertFailsWith(runner().withPropertyValues("dbq.shutdown-timeout=0s"),
+                "dbq.shutdown-timeout must be positive, was PT0S");
+    }
+
+    @Test
+    void twoIdsMayNotShareAQueue() {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.a.table=" + TABLE, "dbq.queues.a.layout=dbq_seq",
+                "dbq.queues.a.queue-name=same", "dbq.queues.b.table=" + TABLE, "dbq.queues.b.layout=dbq_seq",
+                "dbq.queues.b.queue-name=same"), "dbq.queues.a and dbq.queues.b both name queue " + TABLE + "/same");
+    }
+
+    @Test
+    void aConsumerOfAnUnconfiguredQueueFailsStartUp() {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq")
+                        .withBean(QueueConsumer.class, () -> new QueueConsumer() {
+                            @Override
+                            public String queueId() {
+                                return "mian";
+                            }
+
+                            @Override
+                            public void handle(TaskBatch batch) {
+                            }
+                        }),
+                "names queue id 'mian', which is not configured: add dbq.queues.mian.table (configured ids: [main])");
+    }
+}

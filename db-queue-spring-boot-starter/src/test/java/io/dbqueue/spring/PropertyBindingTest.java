@@ -1,0 +1,100 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.DeliveryMode;
+import io.dbqueue.Layout;
+import io.dbqueue.PollSettings;
+import io.dbqueue.QueueConfig;
+import io.dbqueue.QueueTable;
+import io.dbqueue.RetryPolicy;
+import io.dbqueue.RetryPolicy.RetryType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+
+import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.runner;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PropertyBindingTest {
+
+    @Test
+    void defaultsAreTheExperimentsSettings() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
+                .run(context -> {
+                    QueueDefinition main = context.getBean(QueueDefinitions.class).get("main");
+                    QueueConfig expected = QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main"));
+                    assertThat(main.config()).isEqualTo(expected);
+                    assertThat(main.config().poll()).isEqualTo(PollSettings.DEFAULT);
+                    assertThat(main.config().retry()).isEqualTo(RetryPolicy.DEFAULT);
+                    assertThat(main.virtualThreads()).isFalse();
+                    assertThat(context.getBean(DbQueues.class).location("main").queueName()).isEqualTo("main");
+                });
+    }
+
+    @Test
+    void everyPropertyReachesTheQueueConfig() {
+        String table = createTable(Layout.QUEUE_TASKS_2);
+        runner().withPropertyValues(
+                "dbq.queues.orders.table=" + table,
+                "dbq.queues.orders.layout=queue_tasks_2",
+                "dbq.queues.orders.queue-name=orders.v2",
+                "dbq.queues.orders.mode=exactly-once",
+                "dbq.queues.orders.threads=3",
+                "dbq.queues.orders.batch-size=50",
+                "dbq.queues.orders.between-task-timeout=20ms",
+                "dbq.queues.orders.no-task-timeout=250ms",
+                "dbq.queues.orders.fatal-crash-timeout=2s",
+                "dbq.queues.orders.lease-timeout=30s",
+                "dbq.queues.orders.retry.type=linear",
+                "dbq.queues.orders.retry.interval=500ms",
+                "dbq.queues.orders.retry.max-attempts=4",
+                "dbq.queues.orders.retry.jitter=0.25",
+                "dbq.queues.orders.virtual-threads=true").run(context -> {
+            QueueDefinition orders = context.getBean(QueueDefinitions.class).get("orders");
+            QueueConfig config = orders.config();
+            assertThat(config.location().table().name()).isEqualTo(table);
+            assertThat(config.location().table().layout()).isEqualTo(Layout.QUEUE_TASKS_2);
+            assertThat(config.location().queueName()).isEqualTo("orders.v2");
+            assertThat(config.mode()).isEqualTo(DeliveryMode.EXACTLY_ONCE);
+            assertThat(config.threads()).isEqualTo(3);
+            assertThat(config.poll()).isEqualTo(new PollSettings(50, Duration.ofMillis(20), Duration.ofMillis(250),
+                    Duration.ofSeconds(2)));
+            assertThat(config.leaseTimeout()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(config.retry()).isEqualTo(RetryPolicy.of(RetryType.LINEAR, Duration.ofMillis(500), 4)
+                    .withJitter(0.25));
+            assertThat(orders.virtualThreads()).isTrue();
+        });
+    }
+
+    @ParameterizedTest
+    @CsvSource({"separate-transactions, AT_LEAST_ONCE", "wrap-in-transaction, EXACTLY_ONCE",
+            "at-most-once, AT_MOST_ONCE", "AT_LEAST_ONCE, AT_LEAST_ONCE"})
+    void modeAcceptsTheExperimentsNames(String value, DeliveryMode mode) {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
+                "dbq.queues.main.mode=" + value).run(context ->
+                assertThat(context.getBean(QueueDefinitions.class).get("main").config().mode()).isEqualTo(mode));
+    }
+
+    @Test
+    void layoutDefaultsToTheTableWhenItIsAPresetName() {
+        runner().withPropertyValues("dbq.create-tables=true", "dbq.queues.main.table=queue_tasks_3").run(context ->
+                assertThat(context.getBean(DbQueues.class).location("main").table().layout())
+                        .isEqualTo(Layout.QUEUE_TASKS_3));
+    }
+
+    @Test
+    void createTablesCreatesAMissingTable() {
+        String table = StarterTestSupport.uniqueTable();
+        runner().withPropertyValues("dbq.create-tables=true", "dbq.queues.main.table=" + table,
+                "dbq.queues.main.layout=queue_tasks_5").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(StarterTestSupport.count("SELECT count(*) FROM pg_inherits WHERE inhparent = '" + table
+                    + "'::regclass")).isEqualTo(8);
+            assertThat(StarterTestSupport.count("SELECT count(*) FROM " + table + "_dead")).isZero();
+        });
+    }
+}
