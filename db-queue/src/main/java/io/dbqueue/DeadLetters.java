@@ -27,7 +27,7 @@ public final class DeadLetters {
         if (limit <= 0 || limit > MAX_PAGE) {
             throw new IllegalArgumentException("limit must be between 1 and " + MAX_PAGE + ", was " + limit);
         }
-        return Jdbc.inTransaction(dataSource, "list dead letters of " + location, c -> {
+        return Jdbc.autoCommitted(dataSource, "list dead letters of " + location, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.listDead)) {
                 ps.setString(1, location.queueName());
                 ps.setLong(2, afterId);
@@ -46,7 +46,7 @@ public final class DeadLetters {
     }
 
     public long count() {
-        return Jdbc.inTransaction(dataSource, "count dead letters of " + location, c -> {
+        return Jdbc.autoCommitted(dataSource, "count dead letters of " + location, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.countDead)) {
                 ps.setString(1, location.queueName());
                 try (ResultSet rs = ps.executeQuery()) {
@@ -60,24 +60,24 @@ public final class DeadLetters {
     /** Puts the given failed tasks back in the queue, due now, with fresh attempt counters. Returns how many moved. */
     public int requeue(List<Long> ids) {
         long[] values = ids(ids);
-        return Jdbc.inTransaction(dataSource, "requeue dead letters of " + location,
+        return Jdbc.autoCommitted(dataSource, "requeue dead letters of " + location,
                 c -> Jdbc.update(c, sql.requeueDead, location.queueName(), Jdbc.longs(c, values)));
     }
 
     public int requeueAll() {
-        return Jdbc.inTransaction(dataSource, "requeue dead letters of " + location,
+        return Jdbc.autoCommitted(dataSource, "requeue dead letters of " + location,
                 c -> Jdbc.update(c, sql.requeueAllDead, location.queueName()));
     }
 
     /** Deletes the given failed tasks for good. Returns how many were deleted. */
     public int delete(List<Long> ids) {
         long[] values = ids(ids);
-        return Jdbc.inTransaction(dataSource, "delete dead letters of " + location,
+        return Jdbc.autoCommitted(dataSource, "delete dead letters of " + location,
                 c -> Jdbc.update(c, sql.deleteDead, location.queueName(), Jdbc.longs(c, values)));
     }
 
     public int deleteAll() {
-        return Jdbc.inTransaction(dataSource, "delete dead letters of " + location,
+        return Jdbc.autoCommitted(dataSource, "delete dead letters of " + location,
                 c -> Jdbc.update(c, sql.deleteAllDead, location.queueName()));
     }
 

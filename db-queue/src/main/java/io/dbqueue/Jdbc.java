@@ -17,10 +17,16 @@ final class Jdbc {
     private Jdbc() {
     }
 
-    /** Runs {@code work} in one transaction on a pooled connection and commits it. */
-    static <T> T inTransaction(DataSource dataSource, String what, Work<T> work) {
+    /**
+     * Runs a single statement's {@code work} on a pooled connection in autocommit mode: one statement
+     * is atomic on its own, and an explicit transaction would cost a second round trip for the COMMIT.
+     */
+    static <T> T autoCommitted(DataSource dataSource, String what, Work<T> work) {
         try (Connection c = dataSource.getConnection()) {
-            return inTransaction(c, work);
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            return work.run(c);
         } catch (SQLException e) {
             throw new QueueException(what + " failed: " + e.getMessage(), e);
         }

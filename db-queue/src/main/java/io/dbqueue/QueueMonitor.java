@@ -29,7 +29,7 @@ public final class QueueMonitor {
 
     /** Counts the queue's tasks (a full count: cheap for a drained queue, a scan for a deep one). */
     public Depth depth() {
-        return Jdbc.inTransaction(dataSource, "read depth of " + location, c -> {
+        return Jdbc.autoCommitted(dataSource, "read depth of " + location, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.depth)) {
                 ps.setString(1, location.queueName());
                 try (ResultSet rs = ps.executeQuery()) {

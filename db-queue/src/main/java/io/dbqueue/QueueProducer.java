@@ -59,7 +59,7 @@ public final class QueueProducer {
     public List<Long> enqueueAll(List<String> payloads, Duration delay) {
         String[] values = checkedPayloads(payloads);
         checkDelay(delay);
-        List<Long> ids = Jdbc.inTransaction(dataSource, "enqueue into " + location, c -> insert(c, values, delay));
+        List<Long> ids = Jdbc.autoCommitted(dataSource, "enqueue into " + location, c -> insert(c, values, delay));
         listener.enqueued(location, ids.size());
         return ids;
     }

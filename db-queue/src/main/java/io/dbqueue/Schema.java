@@ -112,12 +112,15 @@ public final class Schema {
     }
 
     private static boolean exists(Connection c, QueueTable table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL AND to_regclass(?) IS NOT NULL")) {
+        // A query on pg_class, not to_regclass(): that resolves names through the backend's catalog cache
+        // without a lock, and can miss a table another session has just committed.
+        try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_class"
+                + " WHERE relname IN (?, ?) AND pg_catalog.pg_table_is_visible(oid)")) {
             ps.setString(1, table.name());
             ps.setString(2, table.deadLetterTable());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return rs.getBoolean(1);
+                return rs.getInt(1) == 2;
             }
         }
     }
