@@ -96,6 +96,15 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
         }
     }
 
+    /**
+     * Consistent with the generated equals, but without hashing the option maps: locations (which
+     * hold a layout) key listener lookups on the hot path.
+     */
+    @Override
+    public int hashCode() {
+        return 31 * name.hashCode() + partitions;
+    }
+
     /** Every preset: the experiment's six layouts, then ours. */
     public static List<Layout> presets() {
         return PRESETS;

@@ -1,0 +1,91 @@
+package io.dbqueue.consumer;
+
+import com.sun.net.httpserver.HttpServer;
+import io.dbqueue.DeadLetters;
+import io.dbqueue.QueueProducer;
+import io.dbqueue.spring.DbQueues;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.ObjectMapper;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Statistics over HTTP: test-app is stood in for by a server that keeps what it is sent. */
+@SpringBootTest(properties = {"dbq.queues.messages.retry.max-attempts=1", "consumer.stats.batch-size=100"})
+class HttpStatsTest {
+
+    private static final Queue<byte[]> RECEIVED = new ConcurrentLinkedQueue<>();
+    private static final HttpServer TEST_APP = fakeTestApp();
+
+    @Autowired
+    DataSource dataSource;
+
+    @Autowired
+    DbQueues queues;
+
+    @Autowired
+    ObjectMapper json;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        ConsumerTestSupport.database(registry);
+        registry.add("consumer.stats.test-app-url", () -> "http://127.0.0.1:" + TEST_APP.getAddress().getPort());
+    }
+
+    @AfterAll
+    static void stop() {
+        TEST_APP.stop(0);
+    }
+
+    @Test
+    void everyProcessedMessageIsReportedOnceInBatches() {
+        List<Long> ids = ConsumerTestSupport.enqueue(dataSource, 42, 500);
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> ConsumerTestSupport.parse(json, RECEIVED).size() >= ids.size());
+
+        ConsumerTestSupport.assertTimings(ConsumerTestSupport.parse(json, RECEIVED), 42, ids);
+        assertThat(RECEIVED.size()).as("reports, not one per message").isLessThan(ids.size() / 5);
+        assertThat(queues.monitor("messages").depth().tasks()).isZero();
+    }
+
+    @Test
+    void aMessageWithoutRunIdFailsIntoTheDeadLettersAndIsNotReported() {
+        QueueProducer producer = queues.producer("messages");
+        long id = producer.enqueue("{\"message\":\"no run\"}");
+        DeadLetters dead = queues.deadLetters("messages");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> dead.count() == 1);
+
+        assertThat(ConsumerTestSupport.parse(json, RECEIVED)).noneMatch(stat -> stat.taskId() == id);
+    }
+
+    private static HttpServer fakeTestApp() {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext("/stats", exchange -> {
+                RECEIVED.add(exchange.getRequestBody().readAllBytes());
+                exchange.sendResponseHeaders(204, -1);
+                exchange.close();
+            });
+            server.start();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

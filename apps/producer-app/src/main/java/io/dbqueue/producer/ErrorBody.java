@@ -1,0 +1,5 @@
+package io.dbqueue.producer;
+
+/** The JSON body of every error answer: {@code {"error": "..."}}. */
+public record ErrorBody(String error) {
+}

@@ -1,0 +1,94 @@
+package io.dbqueue.producer;
+
+import org.springframework.stereotype.Component;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns request bodies into validated messages, or says precisely what is wrong with them. */
+@Component
+public class MessageParser {
+
+    private final ObjectMapper json;
+    private final ProducerProperties properties;
+
+    public MessageParser(ObjectMapper json, ProducerProperties properties) {
+        this.json = json;
+        this.properties = properties;
+    }
+
+    public Message message(byte[] body) {
+        return message(tree(body), "");
+    }
+
+    /** All messages of a {@code /batch} body; any invalid element rejects the whole batch. */
+    public List<Message> batch(byte[] body) {
+        JsonNode root = tree(body);
+        if (!root.isArray()) {
+            throw new InvalidMessageException("body must be a JSON array of messages, was " + kind(root));
+        }
+        if (root.isEmpty() || root.size() > properties.maxBatchMessages()) {
+            throw new InvalidMessageException("a batch must hold 1 to " + properties.maxBatchMessages()
+                    + " messages, this one holds " + root.size());
+        }
+        List<Message> messages = new ArrayList<>(root.size());
+        for (int i = 0; i < root.size(); i++) {
+            messages.add(message(root.get(i), "[" + i + "]."));
+        }
+        return messages;
+    }
+
+    /** The payload stored in the queue: the message as canonical JSON. */
+    public String payload(Message message) {
+        return json.writeValueAsString(message);
+    }
+
+    private JsonNode tree(byte[] body) {
+        if (body.length == 0) {
+            throw new InvalidMessageException("request body is empty");
+        }
+        try {
+            return json.readTree(body);
+        } catch (JacksonException e) {
+            throw new InvalidMessageException("malformed JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private static Message message(JsonNode node, String path) {
+        if (!node.isObject()) {
+            throw new InvalidMessageException(where(path) + "must be a JSON object {\"message\": string, \"testId\": integer}, was "
+                    + kind(node));
+        }
+        JsonNode message = field(node, path, "message");
+        if (!message.isString()) {
+            throw new InvalidMessageException("field '" + path + "message' must be a string, was " + kind(message));
+        }
+        if (message.asString().indexOf('\0') >= 0) {
+            throw new InvalidMessageException("field '" + path + "message' contains a NUL character, which PostgreSQL text cannot store");
+        }
+        JsonNode testId = field(node, path, "testId");
+        if (!testId.isIntegralNumber() || !testId.canConvertToLong()) {
+            throw new InvalidMessageException("field '" + path + "testId' must be an integer, was " + kind(testId));
+        }
+        return new Message(message.asString(), testId.asLong());
+    }
+
+    private static JsonNode field(JsonNode node, String path, String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            throw new InvalidMessageException("field '" + path + name + "' is missing");
+        }
+        return value;
+    }
+
+    private static String where(String path) {
+        return path.isEmpty() ? "body " : "element " + path.substring(0, path.length() - 1) + " ";
+    }
+
+    private static String kind(JsonNode node) {
+        return node.getNodeType().name().toLowerCase();
+    }
+}

@@ -1,0 +1,21 @@
+package io.dbqueue.producer;
+
+import io.dbqueue.QueueProducer;
+import io.dbqueue.spring.DbQueues;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+class ProducerConfiguration {
+
+    @Bean
+    QueueProducer messageProducer(DbQueues queues, ProducerProperties properties) {
+        return queues.producer(properties.queueId());
+    }
+
+    /** Closed after the web server stopped taking requests: the tail is written, not lost. */
+    @Bean(destroyMethod = "close")
+    MessageBatcher messageBatcher(QueueProducer producer, ProducerProperties properties) {
+        return new MessageBatcher(producer::enqueueAll, properties.batchSize(), properties.linger());
+    }
+}

@@ -1,0 +1,121 @@
+package io.dbqueue.producer;
+
+import io.dbqueue.postgres.PostgresServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.ObjectMapper;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "dbq.create-tables=true",
+        "dbq.queues.messages.table=producer_test",
+        "dbq.queues.messages.layout=queue_tasks_5",
+        "producer.max-body-bytes=2000",
+        "producer.max-batch-messages=5"})
+class ProducerAppTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    ObjectMapper json;
+
+    Http http;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        PostgresServer db = PostgresServer.shared();
+        registry.add("spring.datasource.url", db::jdbcUrl);
+        registry.add("spring.datasource.username", db::user);
+        registry.add("spring.datasource.password", db::password);
+    }
+
+    @BeforeEach
+    void emptyQueue() {
+        http = new Http(port);
+        jdbc.sql("DELETE FROM producer_test").update();
+    }
+
+    @Test
+    void concurrentMessagesAreAllCommittedBeforeTheyAreAnswered() throws Exception {
+        List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            String body = "{\"message\": \"Hello " + i + "\", \"testId\": 7}";
+            responses.add(CompletableFuture.supplyAsync(() -> post("/", body)));
+        }
+        for (CompletableFuture<HttpResponse<String>> response : responses) {
+            HttpResponse<String> answer = response.join();
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            long id = json.readTree(answer.body()).get("id").asLong();
+            assertThat(jdbc.sql("SELECT payload FROM producer_test WHERE id = ?").param(id).query(String.class).single())
+                    .as("answered only after commit").startsWith("{\"message\":\"Hello ");
+        }
+        assertThat(jdbc.sql("SELECT count(*) FROM producer_test WHERE payload LIKE '%\"testId\":7}'")
+                .query(Long.class).single()).isEqualTo(25);
+    }
+
+    @Test
+    void batchIsStoredWhole() throws Exception {
+        HttpResponse<String> answer = post("/batch",
+                "[{\"message\":\"a\",\"testId\":1},{\"message\":\"b\",\"testId\":1},{\"message\":\"c\",\"testId\":1}]");
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(json.readTree(answer.body()).get("ids")).hasSize(3);
+        assertThat(jdbc.sql("SELECT payload FROM producer_test ORDER BY id").query(String.class).list())
+                .containsExactly("{\"message\":\"a\",\"testId\":1}", "{\"message\":\"b\",\"testId\":1}",
+                        "{\"message\":\"c\",\"testId\":1}");
+    }
+
+    @Test
+    void invalidBodiesAreRefusedWithTheProblemNamedAndNothingStored() throws Exception {
+        Map<String, String> problems = Map.of(
+                "{\"message\": \"x\", \"testId\": ", "malformed JSON",
+                "{\"testId\": 1}", "field 'message' is missing",
+                "{\"message\": 5, \"testId\": 1}", "field 'message' must be a string",
+                "{\"message\": \"x\", \"testId\": \"1\"}", "field 'testId' must be an integer",
+                "{\"message\": \"x\", \"testId\": 1.5}", "field 'testId' must be an integer",
+                "[{\"message\": \"x\", \"testId\": 1}]", "must be a JSON object",
+                "{\"message\": \"" + "x".repeat(2000) + "\", \"testId\": 1}", "request body exceeds 2000 bytes",
+                "", "request body is empty");
+        for (Map.Entry<String, String> problem : problems.entrySet()) {
+            assertBadRequest("/", problem.getKey(), problem.getValue());
+        }
+        assertBadRequest("/batch", "[{\"message\":\"a\",\"testId\":1},{\"message\":\"b\",\"testId\":true}]",
+                "field '[1].testId' must be an integer");
+        assertBadRequest("/batch", "[]", "a batch must hold 1 to 5 messages");
+        assertBadRequest("/batch", "[" + "{\"message\":\"a\",\"testId\":1},".repeat(5) + "{\"message\":\"a\",\"testId\":1}]",
+                "a batch must hold 1 to 5 messages, this one holds 6");
+        assertBadRequest("/batch", "{\"message\":\"a\",\"testId\":1}", "body must be a JSON array");
+        assertBadRequest("/", "{\"message\": \"nul\\u0000\", \"testId\": 1}", "NUL character");
+        assertThat(jdbc.sql("SELECT count(*) FROM producer_test").query(Long.class).single()).isZero();
+    }
+
+    private void assertBadRequest(String path, String body, String problem) throws Exception {
+        HttpResponse<String> answer = post(path, body);
+        assertThat(answer.statusCode()).as(body).isEqualTo(400);
+        assertThat(json.readTree(answer.body()).get("error").asString()).as(body).contains(problem);
+    }
+
+    private HttpResponse<String> post(String path, String body) {
+        try {
+            return http.post(path, body);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package io.dbqueue.stack;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.Layout;
+import io.dbqueue.QueueTable;
+import io.dbqueue.Schema;
+import io.dbqueue.postgres.PostgresServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The experiment's system on this machine, without Docker: a PostgreSQL (embedded and durable, or
+ * external) holding the queue table and the results database, and producer-app, consumer-app and
+ * test-app as separate JVMs on 127.0.0.1. {@link #start} returns when every service is healthy;
+ * {@link #close} stops producers, then consumers (so their last statistics still reach test-app),
+ * then test-app, each with SIGTERM and forcibly after a timeout, and then the database.
+ */
+public final class Stack implements AutoCloseable {
+
+    public static final String RESULTS_DATABASE = "dbq_results";
+    private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
+    private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+    private final StackOptions options;
+    private final PostgresServer database;
+    private final List<ServiceProcess> producers = new ArrayList<>();
+    private final List<ServiceProcess> consumers = new ArrayList<>();
+    private ServiceProcess testApp;
+    private final Thread shutdownHook = new Thread(this::stopAll, "stack-stop");
+    private boolean closed;
+
+    private Stack(StackOptions options, PostgresServer database) {
+        this.options = options;
+        this.database = database;
+    }
+
+    public static Stack start(StackOptions options) {
+        PostgresServer database = options.jdbcUrl() == null ? PostgresServer.start()
+                : PostgresServer.external(options.jdbcUrl(), options.jdbcUser(), options.jdbcPassword());
+        Stack stack = new Stack(options, database);
+        Runtime.getRuntime().addShutdownHook(stack.shutdownHook);
+        try {
+            stack.startServices();
+            return stack;
+        } catch (RuntimeException | Error e) {
+            stack.close();
+            throw e;
+        } catch (InterruptedException e) {
+            stack.close();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the stack", e);
+        }
+    }
+
+    public String testAppUrl() {
+        return testApp.url();
+    }
+
+    public List<String> producerUrls() {
+        return producers.stream().map(ServiceProcess::url).toList();
+    }
+
+    public List<String> consumerUrls() {
+        return consumers.stream().map(ServiceProcess::url).toList();
+    }
+
+    public String jdbcUrl() {
+        return database.jdbcUrl();
+    }
+
+    /** A connection to the queue's database. */
+    public Connection connect() throws SQLException {
+        return database.connect();
+    }
+
+    public StackOptions options() {
+        return options;
+    }
+
+    private void startServices() throws InterruptedException {
+        createQueueTable();
+        String resultsUrl = database.createDatabase(RESULTS_DATABASE);
+        try {
+            Files.createDirectories(options.logDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int testAppPort = port(8080, 0);
+        List<Integer> producerPorts = new ArrayList<>();
+        for (int i = 0; i < options.producers(); i++) {
+            producerPorts.add(port(8070, i));
+        }
+        String producerUrls = producerPorts.stream().map(p -> "http://127.0.0.1:" + p).collect(Collectors.joining(","));
+
+        Map<String, String> queueEnv = queueEnvironment();
+        for (int i = 0; i < options.producers(); i++) {
+            producers.add(start("producer-app-" + (i + 1), "producer-app", producerPorts.get(i), queueEnv));
+        }
+        Map<String, String> consumerEnv = new HashMap<>(queueEnv);
+        consumerEnv.put("CONSUMER_THREADS", Integer.toString(options.consumerThreads()));
+        consumerEnv.put("TEST_APP_URL", "http://127.0.0.1:" + testAppPort);
+        consumerEnv.putAll(statsEnvironment());
+        for (int i = 0; i < options.consumers(); i++) {
+            consumers.add(start("consumer-app-" + (i + 1), "consumer-app", port(8090, i), consumerEnv));
+        }
+        Map<String, String> testAppEnv = new HashMap<>(statsEnvironment());
+        testAppEnv.put("TEST_DB_URL", resultsUrl);
+        testAppEnv.put("TEST_DB_USERNAME", database.user());
+        testAppEnv.put("TEST_DB_PASSWORD", database.password());
+        testAppEnv.put("PRODUCERS_URLS", producerUrls);
+        testAppEnv.put("MESSAGES_PER_REQUEST", Integer.toString(options.messagesPerRequest()));
+        testAppEnv.put("TEST_CONCURRENCY", Integer.toString(options.concurrency()));
+        testApp = start("test-app", "test-app", testAppPort, testAppEnv);
+
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        for (ServiceProcess service : services()) {
+            service.awaitHealthy(deadline);
+            LOG.info("{} is up at {}", service.name(), service.url());
+        }
+    }
+
+    private ServiceProcess start(String name, String jarName, int port, Map<String, String> env) {
+        return ServiceProcess.start(name, options.jar(jarName), port, env, options.jvmArgs(), options.logDir());
+    }
+
+    private Map<String, String> queueEnvironment() {
+        Map<String, String> env = new HashMap<>();
+        env.put("DB_URL", database.jdbcUrl());
+        env.put("DB_USERNAME", database.user());
+        env.put("DB_PASSWORD", database.password());
+        env.put("DB_QUEUE_LOCATION", options.table());
+        env.put("BATCH_SIZE", Integer.toString(options.batchSize()));
+        return env;
+    }
+
+    /** RABBIT_HOST switches the services to RabbitMQ; an empty one keeps them on HTTP whatever the launcher's environment says. */
+    private Map<String, String> statsEnvironment() {
+        String host = System.getenv().getOrDefault("RABBIT_HOST", "");
+        boolean rabbit = options.statsTransport().equals("rabbitmq");
+        return Map.of("RABBIT_HOST", rabbit ? (host.isBlank() ? "127.0.0.1" : host) : "");
+    }
+
+    private int port(int experimentBase, int index) {
+        if (options.experimentPorts()) {
+            return experimentBase + index;
+        }
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
+    }
+
+    private void createQueueTable() {
+        QueueTable table = new QueueTable(options.table(), Layout.named(options.table()));
+        try (HikariDataSource dataSource = database.dataSource(1)) {
+            if (!exists(dataSource, table.name())) {
+                Schema.create(dataSource, table);
+                LOG.info("created queue table {} ({})", table.name(), table.layout().name());
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create queue table " + table.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean exists(HikariDataSource dataSource, String table) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    private List<ServiceProcess> services() {
+        List<ServiceProcess> all = new ArrayList<>(producers);
+        all.addAll(consumers);
+        if (testApp != null) {
+            all.add(testApp);
+        }
+        return all;
+    }
+
+    @Override
+    public void close() {
+        stopAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or about to: it stops the same things
+        }
+    }
+
+    private synchronized void stopAll() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            stop(producers);
+            stop(consumers);
+            stop(testApp == null ? List.of() : List.of(testApp));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            database.close();
+        }
+    }
+
+    private static void stop(List<ServiceProcess> group) throws InterruptedException {
+        group.forEach(ServiceProcess::terminate);
+        for (ServiceProcess service : group) {
+            if (!service.awaitExit(STOP_TIMEOUT)) {
+                LOG.warn("{} did not stop within {}; killed it", service.name(), STOP_TIMEOUT);
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.dbqueue.stack;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The whole system as processes: 2 producers, 2 consumers and test-app on an embedded PostgreSQL
+ * (or DBQ_JDBC_URL's). Needs the services' jars: in a reactor build of apps/ they are packaged before this
+ * module's tests run (apps/pom.xml lists stack last), e.g. {@code ./mvnw verify -pl
+ * apps/producer-app,apps/consumer-app,apps/test-app,apps/stack}.
+ */
+class StackEndToEndTest {
+
+    private static final int MESSAGES = 2000;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    @Test
+    void runOf2000MessagesOverTwoProducersAndTwoConsumersIsProcessedExactlyOnceAndCompletes() throws Exception {
+        // 4 worker threads per consumer instead of 14: idle polling of 28 threads costs this shared machine CPU;
+        // C1 only: the JVMs start faster, and a run of 2000 messages needs no peak performance.
+        List<String> jvmArgs = new ArrayList<>(StackOptions.DEFAULT_JVM_ARGS);
+        jvmArgs.add("-XX:TieredStopAtLevel=1");
+        StackOptions options = StackOptions.builder().producers(2).consumers(2).consumerThreads(4).jvmArgs(jvmArgs)
+                .logDir(Path.of("target", "stack-e2e-logs")).build();
+        try (Stack stack = Stack.start(options)) {
+            String testApp = stack.testAppUrl();
+            long id = JSON.readTree(send(HttpRequest.newBuilder(URI.create(testApp + "/?testDataCount=" + MESSAGES))
+                    .POST(HttpRequest.BodyPublishers.noBody()))).get("id").asLong();
+
+            JsonNode run = awaitEnd(testApp + "/" + id, Duration.ofMinutes(2));
+
+            assertEquals("COMPLETE", run.get("status").asString(), () -> "run ended " + run);
+            assertEquals(MESSAGES, run.get("messageCount").asLong());
+            assertEquals(MESSAGES, run.get("processedCount").asLong());
+            assertEquals(MESSAGES, run.get("sentCount").asLong());
+            double duration = run.get("durationSeconds").asDouble();
+            assertTrue(duration > 0, () -> "duration " + duration);
+            assertEquals(MESSAGES / duration, run.get("rps").asDouble(), MESSAGES / duration * 0.001, "rps = messages / seconds");
+            JsonNode latency = run.get("latencyMs");
+            assertTrue(latency.get("min").asDouble() >= 0
+                    && latency.get("min").asDouble() <= latency.get("p50").asDouble()
+                    && latency.get("p50").asDouble() <= latency.get("p95").asDouble()
+                    && latency.get("p95").asDouble() <= latency.get("p99").asDouble()
+                    && latency.get("p99").asDouble() <= latency.get("max").asDouble(), () -> "latency " + latency);
+            long perSecond = 0;
+            for (JsonNode second : run.get("throughput")) {
+                perSecond += second.get("count").asLong();
+            }
+            assertEquals(MESSAGES, perSecond, "throughput series adds up to the message count");
+            JsonNode buckets = run.get("latencyBuckets");
+            assertEquals(MESSAGES, buckets.get(buckets.size() - 1).get("upTo").asLong());
+            assertEquals(0, remainingTasks(stack), "queue table empty after the run");
+        }
+    }
+
+    private static JsonNode awaitEnd(String runUrl, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            JsonNode run = JSON.readTree(send(HttpRequest.newBuilder(URI.create(runUrl))));
+            if (!run.get("status").asString().equals("RUNNING") || System.nanoTime() > deadline) {
+                return run;
+            }
+            Thread.sleep(200); // polling interval of the await loop, not a stand-in for synchronisation
+        }
+    }
+
+    private static String send(HttpRequest.Builder request) throws Exception {
+        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response::body);
+        return response.body();
+    }
+
+    private static long remainingTasks(Stack stack) throws Exception {
+        try (Connection c = stack.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM " + stack.options().table())) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}

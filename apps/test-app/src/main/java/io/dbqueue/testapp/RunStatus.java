@@ -1,0 +1,5 @@
+package io.dbqueue.testapp;
+
+public enum RunStatus {
+    RUNNING, COMPLETE, FAILED
+}

@@ -1,0 +1,118 @@
+package io.dbqueue.testapp;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Service;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The life of a run: started on request, completed when every message it sent has been processed,
+ * failed when sending fails or nothing moves for {@link TestAppProperties#stallTimeout()}. One run at a time.
+ */
+@Service
+public class Runs {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Runs.class);
+
+    private final RunStore store;
+    private final LoadGenerator generator;
+    private final TestAppProperties properties;
+    private ActiveRun active; // guarded by this
+
+    public Runs(RunStore store, LoadGenerator generator, TestAppProperties properties) {
+        this.store = store;
+        this.generator = generator;
+        this.properties = properties;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void failAbandonedRuns() {
+        int abandoned = store.failAbandoned();
+        if (abandoned > 0) {
+            LOG.warn("marked {} run(s) left RUNNING by an earlier test-app as FAILED", abandoned);
+        }
+    }
+
+    public long start(long messageCount) {
+        ActiveRun run;
+        synchronized (this) {
+            if (active != null) {
+                throw new RunInProgressException(active.id());
+            }
+            run = new ActiveRun(store.create(messageCount), messageCount);
+            active = run;
+        }
+        LOG.info("run {}: sending {} messages", run.id(), messageCount);
+        generator.send(run, reason -> fail(run, reason));
+        return run.id();
+    }
+
+    /** Stores statistics reported by the consumers and completes the run once all its messages are in. */
+    public void record(List<Stat> stats) {
+        Map<Long, List<Stat>> byRun = stats.stream().collect(Collectors.groupingBy(Stat::testId));
+        byRun.forEach((runId, runStats) -> {
+            int added = store.insertStats(runId, runStats);
+            ActiveRun run = current();
+            if (run != null && run.id() == runId && run.processed(added)) {
+                complete(run);
+            }
+        });
+    }
+
+    public Optional<RunView> find(long runId) {
+        ActiveRun run = current();
+        return store.find(runId).map(view -> {
+            RunView live = run != null && run.id() == runId ? view.withProgress(run.sent(), run.processed()) : view;
+            return live.withSeries(store.throughput(runId), store.latencyBuckets(runId, properties.latencyBucketSize()));
+        });
+    }
+
+    public List<RunView> list() {
+        ActiveRun run = current();
+        return store.list().stream()
+                .map(view -> run != null && run.id() == view.id() ? view.withProgress(run.sent(), run.processed()) : view)
+                .toList();
+    }
+
+    @Scheduled(fixedDelay = 1000)
+    void watchdog() {
+        ActiveRun run = current();
+        Duration idle = Duration.ofNanos(run == null ? 0 : run.nanosSinceProgress());
+        if (run != null && idle.compareTo(properties.stallTimeout()) > 0) {
+            fail(run, "no progress for " + idle.toSeconds() + " s");
+        }
+    }
+
+    private synchronized ActiveRun current() {
+        return active;
+    }
+
+    private synchronized void complete(ActiveRun run) {
+        if (active != run) {
+            return;
+        }
+        run.end();
+        store.complete(run.id(), run.sent());
+        active = null;
+        LOG.info("run {}: complete, {} messages processed", run.id(), run.processed());
+    }
+
+    private synchronized void fail(ActiveRun run, String reason) {
+        if (active != run) {
+            return;
+        }
+        run.end();
+        String failure = reason + ": sent " + run.sent() + " of " + run.messageCount() + ", processed " + run.processed();
+        store.fail(run.id(), run.sent(), run.processed(), failure);
+        active = null;
+        LOG.warn("run {}: failed: {}", run.id(), failure);
+    }
+}

@@ -1,0 +1,171 @@
+package io.dbqueue.testapp;
+
+import io.dbqueue.postgres.PostgresServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class TestAppTest {
+
+    private static final FakeProducers PRODUCERS = new FakeProducers();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ObjectMapper json;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        PostgresServer db = PostgresServer.shared();
+        registry.add("spring.datasource.url", () -> db.createDatabase("test_app_test"));
+        registry.add("spring.datasource.username", db::user);
+        registry.add("spring.datasource.password", db::password);
+        registry.add("test-app.producers-urls", PRODUCERS::url);
+        registry.add("test-app.stall-timeout", () -> "3s");
+        registry.add("test-app.latency-bucket-size", () -> "20");
+    }
+
+    @AfterEach
+    void producersAnswerOk() {
+        PRODUCERS.answer(200);
+        PRODUCERS.bodies().clear();
+    }
+
+    @AfterAll
+    static void stopProducers() {
+        PRODUCERS.close();
+    }
+
+    @Test
+    void runCompletesWhenEveryMessageIsProcessedAndReportsConsistentFigures() throws Exception {
+        long id = startRun(50);
+        await().atMost(Duration.ofSeconds(20)).until(() -> PRODUCERS.bodies().size() == 50);
+        assertThat(post("/?testDataCount=5").statusCode()).as("a second run while one is in progress").isEqualTo(409);
+
+        JsonNode first = json.readTree(PRODUCERS.bodies().get(0));
+        assertThat(first.get("testId").asLong()).isEqualTo(id);
+        assertThat(first.get("message").asString()).startsWith("Hello ");
+
+        List<Stat> stats = new ArrayList<>();
+        long t0 = System.currentTimeMillis() * 1000;
+        for (int i = 0; i < 50; i++) {
+            stats.add(new Stat(id, 1000 + i, t0 + i * 1000L, t0 + i * 1000L + 500, t0 + i * 1000L + 2000 + i * 100L));
+        }
+        assertThat(post("/stats", json.writeValueAsString(stats.subList(0, 30))).statusCode()).isEqualTo(204);
+        assertThat(post("/stats", json.writeValueAsString(stats.subList(0, 10))).statusCode())
+                .as("a message reported twice").isEqualTo(204);
+        assertThat(run(id).get("status").asString()).isEqualTo("RUNNING");
+        assertThat(run(id).get("processedCount").asLong()).isEqualTo(30);
+        post("/stats", json.writeValueAsString(stats.subList(30, 50)));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> run(id).get("status").asString().equals("COMPLETE"));
+        JsonNode run = run(id);
+        assertThat(run.get("messageCount").asLong()).isEqualTo(50);
+        assertThat(run.get("processedCount").asLong()).isEqualTo(50);
+        double duration = run.get("durationSeconds").asDouble();
+        assertThat(duration).isCloseTo((49 * 1000 + 2000 + 49 * 100) / 1e6, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(run.get("rps").asDouble()).isCloseTo(50 / duration, org.assertj.core.data.Offset.offset(0.01));
+        JsonNode latency = run.get("latencyMs");
+        assertThat(latency.get("min").asDouble()).isEqualTo(2.0);
+        assertThat(latency.get("max").asDouble()).isEqualTo(6.9);
+        assertThat(latency.get("p50").asDouble()).isLessThanOrEqualTo(latency.get("p95").asDouble());
+        assertThat(latency.get("p95").asDouble()).isLessThanOrEqualTo(latency.get("p99").asDouble());
+        assertThat(latency.get("p99").asDouble()).isLessThanOrEqualTo(latency.get("max").asDouble());
+        assertThat(run.get("start").asString()).endsWith("Z");
+        long perSecond = 0;
+        for (JsonNode second : run.get("throughput")) {
+            perSecond += second.get("count").asLong();
+        }
+        assertThat(perSecond).isEqualTo(50);
+        assertThat(run.get("latencyBuckets")).hasSize(3);
+        assertThat(run.get("latencyBuckets").get(2).get("upTo").asLong()).isEqualTo(50);
+
+        JsonNode listed = find(json.readTree(get("/").body()), id);
+        assertThat(listed.get("status").asString()).isEqualTo("COMPLETE");
+        assertThat(listed.has("throughput")).as("the list leaves out the series").isFalse();
+    }
+
+    @Test
+    void runWhoseMessagesStopArrivingIsMarkedFailedWithItsCounts() throws Exception {
+        long id = startRun(5);
+        await().atMost(Duration.ofSeconds(20)).until(() -> run(id).get("status").asString().equals("FAILED"));
+        JsonNode run = run(id);
+        assertThat(run.get("failure").asString()).contains("no progress").contains("sent 5 of 5").contains("processed 0");
+        assertThat(run.get("processedCount").asLong()).isZero();
+    }
+
+    @Test
+    void runFailsWhenAProducerRefusesAMessage() throws Exception {
+        PRODUCERS.answer(503);
+        long id = startRun(3);
+        await().atMost(Duration.ofSeconds(10)).until(() -> run(id).get("status").asString().equals("FAILED"));
+        assertThat(run(id).get("failure").asString()).contains("answered 503");
+    }
+
+    @Test
+    void badTestDataCountIsRejectedWithJson() throws Exception {
+        for (String query : List.of("?testDataCount=0", "?testDataCount=abc", "")) {
+            HttpResponse<String> response = post("/" + query);
+            assertThat(response.statusCode()).as(query).isEqualTo(400);
+            assertThat(json.readTree(response.body()).get("error").asString()).as(query).contains("testDataCount");
+        }
+        assertThat(get("/999999").statusCode()).isEqualTo(404);
+    }
+
+    private long startRun(int count) throws Exception {
+        HttpResponse<String> response = post("/?testDataCount=" + count);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return json.readTree(response.body()).get("id").asLong();
+    }
+
+    private JsonNode run(long id) throws Exception {
+        return json.readTree(get("/" + id).body());
+    }
+
+    private static JsonNode find(JsonNode runs, long id) {
+        for (JsonNode run : runs) {
+            if (run.get("id").asLong() == id) {
+                return run;
+            }
+        }
+        throw new AssertionError("run " + id + " not listed in " + runs);
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(uri(path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path) throws Exception {
+        return post(path, "");
+    }
+
+    private HttpResponse<String> post(String path, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+}

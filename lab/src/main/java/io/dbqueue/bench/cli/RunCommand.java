@@ -1,0 +1,111 @@
+package io.dbqueue.bench.cli;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.bench.ProjectDir;
+import io.dbqueue.bench.driver.Driver;
+import io.dbqueue.bench.driver.Drivers;
+import io.dbqueue.bench.environment.Environment;
+import io.dbqueue.bench.environment.EnvironmentProbe;
+import io.dbqueue.bench.report.ReportWriter;
+import io.dbqueue.bench.report.Results;
+import io.dbqueue.bench.run.MatrixRunner;
+import io.dbqueue.bench.run.Progress;
+import io.dbqueue.bench.run.StopSignal;
+import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.postgres.PostgresServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** {@code bench run}: runs a workload's matrix against PostgreSQL and writes results and report. */
+@Command(name = "run", mixinStandardHelpOptions = true, version = BenchCommand.VERSION,
+        description = "Runs the benchmark matrix (layouts x batch sizes x drivers), each cell repeated, and writes"
+                + " results.json, results.csv, charts, report.md and report.html.")
+final class RunCommand implements Callable<Integer> {
+
+    private static final long WRITE_TIMEOUT_SECONDS = 60;
+
+    @Mixin
+    WorkloadOptions workloadOptions;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/<timestamp>).")
+    Path out;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL",
+            description = "External PostgreSQL instead of the embedded one (user from DBQ_JDBC_USER, default postgres;"
+                    + " password from DBQ_JDBC_PASSWORD). Default: DBQ_JDBC_URL, else an embedded durable PostgreSQL.")
+    String jdbcUrl;
+
+    @Override
+    public Integer call() throws Exception {
+        Workload workload = workloadOptions.workload();
+        ReportWriter.prepare();
+        Path dir = out != null ? out : Path.of("results", LocalDateTime.now()
+                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        PrintStream console = System.out;
+        StopSignal stop = new StopSignal();
+        CountDownLatch written = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.stop();
+            awaitQuietly(written);
+        }, "bench-ctrl-c");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (PostgresServer server = connect(); HikariDataSource admin = server.dataSource(2)) {
+            console.println("bench: " + workload.name() + " workload, " + workload.cells().size() + " cells x "
+                    + workload.repeat() + " runs on " + (server.isEmbedded() ? "embedded" : "external")
+                    + " PostgreSQL; results in " + dir);
+            Instant started = Instant.now();
+            Environment environment = EnvironmentProbe.capture(server, ProjectDir.get());
+            Map<String, Driver> drivers = Drivers.all();
+            Progress progress = new Progress(console, System.console() != null,
+                    workload.cells().size() * workload.repeat(), workload.estimatedTime());
+            MatrixRunner.Outcome outcome = new MatrixRunner(workload, server, admin, drivers, stop, progress,
+                    console).run();
+            Results results = Results.of(started, Instant.now(), outcome.interrupted(),
+                    workloadOptions.describe(workload), environment, outcome.runs(), outcome.notMeasured());
+            ReportWriter.write(dir, results);
+            progress.end("bench: wrote " + dir.resolve("report.html") + (outcome.interrupted()
+                    ? " (interrupted: partial results)" : ""));
+            results.verdict().text().forEach(line -> console.println("  " + line));
+            return outcome.interrupted() ? BenchMain.ExitCodes.INTERRUPTED : 0;
+        } finally {
+            written.countDown();
+            removeQuietly(hook);
+        }
+    }
+
+    private PostgresServer connect() {
+        if (jdbcUrl == null) {
+            return PostgresServer.start();
+        }
+        String user = System.getenv().getOrDefault(PostgresServer.USER_ENV, "postgres");
+        String password = System.getenv().getOrDefault(PostgresServer.PASSWORD_ENV, "");
+        return PostgresServer.external(jdbcUrl, user, password);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void removeQuietly(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down (Ctrl-C): the hook is running and must not be removed
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.dbqueue.bench.driver;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.PollSettings;
+import io.dbqueue.QueueConfig;
+import io.dbqueue.QueueListener;
+import io.dbqueue.QueueLocation;
+import io.dbqueue.QueueProducer;
+import io.dbqueue.QueueWorkers;
+import io.dbqueue.Task;
+import io.dbqueue.bench.metrics.Meter;
+import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.bench.run.CellContext;
+import io.dbqueue.bench.run.Repetition;
+import io.dbqueue.bench.workload.Workload;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The library in-process, used like any application uses it: a {@link QueueProducer} per
+ * producer thread's batches and {@link QueueWorkers} with the experiment's poll settings and the
+ * cell's batch size. A message counts as processed when the library reports its finish committed.
+ */
+public final class DirectDriver implements Driver {
+
+    @Override
+    public String name() {
+        return "direct";
+    }
+
+    @Override
+    public String unavailableReason() {
+        return null;
+    }
+
+    @Override
+    public Repetition run(CellContext context) throws Exception {
+        Workload workload = context.workload();
+        int batchSize = context.cell().batchSize();
+        try (HikariDataSource pool = context.server().dataSource(workload.producers() + workload.consumers())) {
+            return InProcessMeasurement.run(context, meter -> {
+                QueueLocation location = context.location();
+                QueueProducer producer = new QueueProducer(pool, location);
+                QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers())
+                        .withPoll(PollSettings.DEFAULT.withBatchSize(batchSize));
+                QueueWorkers workers = QueueWorkers.start(pool, config, batch -> {
+                }, new Processed(meter));
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                Producers producers = Producers.start(workload, batchSize, meter, () -> producer::enqueueAll, failure);
+                return new Load(producers, () -> workers.shutdown(Duration.ofSeconds(10)), failure);
+            });
+        }
+    }
+
+    /** Reports finished tasks to the meter. */
+    private record Processed(Meter meter) implements QueueListener {
+        @Override
+        public void finished(QueueLocation queue, List<Task> tasks) {
+            long[] stamps = StampBuffer.forBatch(tasks.size());
+            for (int i = 0; i < tasks.size(); i++) {
+                stamps[i] = Payloads.stamp(tasks.get(i).payload());
+            }
+            meter.processed(stamps, tasks.size());
+        }
+    }
+}

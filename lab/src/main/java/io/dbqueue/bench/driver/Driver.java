@@ -1,0 +1,17 @@
+package io.dbqueue.bench.driver;
+
+import io.dbqueue.bench.run.CellContext;
+import io.dbqueue.bench.run.Repetition;
+
+/** Puts a cell's workload on the queue one way (library, raw SQL, services) and measures one repetition. */
+public interface Driver {
+
+    /** The name used in workloads, flags and results. */
+    String name();
+
+    /** Why this driver cannot run on this machine right now, or null when it can. Asked once per bench run. */
+    String unavailableReason();
+
+    /** Runs one repetition against the freshly created table of {@code context}: warm-up, then the measured window. */
+    Repetition run(CellContext context) throws Exception;
+}

@@ -1,0 +1,20 @@
+package io.dbqueue.bench.driver;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The drivers by name. */
+public final class Drivers {
+
+    private Drivers() {
+    }
+
+    public static Map<String, Driver> all() {
+        Map<String, Driver> drivers = new LinkedHashMap<>();
+        for (Driver driver : List.of(new DirectDriver(), new RawSqlDriver(), new StackDriver(), new RabbitMqDriver())) {
+            drivers.put(driver.name(), driver);
+        }
+        return drivers;
+    }
+}

@@ -1,0 +1,104 @@
+package io.dbqueue.bench.driver;
+
+import io.dbqueue.bench.metrics.ClientStats;
+import io.dbqueue.bench.metrics.Measurement;
+import io.dbqueue.bench.metrics.Meter;
+import io.dbqueue.bench.metrics.ServerProbe;
+import io.dbqueue.bench.metrics.ServerStats;
+import io.dbqueue.bench.metrics.Window;
+import io.dbqueue.bench.run.CellContext;
+import io.dbqueue.bench.run.Repetition;
+import io.dbqueue.bench.workload.Workload;
+
+import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The repetition of a driver whose load runs in this JVM: start the load, let it warm up
+ * uncounted, then sample a window once a second until the duration is over (or the message
+ * count is reached, or Ctrl-C), and read the server's (when the load uses a queue table) and the
+ * client's figures before the load stops.
+ */
+final class InProcessMeasurement {
+
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final long TICK = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private InProcessMeasurement() {
+    }
+
+    static Repetition run(CellContext context, LoadStarter starter) throws Exception {
+        Workload workload = context.workload();
+        String table = context.location() == null ? null : context.location().table().name();
+        Meter meter = new Meter(table == null ? 0 : workload.backlog()); // a broker gets no pre-filled backlog
+        try (Load load = starter.start(meter)) {
+            context.stop().await(workload.warmup().toNanos());
+            failIfDied(load);
+            ServerProbe.Mark mark = table == null ? null : context.serverProbe().mark(table);
+            long cpu = context.clientProbe().cpuNanos();
+            Window window = Window.open(meter, expectedMessages(workload, meter));
+            boolean interrupted = measure(window, workload, context, load);
+            ClientStats client = unlessStopped(context,
+                    () -> context.clientProbe().since(cpu, window.startNanos(), context.admin()));
+            Measurement measurement = window.close(interrupted);
+            ServerStats server = table == null ? null : unlessStopped(context,
+                    () -> context.serverProbe().since(mark, table, measurement.processed()));
+            return new Repetition(measurement, server, client);
+        }
+    }
+
+    /** Samples the window until it is over; returns whether Ctrl-C cut it short. */
+    private static boolean measure(Window window, Workload workload, CellContext context, Load load) {
+        long end = window.startNanos() + workload.duration().toNanos();
+        long nextSecond = window.startNanos() + SECOND;
+        while (true) {
+            long now = System.nanoTime();
+            boolean done = now >= end || (workload.messages() > 0 && window.processed() >= workload.messages());
+            if (done || context.stop().isStopped()) {
+                return !done;
+            }
+            if (now >= nextSecond) {
+                window.closeSecond();
+                nextSecond += SECOND;
+            } else {
+                window.tick();
+            }
+            failIfDied(load);
+            context.stop().await(Math.min(TICK, Math.min(nextSecond, end) - now));
+        }
+    }
+
+    /** What the window will probably see, from the warm-up's rate: it sets the size of the latency buckets. */
+    private static long expectedMessages(Workload workload, Meter meter) {
+        if (workload.messages() > 0) {
+            return workload.messages();
+        }
+        double warmupSeconds = workload.warmup().toNanos() / 1e9;
+        return warmupSeconds <= 0 ? 0
+                : (long) (meter.processedTotal() / warmupSeconds * workload.duration().toNanos() / 1e9);
+    }
+
+    @FunctionalInterface
+    private interface Probe<T> {
+        T read() throws SQLException;
+    }
+
+    /** A probe's figures; null when Ctrl-C has stopped the server under it, so that the window is still kept. */
+    private static <T> T unlessStopped(CellContext context, Probe<T> probe) throws SQLException {
+        try {
+            return probe.read();
+        } catch (SQLException e) {
+            if (context.stop().isStopped()) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private static void failIfDied(Load load) {
+        Throwable failure = load.failure();
+        if (failure != null) {
+            throw new IllegalStateException("the load failed: " + failure.getMessage(), failure);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.dbqueue.bench.driver;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Producers and consumers running against the queue; closing stops the producers first, then the
+ * consumers. {@code errors} holds the first error a producer or consumer thread died of.
+ */
+record Load(Producers producers, AutoCloseable consumers, AtomicReference<Throwable> errors) implements AutoCloseable {
+
+    Throwable failure() {
+        return errors.get();
+    }
+
+    @Override
+    public void close() throws Exception {
+        producers.close();
+        consumers.close();
+    }
+}

@@ -1,0 +1,96 @@
+package io.dbqueue.bench.driver;
+
+import io.dbqueue.bench.metrics.Meter;
+import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.bench.workload.Workload;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The producer threads of an in-process load. Each sends batches of the cell's batch size, paced
+ * to the workload's rate (or as fast as possible), and holds back while the backlog is above the
+ * workload's maximum so that a fast producer cannot grow the table without bound.
+ */
+final class Producers implements AutoCloseable {
+
+    /** Sends one batch and commits it; one per producer thread, closed when the thread ends. */
+    interface Sender extends AutoCloseable {
+        void send(List<String> payloads) throws Exception;
+
+        @Override
+        default void close() throws Exception {
+        }
+    }
+
+    @FunctionalInterface
+    interface SenderFactory {
+        Sender open() throws Exception;
+    }
+
+    private static final long BACKLOG_PAUSE = TimeUnit.MICROSECONDS.toNanos(500);
+
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicReference<Throwable> failure;
+    private volatile boolean running = true;
+
+    private Producers(AtomicReference<Throwable> failure) {
+        this.failure = failure;
+    }
+
+    static Producers start(Workload workload, int batchSize, Meter meter, SenderFactory senders,
+                           AtomicReference<Throwable> failure) {
+        Producers producers = new Producers(failure);
+        long interval = workload.producerRate() == 0 ? 0
+                : TimeUnit.SECONDS.toNanos(1) * batchSize * workload.producers() / workload.producerRate();
+        for (int i = 0; i < workload.producers(); i++) {
+            Thread thread = new Thread(() -> producers.produce(workload, batchSize, interval, meter, senders),
+                    "bench-producer-" + (i + 1));
+            thread.setDaemon(true);
+            producers.threads.add(thread);
+        }
+        producers.threads.forEach(Thread::start);
+        return producers;
+    }
+
+    private void produce(Workload workload, int batchSize, long interval, Meter meter, SenderFactory senders) {
+        Payloads payloads = new Payloads(workload.messageSize());
+        String[] batch = new String[batchSize];
+        List<String> view = Arrays.asList(batch);
+        long next = System.nanoTime();
+        try (Sender sender = senders.open()) {
+            while (running) {
+                if (meter.waiting() > workload.maxBacklog()) {
+                    LockSupport.parkNanos(BACKLOG_PAUSE);
+                    continue;
+                }
+                if (interval > 0) {
+                    next += interval;
+                    LockSupport.parkNanos(next - System.nanoTime());
+                }
+                long stamp = System.nanoTime();
+                for (int i = 0; i < batchSize; i++) {
+                    batch[i] = payloads.create(stamp);
+                }
+                sender.send(view);
+                meter.enqueued(batchSize);
+            }
+        } catch (Exception e) {
+            if (running) {
+                failure.compareAndSet(null, e);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        }
+    }
+}

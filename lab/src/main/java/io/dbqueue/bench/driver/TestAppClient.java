@@ -1,0 +1,63 @@
+package io.dbqueue.bench.driver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dbqueue.bench.run.StopSignal;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** test-app's HTTP API: start a run of N messages, and wait for its result. */
+final class TestAppClient {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl;
+
+    TestAppClient(String baseUrl) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
+    }
+
+    /** Runs {@code messages} through the stack and returns test-app's result of the run (status COMPLETE). */
+    JsonNode run(long messages, Duration timeout, StopSignal stop) throws IOException, InterruptedException {
+        JsonNode started = send(HttpRequest.newBuilder(URI.create(baseUrl + "?testDataCount=" + messages))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        long id = started.get("id").asLong();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            JsonNode result = send(HttpRequest.newBuilder(URI.create(baseUrl + id)).GET());
+            String status = result.path("status").asText();
+            if (status.equals("COMPLETE")) {
+                return result;
+            }
+            if (status.equals("FAILED")) {
+                throw new IllegalStateException("test-app run " + id + " failed: " + result);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("test-app run " + id + " of " + messages
+                        + " messages did not complete within " + timeout + ": " + result.path("processedCount")
+                        + " processed");
+            }
+            if (stop.await(POLL_NANOS)) {
+                throw new IllegalStateException("stopped while test-app run " + id + " was in progress");
+            }
+        }
+    }
+
+    private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            throw new IOException("test-app answered " + response.statusCode() + " to " + response.request().uri()
+                    + ": " + response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+}

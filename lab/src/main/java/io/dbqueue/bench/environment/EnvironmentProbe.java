@@ -1,0 +1,114 @@
+package io.dbqueue.bench.environment;
+
+import io.dbqueue.postgres.PostgresServer;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Captures the {@link Environment} of this machine and server. Missing facts become "unknown", never an error. */
+public final class EnvironmentProbe {
+
+    public static final List<String> SETTINGS = List.of("fsync", "synchronous_commit", "full_page_writes",
+            "shared_buffers", "wal_level", "max_wal_size", "checkpoint_timeout", "max_connections",
+            "autovacuum_naptime");
+    private static final String UNKNOWN = "unknown";
+
+    private EnvironmentProbe() {
+    }
+
+    public static Environment capture(PostgresServer server, Path projectDir) throws SQLException {
+        return new Environment(
+                new Environment.Cpu(cpuModel(), Runtime.getRuntime().availableProcessors()),
+                memoryBytes(),
+                new Environment.Os(System.getProperty("os.name"), System.getProperty("os.version"),
+                        System.getProperty("os.arch"), distribution()),
+                new Environment.Jdk(System.getProperty("java.version"), System.getProperty("java.vendor"),
+                        System.getProperty("java.vm.name")),
+                postgres(server),
+                git(projectDir, "rev-parse", "HEAD"),
+                gitDirty(projectDir));
+    }
+
+    private static Environment.Postgres postgres(PostgresServer server) throws SQLException {
+        Map<String, String> settings = new LinkedHashMap<>();
+        String version;
+        try (Connection c = server.connect(); Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SHOW server_version")) {
+                rs.next();
+                version = rs.getString(1);
+            }
+            for (String setting : SETTINGS) {
+                try (ResultSet rs = st.executeQuery("SHOW " + setting)) {
+                    rs.next();
+                    settings.put(setting, rs.getString(1));
+                }
+            }
+        }
+        // results are committed: a password in the URL must not be
+        String url = server.jdbcUrl().replaceAll("(?i)password=[^&]*", "password=***");
+        return new Environment.Postgres(version, server.isEmbedded(), url, settings);
+    }
+
+    private static String cpuModel() {
+        return procLine("/proc/cpuinfo", "model name");
+    }
+
+    private static long memoryBytes() {
+        String kb = procLine("/proc/meminfo", "MemTotal").replaceAll("[^0-9]", "");
+        return kb.isEmpty() ? 0 : Long.parseLong(kb) * 1024;
+    }
+
+    private static String distribution() {
+        String pretty = procLine("/etc/os-release", "PRETTY_NAME=");
+        return pretty.replace("\"", "");
+    }
+
+    /** The value after the first line of {@code file} that starts with {@code key} (after ':' or '='). */
+    private static String procLine(String file, String key) {
+        try {
+            for (String line : Files.readAllLines(Path.of(file))) {
+                if (line.startsWith(key)) {
+                    int sep = key.endsWith("=") ? key.length() - 1 : line.indexOf(':');
+                    return line.substring(sep + 1).trim();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return UNKNOWN;
+        }
+        return UNKNOWN;
+    }
+
+    private static Boolean gitDirty(Path projectDir) {
+        String status = git(projectDir, "status", "--porcelain", "--untracked-files=no");
+        return UNKNOWN.equals(status) ? null : !status.isEmpty();
+    }
+
+    private static String git(Path dir, String... args) {
+        List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                return UNKNOWN;
+            }
+            return output;
+        } catch (IOException e) {
+            return UNKNOWN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return UNKNOWN;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.dbqueue.bench.metrics;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** The benchmark JVM's own cost: CPU time over a window, threads, resident memory, and its connections to PostgreSQL. */
+public final class ClientProbe {
+
+    private static final String CONNECTIONS = "SELECT count(*) - 1 FROM pg_stat_activity"
+            + " WHERE datname = current_database() AND backend_type = 'client backend'";
+
+    private final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** Process CPU nanoseconds so far, to pass back to {@link #since}. */
+    public long cpuNanos() {
+        return os.getProcessCpuTime();
+    }
+
+    /**
+     * Client figures since {@code startCpuNanos} at {@code startNanos}. Connections counts every
+     * client connection to the database but the probe's own (with an external server, other
+     * clients of that database too).
+     */
+    public ClientStats since(long startCpuNanos, long startNanos, DataSource admin) throws SQLException {
+        double cpuPercent = 100.0 * (cpuNanos() - startCpuNanos) / Math.max(1, System.nanoTime() - startNanos);
+        int connections;
+        try (Connection c = admin.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(CONNECTIONS)) {
+            rs.next();
+            connections = rs.getInt(1);
+        }
+        return new ClientStats(Math.round(cpuPercent * 10) / 10.0, ManagementFactory.getThreadMXBean().getThreadCount(),
+                rssBytes(), connections);
+    }
+
+    private static long rssBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Runtime.getRuntime().totalMemory();
+        }
+        return Runtime.getRuntime().totalMemory();
+    }
+}

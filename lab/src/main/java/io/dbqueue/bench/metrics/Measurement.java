@@ -1,0 +1,16 @@
+package io.dbqueue.bench.metrics;
+
+import java.util.List;
+
+/** What one measured window saw, before server and client figures are added. */
+public record Measurement(double seconds, long enqueued, long processed, LatencySummary latency,
+                          List<SecondSample> series, List<LatencyBucket> buckets, boolean interrupted) {
+
+    public double processedPerSecond() {
+        return seconds <= 0 ? 0 : processed / seconds;
+    }
+
+    public double enqueuedPerSecond() {
+        return seconds <= 0 ? 0 : enqueued / seconds;
+    }
+}

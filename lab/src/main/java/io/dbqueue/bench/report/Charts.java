@@ -1,0 +1,128 @@
+package io.dbqueue.bench.report;
+
+import io.dbqueue.bench.metrics.LatencyBucket;
+import io.dbqueue.bench.metrics.SecondSample;
+import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.run.Sample;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The report's charts: the experiment's two per cell (throughput over time, latency per bucket of
+ * accumulated messages), drawn from the cell's median repetition, and per driver a bar chart of
+ * layouts x batch sizes whose error bars reach the farther of min and max.
+ */
+final class Charts {
+
+    private static final int WIDTH = 800;
+    private static final int HEIGHT = 400;
+
+    private Charts() {
+    }
+
+    /**
+     * Draws a throw-away chart. Java2D registers shutdown hooks when it first draws text; once the
+     * JVM is shutting down (Ctrl-C) that fails, so the report could not be drawn any more.
+     */
+    static void loadGraphics() throws IOException {
+        render(xy("", "", ""), "none", "");
+    }
+
+    static List<ChartImage> matrix(List<CellResult> runs) throws IOException {
+        List<ChartImage> charts = new ArrayList<>();
+        for (String driver : runs.stream().map(CellResult::driver).distinct().toList()) {
+            List<CellResult> cells = runs.stream().filter(r -> r.driver().equals(driver)).toList();
+            List<String> layouts = cells.stream().map(CellResult::layout).distinct().toList();
+            CategoryChart chart = new CategoryChartBuilder().width(WIDTH + 200).height(HEIGHT + 100)
+                    .title("processed/s by layout and batch size (" + driver + ", median, bars to min/max)")
+                    .xAxisTitle("layout").yAxisTitle("messages/s").build();
+            chart.getStyler().setXAxisLabelRotation(30);
+            for (int batch : cells.stream().mapToInt(CellResult::batchSize).distinct().sorted().toArray()) {
+                List<Number> medians = new ArrayList<>();
+                List<Number> errors = new ArrayList<>();
+                for (String layout : layouts) {
+                    CellResult cell = cells.stream().filter(c -> c.layout().equals(layout) && c.batchSize() == batch)
+                            .findFirst().orElse(null);
+                    medians.add(cell == null ? 0 : cell.throughput().median());
+                    errors.add(cell == null ? 0 : Math.max(cell.throughput().max() - cell.throughput().median(),
+                            cell.throughput().median() - cell.throughput().min()));
+                }
+                chart.addSeries("batch " + batch, layouts, medians, errors);
+            }
+            charts.add(render(chart, "matrix-" + driver, "Layouts x batch sizes, " + driver));
+        }
+        return charts;
+    }
+
+    static ChartImage throughput(CellResult cell) throws IOException {
+        Sample sample = cell.median();
+        XYChart chart = xy("Throughput over time: " + title(cell), "second", "messages/s");
+        chart.getStyler().setYAxisMin(0.0);
+        List<SecondSample> series = sample.series();
+        List<Double> x = series.stream().map(SecondSample::second).toList();
+        chart.addSeries("processed/s", x, perSecond(series, SecondSample::processed));
+        chart.addSeries("enqueued/s", x, perSecond(series, SecondSample::enqueued));
+        return render(chart, "throughput-" + slug(cell), "Throughput over time, " + title(cell));
+    }
+
+    static ChartImage latency(CellResult cell) throws IOException {
+        List<LatencyBucket> buckets = cell.median().latencyBuckets();
+        XYChart chart = xy("Latency per accumulated messages: " + title(cell), "messages processed", "ms");
+        List<Long> x = buckets.stream().map(LatencyBucket::upTo).toList();
+        addLine(chart, "min", x, buckets, LatencyBucket::min);
+        addLine(chart, "avg", x, buckets, LatencyBucket::avg);
+        addLine(chart, "p95", x, buckets, LatencyBucket::p95);
+        addLine(chart, "p99", x, buckets, LatencyBucket::p99);
+        addLine(chart, "max", x, buckets, LatencyBucket::max);
+        return render(chart, "latency-" + slug(cell), "Latency per accumulated messages, " + title(cell));
+    }
+
+    private static XYChart xy(String title, String xAxis, String yAxis) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xAxis)
+                .yAxisTitle(yAxis).build();
+        chart.getStyler().setMarkerSize(3);
+        return chart;
+    }
+
+    private static void addLine(XYChart chart, String name, List<Long> x, List<LatencyBucket> buckets,
+                                ToDoubleFunction<LatencyBucket> value) {
+        if (!x.isEmpty()) {
+            chart.addSeries(name, x, buckets.stream().map(b -> value.applyAsDouble(b)).toList());
+        }
+    }
+
+    /** Counts per sample divided by the sample's length (the last sample may be shorter than a second). */
+    private static List<Double> perSecond(List<SecondSample> series, ToDoubleFunction<SecondSample> count) {
+        List<Double> rates = new ArrayList<>();
+        double previous = 0;
+        for (SecondSample s : series) {
+            double length = Math.max(0.001, s.second() - previous);
+            rates.add(count.applyAsDouble(s) / length);
+            previous = s.second();
+        }
+        return rates;
+    }
+
+    private static ChartImage render(Chart<?, ?> chart, String name, String title)
+            throws IOException {
+        byte[] png = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
+        return new ChartImage(title, "charts/" + name + ".png", png);
+    }
+
+    private static String title(CellResult cell) {
+        return cell.driver() + ", " + cell.layout() + ", batch " + cell.batchSize();
+    }
+
+    private static String slug(CellResult cell) {
+        return cell.driver() + "-" + cell.layout() + "-b" + cell.batchSize();
+    }
+}

@@ -1,0 +1,49 @@
+package io.dbqueue.bench.report;
+
+import io.dbqueue.bench.run.CellResult;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A row of the experiment's comparison table, per driver: the cell's median processed/s and its
+ * difference to the driver's baseline (queue_tasks_1 batch 1 when measured, else the driver's
+ * first cell), plus latency and the run-to-run spread.
+ */
+public record ComparisonRow(String driver, String layout, int batchSize, double rps, double rpsMin, double rpsMax,
+                            double spreadPct, String baseline, double delta, double deltaPct, double p50Ms,
+                            double p95Ms, double p99Ms) {
+
+    static final String BASELINE_LAYOUT = "queue_tasks_1";
+
+    static List<ComparisonRow> of(List<CellResult> runs) {
+        List<ComparisonRow> rows = new ArrayList<>();
+        runs.stream().map(CellResult::driver).distinct().forEach(driver -> {
+            List<CellResult> cells = runs.stream().filter(r -> r.driver().equals(driver)).toList();
+            CellResult baseline = baseline(cells);
+            for (CellResult cell : cells) {
+                double base = baseline.throughput().median();
+                double delta = cell.throughput().median() - base;
+                rows.add(new ComparisonRow(driver, cell.layout(), cell.batchSize(), cell.throughput().median(),
+                        cell.throughput().min(), cell.throughput().max(), cell.spreadPct(),
+                        baseline.layout() + " batch " + baseline.batchSize(), round(delta),
+                        base == 0 ? 0 : round(100 * delta / base), cell.latencyMs().p50(), cell.latencyMs().p95(),
+                        cell.latencyMs().p99()));
+            }
+        });
+        return rows;
+    }
+
+    private static CellResult baseline(List<CellResult> cells) {
+        Optional<CellResult> experiment = cells.stream()
+                .filter(c -> c.layout().equals(BASELINE_LAYOUT))
+                .min(Comparator.comparingInt(CellResult::batchSize));
+        return experiment.orElse(cells.get(0));
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 10) / 10.0;
+    }
+}

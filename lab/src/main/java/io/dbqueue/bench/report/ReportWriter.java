@@ -1,0 +1,84 @@
+package io.dbqueue.bench.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.dbqueue.bench.metrics.ClientStats;
+import io.dbqueue.bench.metrics.LatencySummary;
+import io.dbqueue.bench.metrics.ServerStats;
+import io.dbqueue.bench.run.CellResult;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Writes a run's output directory: results.json, results.csv, charts/*.png, report.md and report.html. */
+public final class ReportWriter {
+
+    public static final ObjectMapper JSON = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(SerializationFeature.INDENT_OUTPUT);
+
+    private static final String CSV_HEADER = "driver,layout,batch_size,repetitions,throughput_median,throughput_min,"
+            + "throughput_max,spread_pct,enqueue_throughput_median,latency_min_ms,latency_avg_ms,latency_p50_ms,"
+            + "latency_p95_ms,latency_p99_ms,latency_max_ms,wal_bytes_per_message,postgres_cpu_percent,table_bytes,"
+            + "index_bytes,dead_tuples,autovacuum_runs,client_cpu_percent,client_threads,client_rss_bytes,"
+            + "connections";
+
+    private ReportWriter() {
+    }
+
+    /** Loads the chart drawing machinery now, while a report can still be drawn after Ctrl-C. */
+    public static void prepare() throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        Charts.loadGraphics();
+    }
+
+    public static void write(Path dir, Results results) throws IOException {
+        Files.createDirectories(dir.resolve("charts"));
+        JSON.writeValue(dir.resolve("results.json").toFile(), results);
+        Files.writeString(dir.resolve("results.csv"), csv(results.runs()));
+        List<ChartImage> matrix = Charts.matrix(results.runs());
+        List<ChartImage> cells = new ArrayList<>();
+        for (CellResult cell : results.runs()) {
+            cells.add(Charts.throughput(cell));
+            cells.add(Charts.latency(cell));
+        }
+        for (ChartImage chart : concat(matrix, cells)) {
+            Files.write(dir.resolve(chart.path()), chart.png());
+        }
+        Document document = ReportDocument.of(results, matrix, cells);
+        Files.writeString(dir.resolve("report.md"), MarkdownRenderer.render(document));
+        Files.writeString(dir.resolve("report.html"), HtmlRenderer.render("db-queue bench", document));
+    }
+
+    private static List<ChartImage> concat(List<ChartImage> a, List<ChartImage> b) {
+        List<ChartImage> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    static String csv(List<CellResult> runs) {
+        StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
+        for (CellResult r : runs) {
+            LatencySummary l = r.latencyMs();
+            ServerStats s = r.server();
+            ClientStats c = r.client();
+            List<Object> values = new ArrayList<>(List.of(r.driver(), r.layout(), r.batchSize(), r.repetitions(),
+                    r.throughput().median(), r.throughput().min(), r.throughput().max(), r.spreadPct(),
+                    r.enqueueThroughput().median(), l.min(), l.avg(), l.p50(), l.p95(), l.p99(), l.max()));
+            values.addAll(s == null ? Arrays.asList(null, null, null, null, null, null)
+                    : Arrays.asList(s.walBytesPerMessage(), s.postgresCpuPercent(), s.tableBytes(), s.indexBytes(),
+                    s.deadTuples(), s.autovacuumRuns()));
+            values.addAll(c == null ? Arrays.asList(null, null, null, null)
+                    : List.of(c.cpuPercent(), c.threads(), c.rssBytes(), c.connections()));
+            csv.append(values.stream().map(v -> v == null ? "" : v.toString()).collect(Collectors.joining(",")))
+                    .append('\n');
+        }
+        return csv.toString();
+    }
+}

@@ -1,0 +1,20 @@
+package io.dbqueue.bench.run;
+
+import io.dbqueue.QueueLocation;
+import io.dbqueue.bench.metrics.ClientProbe;
+import io.dbqueue.bench.metrics.ServerProbe;
+import io.dbqueue.bench.workload.Cell;
+import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.postgres.PostgresServer;
+
+import javax.sql.DataSource;
+
+/**
+ * Everything a driver needs for one repetition of a cell.
+ *
+ * @param location the queue, in a table freshly created with the cell's layout; null for a broker's cell
+ * @param admin    a small pool for the probes, apart from the load's connections
+ */
+public record CellContext(Cell cell, Workload workload, QueueLocation location, PostgresServer server,
+                          DataSource admin, ServerProbe serverProbe, ClientProbe clientProbe, StopSignal stop) {
+}

@@ -1,0 +1,59 @@
+package io.dbqueue.bench.run;
+
+import io.dbqueue.QueueLocation;
+import io.dbqueue.Schema;
+import io.dbqueue.bench.metrics.Payloads;
+
+import javax.sql.DataSource;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Puts every repetition at the same start: the table dropped and created from its layout, the
+ * workload's backlog inserted, statistics analysed and a CHECKPOINT so that no earlier cell's dirty
+ * pages are flushed during the next measurement.
+ */
+final class TablePreparer {
+
+    private final DataSource admin;
+    private final PrintStream log;
+    private boolean checkpointRefused;
+
+    TablePreparer(DataSource admin, PrintStream log) {
+        this.admin = admin;
+        this.log = log;
+    }
+
+    void prepare(QueueLocation location, long backlog, int messageSize) throws SQLException {
+        Schema.recreate(admin, location.table());
+        try (Connection c = admin.getConnection(); Statement st = c.createStatement()) {
+            if (backlog > 0) {
+                String insert = "INSERT INTO " + location.table().name() + " (queue_name, payload) SELECT ?, "
+                        + new Payloads(messageSize).unmeasuredSql() + " FROM generate_series(1, ?)";
+                try (PreparedStatement ps = c.prepareStatement(insert)) {
+                    ps.setString(1, location.queueName());
+                    ps.setLong(2, backlog);
+                    ps.executeUpdate();
+                }
+            }
+            st.execute("VACUUM ANALYZE " + location.table().name());
+            checkpoint(st);
+        }
+    }
+
+    private void checkpoint(Statement st) {
+        if (checkpointRefused) {
+            return;
+        }
+        try {
+            st.execute("CHECKPOINT");
+        } catch (SQLException e) {
+            checkpointRefused = true;
+            log.println("warning: CHECKPOINT refused (" + e.getMessage().lines().findFirst().orElse("")
+                    + "); cells start without one");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.dbqueue.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The tiny workload end to end on PostgreSQL (embedded unless DBQ_JDBC_URL is set). */
+class EndToEndTest {
+
+    @Test
+    void tinyWorkloadWritesResultsThatMatchTheSchemaAndAReport(@TempDir Path out) throws Exception {
+        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(new String[]{"run", "--workload", workload.toString(), "--out", out.toString()},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+
+        JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        Set<ValidationMessage> errors = schema().validate(results);
+        assertTrue(errors.isEmpty(), "results.json does not match results.schema.json: " + errors);
+
+        assertEquals("on", results.at("/environment/postgres/settings/fsync").asText());
+        assertEquals(4, results.get("runs").size(), "2 layouts x 1 batch size x 2 drivers");
+        for (JsonNode run : results.get("runs")) {
+            assertEquals(2, run.get("samples").size());
+            assertTrue(run.at("/throughput/median").asDouble() > 0, run.toString());
+            assertTrue(run.at("/latency_ms/p99").asDouble() >= run.at("/latency_ms/p50").asDouble());
+            assertTrue(run.at("/server/wal_bytes").asLong() > 0, "WAL was written");
+        }
+        assertEquals(5, Files.readAllLines(out.resolve("results.csv")).size(), "header and one line per cell");
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("data:image/png;base64,"), "charts are embedded");
+        String markdown = Files.readString(out.resolve("report.md"));
+        assertTrue(markdown.contains("## Verdict"));
+        try (var charts = Files.list(out.resolve("charts"))) {
+            assertEquals(2 + 4 * 2, charts.count(), "a matrix chart per driver, two charts per cell");
+        }
+    }
+
+    private static JsonSchema schema() throws Exception {
+        try (InputStream in = EndToEndTest.class.getResourceAsStream("/results.schema.json")) {
+            return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(in);
+        }
+    }
+}
