@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import javax.sql.DataSource;
 
@@ -47,6 +48,12 @@ public class DbQueueAutoConfiguration {
                              ObjectProvider<QueueListener> listeners, QueueConsumerWorkers consumers) {
         return new DbQueues(dataSource, definitions, QueueListener.composite(listeners.orderedStream().toList()),
                 consumers);
+    }
+
+    /** Static: a registry post-processor must exist before the other beans of this configuration. */
+    @Bean
+    static QueueProducerRegistrar dbQueueProducerRegistrar(Environment environment) {
+        return new QueueProducerRegistrar(environment);
     }
 
     @Bean

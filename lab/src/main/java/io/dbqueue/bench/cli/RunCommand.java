@@ -41,10 +41,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/<timestamp>).")
     Path out;
 
-    @Option(names = "--jdbc-url", paramLabel = "URL",
-            description = "External PostgreSQL instead of the embedded one (user from DBQ_JDBC_USER, default postgres;"
-                    + " password from DBQ_JDBC_PASSWORD). Default: DBQ_JDBC_URL, else an embedded durable PostgreSQL.")
-    String jdbcUrl;
+    @Mixin
+    ServerOption serverOption;
 
     @Override
     public Integer call() throws Exception {
@@ -60,7 +58,7 @@ final class RunCommand implements Callable<Integer> {
             awaitQuietly(written);
         }, "bench-ctrl-c");
         Runtime.getRuntime().addShutdownHook(hook);
-        try (PostgresServer server = connect(); HikariDataSource admin = server.dataSource(2)) {
+        try (PostgresServer server = serverOption.connect(); HikariDataSource admin = server.dataSource(2)) {
             console.println("bench: " + workload.name() + " workload, " + workload.cells().size() + " cells x "
                     + workload.repeat() + " runs on " + (server.isEmbedded() ? "embedded" : "external")
                     + " PostgreSQL; results in " + dir);
@@ -84,14 +82,6 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private PostgresServer connect() {
-        if (jdbcUrl == null) {
-            return PostgresServer.start();
-        }
-        String user = System.getenv().getOrDefault(PostgresServer.USER_ENV, "postgres");
-        String password = System.getenv().getOrDefault(PostgresServer.PASSWORD_ENV, "");
-        return PostgresServer.external(jdbcUrl, user, password);
-    }
 
     private static void awaitQuietly(CountDownLatch latch) {
         try {

@@ -38,7 +38,7 @@ final class ReportDocument {
         return doc;
     }
 
-    private static void environment(Document doc, Environment env) {
+    static void environment(Document doc, Environment env) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("CPU", env.cpu().model() + ", " + env.cpu().cores() + " cores"));
         rows.add(List.of("memory", String.format(Locale.ROOT, "%.1f GiB", env.memoryBytes() / 1073741824.0)));

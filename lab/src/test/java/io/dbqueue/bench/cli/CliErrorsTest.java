@@ -39,6 +39,13 @@ class CliErrorsTest {
         assertOneLine(outcome.err, "cannot connect to PostgreSQL at jdbc:postgresql://127.0.0.1:1/none");
     }
 
+    @Test
+    void enqueueMethodsRejectsBatchSizeZero() {
+        Outcome outcome = run("enqueue-methods", "--batch-sizes", "0");
+        assertEquals(2, outcome.code);
+        assertOneLine(outcome.err, "--batch-sizes must be between 1 and 10000, was [0]");
+    }
+
     private static void assertOneLine(String err, String expected) {
         assertEquals(1, err.lines().count(), "one line expected, got: " + err);
         assertTrue(err.startsWith("bench: "), err);

@@ -1,0 +1,47 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.QueueProducer;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.AutowireCandidateQualifier;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
+
+import java.util.Map;
+
+/**
+ * Makes each configured queue's producer injectable: a {@link QueueProducer} bean named
+ * {@code <id>QueueProducer} and qualified by the queue id, so {@code @Autowired QueueProducer} works
+ * with one queue and {@code @Qualifier("orders") QueueProducer} with several. The beans come from
+ * {@link DbQueues}, created when first injected.
+ */
+final class QueueProducerRegistrar implements BeanDefinitionRegistryPostProcessor {
+
+    private final Environment environment;
+
+    QueueProducerRegistrar(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+        Map<String, Object> queues = Binder.get(environment)
+                .bind("dbq.queues", Bindable.mapOf(String.class, Object.class)).orElse(Map.of());
+        ConfigurableListableBeanFactory beanFactory = (ConfigurableListableBeanFactory) registry;
+        for (String id : queues.keySet()) {
+            String name = id + "QueueProducer";
+            if (registry.containsBeanDefinition(name)) {
+                continue;
+            }
+            RootBeanDefinition producer = new RootBeanDefinition(QueueProducer.class,
+                    () -> beanFactory.getBean(DbQueues.class).producer(id));
+            producer.addQualifier(new AutowireCandidateQualifier(Qualifier.class, id));
+            producer.setLazyInit(true); // a user's own DbQueues need not know every configured id
+            registry.registerBeanDefinition(name, producer);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.Layout;
+import io.dbqueue.QueueProducer;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Qualifier;
+
+import static io.dbqueue.spring.StarterTestSupport.count;
+import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.runner;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ProducerInjectionTest {
+
+    record Sender(QueueProducer producer) {
+    }
+
+    record QualifiedSender(@Qualifier("audit") QueueProducer producer) {
+    }
+
+    @Test
+    void theOnlyQueuesProducerIsInjectableByType() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.orders.table=" + table, "dbq.queues.orders.layout=dbq_seq")
+                .withBean(Sender.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    QueueProducer producer = context.getBean(Sender.class).producer();
+                    assertThat(producer).isSameAs(context.getBean(DbQueues.class).producer("orders"));
+                    producer.enqueue("injected");
+                    assertThat(count("SELECT count(*) FROM " + table + " WHERE queue_name = 'orders'")).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void withSeveralQueuesEachProducerIsQualifiedByItsId() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.orders.table=" + table, "dbq.queues.orders.layout=dbq_seq",
+                        "dbq.queues.audit.table=" + table, "dbq.queues.audit.layout=dbq_seq")
+                .withBean(QualifiedSender.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(QualifiedSender.class).producer().location().queueName())
+                            .isEqualTo("audit");
+                    assertThat(context.getBean("ordersQueueProducer", QueueProducer.class).location().queueName())
+                            .isEqualTo("orders");
+                });
+    }
+}
