@@ -79,8 +79,15 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
                     + " suited to the claim query; aggressive autovacuum.",
             ClaimOrder.ID, false, ClaimIndex.QUEUE_ID_COVERING, AGGRESSIVE_AUTOVACUUM, Map.of(), 0);
 
+    public static final Layout DBQ_SEQ_EAGER_VACUUM = new Layout("dbq_seq_eager_vacuum",
+            "Ours: as dbq_seq with autovacuum unthrottled (cost delay 0): under a queue's steady churn a throttled"
+                    + " vacuum falls behind, dead rows pile up and the table outgrows shared_buffers.",
+            ClaimOrder.ID, false, ClaimIndex.QUEUE_ID,
+            options("fillfactor", "70", "autovacuum_vacuum_cost_delay", "0", "autovacuum_vacuum_scale_factor", "0.0001"),
+            Map.of(), 0);
+
     private static final List<Layout> PRESETS = List.of(QUEUE_TASKS_1, QUEUE_TASKS_2, QUEUE_TASKS_3,
-            QUEUE_TASKS_4, QUEUE_TASKS_5, QUEUE_TASKS_6, DBQ_SEQ, DBQ_SEQ_COVERING);
+            QUEUE_TASKS_4, QUEUE_TASKS_5, QUEUE_TASKS_6, DBQ_SEQ, DBQ_SEQ_COVERING, DBQ_SEQ_EAGER_VACUUM);
 
     public Layout {
         Identifiers.tableName(name);

@@ -32,12 +32,17 @@ final class QueueSql {
         String due = "SELECT id FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
                 + " ORDER BY " + table.layout().claimOrder().orderBy() + " LIMIT ? FOR UPDATE SKIP LOCKED";
 
-        // params: queue, text[] payloads
-        enqueue = "INSERT INTO " + t + " (queue_name, payload) SELECT ?, p FROM unnest(?::text[]) AS p RETURNING id";
+        // The n-th task of a batch is due n-1 microseconds after the first, so that ordering by
+        // next_process_at keeps the batch's order. params: queue, text[] payloads
+        enqueue = table.layout().claimOrder() == ClaimOrder.ID
+                ? "INSERT INTO " + t + " (queue_name, payload) SELECT ?, p FROM unnest(?::text[]) AS p RETURNING id"
+                : "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
+                + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
+                + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         // params: queue, text[] payloads, bigint[] delays in microseconds
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
-                + " SELECT ?, p, now() + d * interval '1 microsecond' FROM unnest(?::text[], ?::bigint[]) AS u(p, d)"
-                + " RETURNING id";
+                + " SELECT ?, p, now() + (d + n - 1) * interval '1 microsecond'"
+                + " FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS u(p, d, n) RETURNING id";
         // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
         // params: queue, limit, lease in microseconds
         claim = "WITH due AS (" + due + ")"

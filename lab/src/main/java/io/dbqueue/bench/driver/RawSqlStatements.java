@@ -22,9 +22,14 @@ final class RawSqlStatements {
 
     RawSqlStatements(QueueTable table) {
         String t = table.name(); // validated by QueueTable
-        String order = table.layout().claimOrder() == ClaimOrder.ID ? "id" : "next_process_at, id";
-        enqueue = "INSERT INTO " + t + " (queue_name, payload)"
-                + " SELECT ?, p FROM unnest(?::text[]) AS p RETURNING id";
+        boolean bySequence = table.layout().claimOrder() == ClaimOrder.ID;
+        String order = bySequence ? "id" : "next_process_at";
+        // Ordered by next_process_at, a batch keeps its order by being spread over consecutive microseconds.
+        enqueue = bySequence
+                ? "INSERT INTO " + t + " (queue_name, payload) SELECT ?, p FROM unnest(?::text[]) AS p RETURNING id"
+                : "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
+                + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
+                + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         claim = "WITH due AS ("
                 + "SELECT id FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
                 + " ORDER BY " + order + " LIMIT ? FOR UPDATE SKIP LOCKED)"
