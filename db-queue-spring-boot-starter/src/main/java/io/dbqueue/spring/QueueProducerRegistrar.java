@@ -17,7 +17,8 @@ import java.util.Map;
  * Makes each configured queue's producer injectable: a {@link QueueProducer} bean named
  * {@code <id>QueueProducer} and qualified by the queue id, so {@code @Autowired QueueProducer} works
  * with one queue and {@code @Qualifier("orders") QueueProducer} with several. The beans come from
- * {@link DbQueues}, created when first injected.
+ * {@link DbQueues}, created when first injected. None are registered when the application defines a
+ * QueueProducer bean of its own.
  */
 final class QueueProducerRegistrar implements BeanDefinitionRegistryPostProcessor {
 
@@ -32,6 +33,9 @@ final class QueueProducerRegistrar implements BeanDefinitionRegistryPostProcesso
         Map<String, Object> queues = Binder.get(environment)
                 .bind("dbq.queues", Bindable.mapOf(String.class, Object.class)).orElse(Map.of());
         ConfigurableListableBeanFactory beanFactory = (ConfigurableListableBeanFactory) registry;
+        if (beanFactory.getBeanNamesForType(QueueProducer.class, true, false).length > 0) {
+            return; // the application defines its own producers: back off, as @ConditionalOnMissingBean would
+        }
         for (String id : queues.keySet()) {
             String name = id + "QueueProducer";
             if (registry.containsBeanDefinition(name)) {

@@ -1,7 +1,9 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.Layout;
+import io.dbqueue.QueueLocation;
 import io.dbqueue.QueueProducer;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Qualifier;
 
@@ -29,6 +31,20 @@ class ProducerInjectionTest {
                     assertThat(producer).isSameAs(context.getBean(DbQueues.class).producer("orders"));
                     producer.enqueue("injected");
                     assertThat(count("SELECT count(*) FROM " + table + " WHERE queue_name = 'orders'")).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void anApplicationsOwnProducerBeanWins() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.orders.table=" + table, "dbq.queues.orders.layout=dbq_seq")
+                .withBean("myProducer", QueueProducer.class, () -> new QueueProducer(new PGSimpleDataSource(),
+                        QueueLocation.of(Layout.DBQ_SEQ, "mine")))
+                .withBean(Sender.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBeanNamesForType(QueueProducer.class)).containsExactly("myProducer");
+                    assertThat(context.getBean(Sender.class).producer().location().queueName()).isEqualTo("mine");
                 });
     }
 
