@@ -7,7 +7,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -83,12 +82,10 @@ public final class QueueProducer {
         boolean delayed = !delay.isZero();
         try (PreparedStatement ps = c.prepareStatement(delayed ? sql.enqueueDelayed : sql.enqueue)) {
             ps.setString(1, location.queueName());
-            ps.setArray(2, Jdbc.texts(c, payloads));
             if (delayed) {
-                long[] delays = new long[payloads.length];
-                Arrays.fill(delays, delay.toNanos() / 1000);
-                ps.setArray(3, Jdbc.longs(c, delays));
+                ps.setLong(2, delay.toNanos() / 1000);
             }
+            ps.setArray(delayed ? 3 : 2, Jdbc.texts(c, payloads));
             List<Long> ids = new ArrayList<>(payloads.length);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

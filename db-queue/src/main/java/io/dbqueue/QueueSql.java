@@ -39,10 +39,10 @@ final class QueueSql {
                 : "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
-        // params: queue, text[] payloads, bigint[] delays in microseconds
+        // params: queue, delay in microseconds, text[] payloads
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
-                + " SELECT ?, p, now() + (d + n - 1) * interval '1 microsecond'"
-                + " FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS u(p, d, n) RETURNING id";
+                + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
+                + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
         // params: queue, limit, lease in microseconds
         claim = "WITH due AS (" + due + ")"

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /** The consumer side's statements on one queue, each a single round trip for a whole batch. */
 final class TaskStore {
@@ -64,15 +65,11 @@ final class TaskStore {
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
         long[] micros = new long[tasks.size()];
-        int[] attempts = new int[tasks.size()];
-        int[] totals = new int[tasks.size()];
         for (int i = 0; i < tasks.size(); i++) {
             micros[i] = micros(delays.get(tasks.get(i)));
-            attempts[i] = tasks.get(i).attempt();
-            totals[i] = tasks.get(i).totalAttempt();
         }
-        Jdbc.update(c, sql.retry, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros), Jdbc.ints(c, attempts),
-                Jdbc.ints(c, totals));
+        Jdbc.update(c, sql.retry, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros),
+                Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt)));
     }
 
     void reenqueue(Connection c, Map<Task, Duration> delays) throws SQLException {
@@ -93,16 +90,16 @@ final class TaskStore {
             return;
         }
         List<Task> tasks = new ArrayList<>(errors.keySet());
-        int[] attempts = new int[tasks.size()];
-        int[] totals = new int[tasks.size()];
         String[] messages = new String[tasks.size()];
         for (int i = 0; i < tasks.size(); i++) {
-            attempts[i] = tasks.get(i).attempt();
-            totals[i] = tasks.get(i).totalAttempt();
             messages[i] = errors.get(tasks.get(i)).replace('\0', ' ');
         }
-        Jdbc.update(c, sql.deadLetter, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, attempts), Jdbc.ints(c, totals),
-                Jdbc.texts(c, messages));
+        Jdbc.update(c, sql.deadLetter, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
+                Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages));
+    }
+
+    private static int[] counter(List<Task> tasks, ToIntFunction<Task> counter) {
+        return tasks.stream().mapToInt(counter).toArray();
     }
 
     private static long[] ids(List<Task> tasks) {
