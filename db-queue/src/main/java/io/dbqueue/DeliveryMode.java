@@ -18,7 +18,8 @@ public enum DeliveryMode {
      * Claim, the handler's own SQL on {@link TaskBatch#connection()}, and finish commit in one
      * transaction: the handler's effects in this database happen exactly once. A handler exception
      * rolls all of it back and the failure is then recorded for a retry. Effects outside the database
-     * are at least once. The experiment's "wrap in transaction" mode.
+     * are at least once. The claim locks the tasks for the transaction instead of leasing them. The
+     * experiment's "wrap in transaction" mode.
      */
     EXACTLY_ONCE
 }

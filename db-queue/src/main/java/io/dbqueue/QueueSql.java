@@ -12,6 +12,9 @@ final class QueueSql {
     final String enqueue;
     final String enqueueDelayed;
     final String claim;
+    final String claimLocked;
+    /** Whether the claim statements take a floor id after the queue name. */
+    final boolean claimsFromFloor;
     final String claimAndDelete;
     final String finish;
     final String retry;
@@ -29,12 +32,17 @@ final class QueueSql {
     QueueSql(QueueTable table) {
         String t = table.name();
         String dead = table.deadLetterTable();
-        String due = "SELECT id FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
+        boolean byId = table.layout().claimOrder() == ClaimOrder.ID;
+        // In id order the scan starts at a floor (see ClaimCursor). params: queue, [floor id,] limit
+        claimsFromFloor = byId;
+        String floor = byId ? " AND id >= ?" : "";
+        String dueRows = " FROM " + t + " WHERE queue_name = ?" + floor + " AND next_process_at <= now()"
                 + " ORDER BY " + table.layout().claimOrder().orderBy() + " LIMIT ? FOR UPDATE SKIP LOCKED";
+        String due = "SELECT id" + dueRows;
 
         // The n-th task of a batch is due n-1 microseconds after the first, so that ordering by
         // next_process_at keeps the batch's order. params: queue, text[] payloads
-        enqueue = table.layout().claimOrder() == ClaimOrder.ID
+        enqueue = byId
                 ? "INSERT INTO " + t + " (queue_name, payload) SELECT ?, p FROM unnest(?::text[]) AS p RETURNING id"
                 : "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
@@ -44,12 +52,17 @@ final class QueueSql {
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
-        // params: queue, limit, lease in microseconds
+        // params: queue, [floor id,] limit, lease in microseconds
         claim = "WITH due AS (" + due + ")"
                 + " UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond',"
                 + " attempt = t.attempt + 1, total_attempt = t.total_attempt + 1"
                 + " FROM due WHERE t.id = due.id RETURNING " + prefixed("t.");
-        // At most once: the task is gone once claimed. params: queue, limit
+        // Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a lease
+        // and the attempt count alike, so neither is written; the result carries the counted attempt.
+        // params: queue, [floor id,] limit
+        claimLocked = "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt, total_attempt + 1"
+                + dueRows;
+        // At most once: the task is gone once claimed. params: queue, [floor id,] limit
         claimAndDelete = "DELETE FROM " + t + " WHERE id IN (" + due + ") RETURNING " + TASK_COLUMNS;
         // params: bigint[] ids
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";

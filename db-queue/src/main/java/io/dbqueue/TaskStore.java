@@ -16,23 +16,40 @@ final class TaskStore {
 
     private final QueueLocation location;
     private final QueueSql sql;
+    private final ClaimCursor cursor; // null: the layout claims in next_process_at order, from the start
     // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order.
     private static final Comparator<Task> BY_ID = Comparator.comparingLong(Task::id);
 
-
     TaskStore(QueueLocation location) {
-        this.location = location;
-        this.sql = new QueueSql(location.table());
+        this(location, ClaimCursor.RESCAN_INTERVAL);
     }
 
-    /** Claims up to {@code limit} due tasks with a lease; in at-most-once mode deletes them instead. */
+    TaskStore(QueueLocation location, Duration rescanInterval) {
+        this.location = location;
+        this.sql = new QueueSql(location.table());
+        this.cursor = sql.claimsFromFloor ? new ClaimCursor(rescanInterval) : null;
+    }
+
+    /**
+     * Claims up to {@code limit} due tasks: with a lease (at least once), locked for the caller's
+     * transaction (exactly once), or deleted (at most once).
+     */
     List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
-        boolean delete = mode == DeliveryMode.AT_MOST_ONCE;
-        try (PreparedStatement ps = c.prepareStatement(delete ? sql.claimAndDelete : sql.claim)) {
-            ps.setString(1, location.queueName());
-            ps.setInt(2, limit);
-            if (!delete) {
-                ps.setLong(3, micros(lease));
+        String statement = switch (mode) {
+            case AT_LEAST_ONCE -> sql.claim;
+            case EXACTLY_ONCE -> sql.claimLocked;
+            case AT_MOST_ONCE -> sql.claimAndDelete;
+        };
+        long floor = cursor == null ? ClaimCursor.FROM_START : cursor.floor();
+        try (PreparedStatement ps = c.prepareStatement(statement)) {
+            int p = 1;
+            ps.setString(p++, location.queueName());
+            if (cursor != null) {
+                ps.setLong(p++, floor);
+            }
+            ps.setInt(p++, limit);
+            if (mode == DeliveryMode.AT_LEAST_ONCE) {
+                ps.setLong(p, micros(lease));
             }
             List<Task> tasks = new ArrayList<>(limit);
             try (ResultSet rs = ps.executeQuery()) {
@@ -42,6 +59,9 @@ final class TaskStore {
                 }
             }
             tasks.sort(BY_ID);
+            if (cursor != null) {
+                cursor.claimed(floor, tasks, limit);
+            }
             return tasks;
         }
     }

@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.QueueListener;
+import io.dbqueue.QueueNotifier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -45,9 +46,17 @@ public class DbQueueAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public DbQueues dbQueues(DataSource dataSource, QueueDefinitions definitions,
-                             ObjectProvider<QueueListener> listeners, QueueConsumerWorkers consumers) {
+                             ObjectProvider<QueueListener> listeners, QueueConsumerWorkers consumers,
+                             QueueNotifier notifier) {
         return new DbQueues(dataSource, definitions, QueueListener.composite(listeners.orderedStream().toList()),
-                consumers);
+                consumers, notifier);
+    }
+
+    /** Sends the wakeups of queues with {@code wakeup=notify}; its thread starts with the first one. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public QueueNotifier dbQueueNotifier(DataSource dataSource, DbQueueProperties properties) {
+        return new QueueNotifier(dataSource, properties.getNotifyInterval());
     }
 
     /** Static: a registry post-processor must exist before the other beans of this configuration. */

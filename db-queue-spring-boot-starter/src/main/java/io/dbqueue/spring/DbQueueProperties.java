@@ -2,6 +2,8 @@ package io.dbqueue.spring;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import io.dbqueue.QueueNotifier;
+
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,6 +23,9 @@ public class DbQueueProperties {
 
     /** How long stopping the application waits for batches in progress before interrupting the workers. */
     private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+    /** At most one wakeup notification per queue per this interval, for queues with wakeup=notify. */
+    private Duration notifyInterval = QueueNotifier.DEFAULT_INTERVAL;
 
     /** The queues, by id: the id names the queue in DbQueues, in QueueConsumer#queueId() and in the metrics' queue tag. */
     private Map<String, Queue> queues = new LinkedHashMap<>();
@@ -47,6 +52,14 @@ public class DbQueueProperties {
 
     public void setShutdownTimeout(Duration shutdownTimeout) {
         this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public Duration getNotifyInterval() {
+        return notifyInterval;
+    }
+
+    public void setNotifyInterval(Duration notifyInterval) {
+        this.notifyInterval = notifyInterval;
     }
 
     public Map<String, Queue> getQueues() {
@@ -92,6 +105,12 @@ public class DbQueueProperties {
 
         /** Whether the workers run on virtual threads; only honoured on JDK 21 and later. */
         private boolean virtualThreads = false;
+
+        /**
+         * How idle consumers learn of new tasks: poll (every no-task-timeout) or notify (producers send
+         * coalesced LISTEN/NOTIFY wakeups and consumers still poll, so no-task-timeout can be long).
+         */
+        private String wakeup = "poll";
 
         /** When failed tasks are tried again. */
         private final Retry retry = new Retry();
@@ -182,6 +201,14 @@ public class DbQueueProperties {
 
         public void setVirtualThreads(boolean virtualThreads) {
             this.virtualThreads = virtualThreads;
+        }
+
+        public String getWakeup() {
+            return wakeup;
+        }
+
+        public void setWakeup(String wakeup) {
+            this.wakeup = wakeup;
         }
 
         public Retry getRetry() {

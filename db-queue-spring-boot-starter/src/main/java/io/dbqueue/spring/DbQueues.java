@@ -2,12 +2,14 @@ package io.dbqueue.spring;
 
 import io.dbqueue.DeadLetters;
 import io.dbqueue.QueueListener;
+import io.dbqueue.QueueNotifier;
 import io.dbqueue.QueueLocation;
 import io.dbqueue.QueueMonitor;
 import io.dbqueue.QueueProducer;
 import io.dbqueue.QueueWorkers;
 
 import javax.sql.DataSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -23,14 +25,17 @@ public class DbQueues {
     private final QueueDefinitions definitions;
     private final QueueListener listener;
     private final QueueConsumerWorkers consumers;
+    private final QueueNotifier notifier;
     private final Map<String, QueueProducer> producers = new ConcurrentHashMap<>();
 
+    /** {@code notifier} sends the wakeups of queues configured with {@code wakeup=notify}. */
     public DbQueues(DataSource dataSource, QueueDefinitions definitions, QueueListener listener,
-                    QueueConsumerWorkers consumers) {
+                    QueueConsumerWorkers consumers, QueueNotifier notifier) {
         this.dataSource = dataSource;
         this.definitions = definitions;
         this.listener = listener;
         this.consumers = consumers;
+        this.notifier = notifier;
     }
 
     /** The configured queue ids, in configuration order. */
@@ -42,10 +47,14 @@ public class DbQueues {
         return definitions.get(id).location();
     }
 
-    /** A producer for queue {@code id}; thread-safe, one per queue, reported to the queue listeners. */
+    /**
+     * A producer for queue {@code id}; thread-safe, one per queue, reported to the queue listeners,
+     * and sending wakeups when the queue is configured with {@code wakeup=notify}.
+     */
     public QueueProducer producer(String id) {
-        QueueLocation location = location(id);
-        return producers.computeIfAbsent(id, key -> new QueueProducer(dataSource, location, listener));
+        QueueDefinition definition = definitions.get(id);
+        return producers.computeIfAbsent(id, key -> new QueueProducer(dataSource, definition.location(),
+                definition.notifyWakeups() ? QueueListener.composite(List.of(listener, notifier)) : listener));
     }
 
     public DeadLetters deadLetters(String id) {

@@ -2,6 +2,7 @@ package io.dbqueue.spring;
 
 import io.dbqueue.QueueListener;
 import io.dbqueue.QueueLocation;
+import io.dbqueue.QueueWakeups;
 import io.dbqueue.QueueWorkers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * stops them gracefully when it stops: claiming stops at once, batches in progress get up to
  * {@code dbq.shutdown-timeout} to finish, then the workers are interrupted (their unanswered tasks
  * are released). Its phase is SmartLifecycle's default, the highest: it starts last and stops first,
- * before the web server, and the DataSource closes only after all lifecycles have stopped.
+ * before the web server, and the DataSource closes only after all lifecycles have stopped. Queues
+ * with {@code wakeup=notify} share one LISTEN connection that wakes their idle workers.
  */
 public final class QueueConsumerWorkers implements SmartLifecycle {
 
@@ -38,6 +40,7 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     private final QueueListener listener;
     private final Duration shutdownTimeout;
     private final Map<String, QueueWorkers> workers = Collections.synchronizedMap(new LinkedHashMap<>());
+    private volatile QueueWakeups wakeups;
     private volatile boolean running;
 
     /** {@code consumers} are looked up on {@link #start()}, so that a consumer may itself inject {@link DbQueues}. */
@@ -61,19 +64,33 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
         List<QueueConsumer> all = consumers.orderedStream().toList();
         checkConsumers(all);
         running = true;
+        List<QueueWorkers> notified = new ArrayList<>();
         for (QueueConsumer consumer : all) {
             QueueDefinition definition = definitions.get(consumer.queueId());
-            workers.put(definition.id(), QueueWorkers.start(dataSource, definition.config(), consumer, listener,
-                    threadFactory(definition)));
-            LOG.info("dbq: consuming {} with {} ({} threads, batch {}, {})", definition.location(),
+            QueueWorkers queueWorkers = QueueWorkers.start(dataSource, definition.config(), consumer, listener,
+                    threadFactory(definition));
+            workers.put(definition.id(), queueWorkers);
+            if (definition.notifyWakeups()) {
+                notified.add(queueWorkers);
+            }
+            LOG.info("dbq: consuming {} with {} ({} threads, batch {}, {}, wakeup by {})", definition.location(),
                     consumer.getClass().getName(), definition.config().threads(),
-                    definition.config().poll().batchSize(), definition.config().mode());
+                    definition.config().poll().batchSize(), definition.config().mode(),
+                    definition.notifyWakeups() ? "notify" : "poll");
+        }
+        if (!notified.isEmpty()) {
+            wakeups = QueueWakeups.start(dataSource, notified);
         }
     }
 
     @Override
     public void stop() {
         running = false;
+        QueueWakeups listening = wakeups;
+        if (listening != null) {
+            listening.close();
+            wakeups = null;
+        }
         List<QueueWorkers> stopping;
         synchronized (workers) {
             stopping = new ArrayList<>(workers.values());

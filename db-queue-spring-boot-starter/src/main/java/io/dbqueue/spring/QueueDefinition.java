@@ -6,10 +6,10 @@ import io.dbqueue.QueueLocation;
 import java.util.Objects;
 
 /**
- * One configured queue, validated: its id under {@code dbq.queues}, how it is consumed, and whether
- * its workers run on virtual threads.
+ * One configured queue, validated: its id under {@code dbq.queues}, how it is consumed, whether its
+ * workers run on virtual threads, and whether producers and consumers use LISTEN/NOTIFY wakeups.
  */
-public record QueueDefinition(String id, QueueConfig config, boolean virtualThreads) {
+public record QueueDefinition(String id, QueueConfig config, boolean virtualThreads, boolean notifyWakeups) {
 
     public QueueDefinition {
         Objects.requireNonNull(id, "id");

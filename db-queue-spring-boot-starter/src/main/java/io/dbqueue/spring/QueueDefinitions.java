@@ -53,6 +53,7 @@ public final class QueueDefinitions {
     /** Validates {@code properties}; throws {@link InvalidQueuePropertyException} naming the first bad property. */
     public static QueueDefinitions of(DbQueueProperties properties) {
         check("dbq.shutdown-timeout", () -> positive("shutdownTimeout", properties.getShutdownTimeout()));
+        check("dbq.notify-interval", () -> notNegative("notifyInterval", properties.getNotifyInterval()));
         return new QueueDefinitions(properties.getQueues().entrySet().stream()
                 .map(entry -> definition(entry.getKey(), entry.getValue()))
                 .toList());
@@ -99,7 +100,8 @@ public final class QueueDefinitions {
         QueueConfig base = QueueConfig.of(location).withMode(mode).withPoll(poll).withRetry(retry);
         QueueConfig threads = check(prefix + "threads", () -> base.withThreads(queue.getThreads()));
         QueueConfig config = check(prefix + "lease-timeout", () -> threads.withLeaseTimeout(queue.getLeaseTimeout()));
-        return new QueueDefinition(id, config, queue.isVirtualThreads());
+        boolean notify = check(prefix + "wakeup", () -> notifyWakeups(queue.getWakeup()));
+        return new QueueDefinition(id, config, queue.isVirtualThreads(), notify);
     }
 
     private static RetryPolicy retry(String prefix, DbQueueProperties.Retry retry) {
@@ -130,6 +132,14 @@ public final class QueueDefinitions {
         return mode;
     }
 
+    private static boolean notifyWakeups(String value) {
+        String wakeup = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+        if (!wakeup.equals("poll") && !wakeup.equals("notify")) {
+            throw new IllegalArgumentException("wakeup must be poll or notify, was '" + value + "'");
+        }
+        return wakeup.equals("notify");
+    }
+
     private static RetryType retryType(String value) {
         for (RetryType type : RetryType.values()) {
             if (type.name().equalsIgnoreCase(value == null ? "" : value.trim())) {
@@ -137,6 +147,13 @@ public final class QueueDefinitions {
             }
         }
         throw new IllegalArgumentException("type must be one of geometric, arithmetic, linear, was '" + value + "'");
+    }
+
+    private static Duration notNegative(String field, Duration value) {
+        if (value == null || value.isNegative()) {
+            throw new IllegalArgumentException(field + " must be zero or positive, was " + value);
+        }
+        return value;
     }
 
     private static Duration positive(String field, Duration value) {

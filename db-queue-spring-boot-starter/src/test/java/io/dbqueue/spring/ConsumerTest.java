@@ -4,6 +4,7 @@ import io.dbqueue.Layout;
 import io.dbqueue.QueueListener;
 import io.dbqueue.QueueLocation;
 import io.dbqueue.QueueProducer;
+import io.dbqueue.Task;
 import io.dbqueue.TaskBatch;
 import io.dbqueue.QueueWorkers;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -53,6 +56,31 @@ class ConsumerTest {
                     QueueWorkers workers = queues.workers("main").orElseThrow();
                     assertThat(workers.isRunning()).isTrue();
                     assertThat(workers.config().threads()).isEqualTo(2);
+                });
+    }
+
+    /** With wakeup=notify, an idle consumer polling every 10 minutes still gets a new task at once. */
+    @Test
+    void notifyWakeupsReachAnIdleConsumer() {
+        String table = createTable(Layout.DBQ_SEQ);
+        RecordingConsumer consumer = new RecordingConsumer("main");
+        CountDownLatch idle = new CountDownLatch(1);
+        QueueListener polls = new QueueListener() {
+            @Override
+            public void picked(QueueLocation queue, List<Task> tasks, long claimNanos) {
+                if (tasks.isEmpty()) {
+                    idle.countDown();
+                }
+            }
+        };
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
+                        "dbq.queues.main.wakeup=notify", "dbq.queues.main.no-task-timeout=10m")
+                .withBean(RecordingConsumer.class, () -> consumer)
+                .withBean(QueueListener.class, () -> polls)
+                .run(context -> {
+                    assertThat(idle.await(30, TimeUnit.SECONDS)).as("the consumer found nothing and waits").isTrue();
+                    context.getBean(DbQueues.class).producer("main").enqueue("wake up");
+                    consumer.awaitHandled(1, Duration.ofSeconds(30));
                 });
     }
 

@@ -40,7 +40,8 @@ class InvalidPropertiesTest {
             "retry.interval=0s | dbq.queues.main.retry.interval must be positive, was PT0S",
             "retry.max-attempts=0 | dbq.queues.main.retry.max-attempts must be at least 1, was 0",
             "retry.jitter=1.5 | dbq.queues.main.retry.jitter must be between 0 and 1, was 1.5",
-            "queue-name=no spaces | dbq.queues.main.queue-name: queue name 'no spaces' is not valid"})
+            "queue-name=no spaces | dbq.queues.main.queue-name: queue name 'no spaces' is not valid",
+            "wakeup=push | dbq.queues.main.wakeup must be poll or notify, was 'push'"})
     void aBadQueueValueNamesItsProperty(String property, String expected) {
         assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
                 "dbq.queues.main." + property), expected);
@@ -55,6 +56,12 @@ class InvalidPropertiesTest {
                     "Invalid db-queue configuration: dbq.queues.main.batch-size must be between 1 and 10000, was 0");
             assertThat(analysis.getAction()).contains("Correct the dbq.* property");
         });
+    }
+
+    @Test
+    void notifyIntervalMustNotBeNegative() {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
+                "dbq.notify-interval=-1ms"), "dbq.notify-interval must be zero or positive, was PT-0.001S");
     }
 
     @Test

@@ -23,7 +23,7 @@ class QueueDepthsTest {
         dataSource.setUser(PostgresServer.shared().user());
         dataSource.setPassword(PostgresServer.shared().password());
         QueueDefinition main = new QueueDefinition("main",
-                io.dbqueue.QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main")), false);
+                io.dbqueue.QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main")), false, false);
         AtomicLong clock = new AtomicLong();
         QueueDepths depths = new QueueDepths(dataSource, new QueueDefinitions(List.of(main)), Duration.ofSeconds(5),
                 clock::get);

@@ -114,6 +114,7 @@ public final class Stack implements AutoCloseable {
         }
         Map<String, String> consumerEnv = new HashMap<>(queueEnv);
         consumerEnv.put("CONSUMER_THREADS", Integer.toString(options.consumerThreads()));
+        consumerEnv.put("PROCESSING_MODE", options.mode());
         consumerEnv.put("TEST_APP_URL", "http://127.0.0.1:" + testAppPort);
         consumerEnv.putAll(statsEnvironment());
         for (int i = 0; i < options.consumers(); i++) {

@@ -36,6 +36,10 @@ public final class StackCommand implements Callable<Integer> {
     @Option(names = "--consumer-threads", description = "worker threads per consumer (default: ${DEFAULT-VALUE})")
     int consumerThreads = 14;
 
+    @Option(names = "--mode", description = "consumers' delivery mode: at-least-once, exactly-once, at-most-once,"
+            + " or the experiment's separate-transactions, wrap-in-transaction (default: PROCESSING_MODE or ${DEFAULT-VALUE})")
+    String mode = envOr("PROCESSING_MODE", "at-least-once");
+
     @Option(names = "--stats", description = "statistics transport, http or rabbitmq (default: rabbitmq when RABBIT_HOST is set, else http)")
     String statsTransport = envOr("RABBIT_HOST", "").isBlank() ? "http" : "rabbitmq";
 
@@ -67,7 +71,7 @@ public final class StackCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         StackOptions options = StackOptions.builder().producers(producers).consumers(consumers).table(table)
-                .batchSize(batchSize).consumerThreads(consumerThreads).statsTransport(statsTransport)
+                .batchSize(batchSize).consumerThreads(consumerThreads).mode(mode).statsTransport(statsTransport)
                 .messagesPerRequest(messagesPerRequest).concurrency(concurrency)
                 .jdbc(jdbcUrl, envOr("DB_USERNAME", "postgres"), envOr("DB_PASSWORD", ""))
                 .experimentPorts(!freePorts).jarsDir(jarsDir).logDir(logDir).jvmArgs(jvmArgs).build();

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param table              the queue table, named after its layout preset (e.g. queue_tasks_5)
  * @param batchSize          producer batch and consumer claim size
  * @param consumerThreads    worker threads per consumer
+ * @param mode               the consumers' delivery mode (dbq.queues.&lt;id&gt;.mode): at-least-once, exactly-once,
+ *                           at-most-once, or the experiment's separate-transactions, wrap-in-transaction
  * @param statsTransport     how consumers report to test-app: {@code http} or {@code rabbitmq}
  *                           (the broker from RABBIT_HOST/PORT/USER/PASS, default 127.0.0.1:5672)
  * @param messagesPerRequest test-app sends one message per {@code POST /} when 1, else arrays of this many to {@code /batch}
@@ -28,11 +30,14 @@ import java.util.Objects;
  * @param jvmArgs            options for every service JVM
  */
 public record StackOptions(int producers, int consumers, String table, int batchSize, int consumerThreads,
-                           String statsTransport, int messagesPerRequest, int concurrency, String jdbcUrl,
+                           String mode, String statsTransport, int messagesPerRequest, int concurrency, String jdbcUrl,
                            String jdbcUser, String jdbcPassword, boolean experimentPorts, Path jarsDir, Path logDir,
                            List<String> jvmArgs) {
 
     public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xmx512m", "-XX:+UseSerialGC");
+    /** consumer-app's delivery modes, with the experiment's names for the first two. */
+    public static final List<String> MODES = List.of("at-least-once", "exactly-once", "at-most-once",
+            "separate-transactions", "wrap-in-transaction");
 
     public StackOptions {
         atLeast("producers", producers, 1);
@@ -42,6 +47,9 @@ public record StackOptions(int producers, int consumers, String table, int batch
         atLeast("messagesPerRequest", messagesPerRequest, 1);
         atLeast("concurrency", concurrency, 1);
         Objects.requireNonNull(table, "table");
+        if (!MODES.contains(mode)) {
+            throw new IllegalArgumentException("mode must be one of " + MODES + ", was '" + mode + "'");
+        }
         if (!statsTransport.equals("http") && !statsTransport.equals("rabbitmq")) {
             throw new IllegalArgumentException("statsTransport must be http or rabbitmq, was " + statsTransport);
         }
@@ -54,13 +62,14 @@ public record StackOptions(int producers, int consumers, String table, int batch
     }
 
     /** Starts from the defaults: one producer, one consumer with the experiment's 14 threads, batch 10,
-     *  queue_tasks_5, statistics over HTTP, an embedded PostgreSQL, free ports. */
+     *  at-least-once, queue_tasks_5, statistics over HTTP, an embedded PostgreSQL, free ports. */
     public static final class Builder {
         private int producers = 1;
         private int consumers = 1;
         private String table = "queue_tasks_5";
         private int batchSize = 10;
         private int consumerThreads = 14;
+        private String mode = "at-least-once";
         private String statsTransport = "http";
         private int messagesPerRequest = 1;
         private int concurrency = 32;
@@ -94,6 +103,11 @@ public record StackOptions(int producers, int consumers, String table, int batch
 
         public Builder consumerThreads(int value) {
             consumerThreads = value;
+            return this;
+        }
+
+        public Builder mode(String value) {
+            mode = value;
             return this;
         }
 
@@ -141,7 +155,7 @@ public record StackOptions(int producers, int consumers, String table, int batch
         }
 
         public StackOptions build() {
-            return new StackOptions(producers, consumers, table, batchSize, consumerThreads, statsTransport,
+            return new StackOptions(producers, consumers, table, batchSize, consumerThreads, mode, statsTransport,
                     messagesPerRequest, concurrency, jdbcUrl, jdbcUser, jdbcPassword, experimentPorts, jarsDir, logDir,
                     jvmArgs);
         }

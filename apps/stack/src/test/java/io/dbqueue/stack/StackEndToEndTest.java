@@ -1,6 +1,7 @@
 package io.dbqueue.stack;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -32,14 +33,17 @@ class StackEndToEndTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    @Test
-    void runOf2000MessagesOverTwoProducersAndTwoConsumersIsProcessedExactlyOnceAndCompletes() throws Exception {
+    /** In the experiment's two processing modes: separate transactions (at least once) and wrap in transaction. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"at-least-once", "wrap-in-transaction"})
+    void runOf2000MessagesOverTwoProducersAndTwoConsumersIsProcessedExactlyOnceAndCompletes(String mode)
+            throws Exception {
         // 4 worker threads per consumer instead of 14: idle polling of 28 threads costs this shared machine CPU;
         // C1 only: the JVMs start faster, and a run of 2000 messages needs no peak performance.
         List<String> jvmArgs = new ArrayList<>(StackOptions.DEFAULT_JVM_ARGS);
         jvmArgs.add("-XX:TieredStopAtLevel=1");
-        StackOptions options = StackOptions.builder().producers(2).consumers(2).consumerThreads(4).jvmArgs(jvmArgs)
-                .logDir(Path.of("target", "stack-e2e-logs")).build();
+        StackOptions options = StackOptions.builder().producers(2).consumers(2).consumerThreads(4).mode(mode)
+                .jvmArgs(jvmArgs).logDir(Path.of("target", "stack-e2e-logs", mode)).build();
         try (Stack stack = Stack.start(options)) {
             String testApp = stack.testAppUrl();
             long id = JSON.readTree(send(HttpRequest.newBuilder(URI.create(testApp + "/?testDataCount=" + MESSAGES))

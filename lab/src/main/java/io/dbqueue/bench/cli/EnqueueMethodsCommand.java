@@ -54,7 +54,7 @@ final class EnqueueMethodsCommand implements Callable<Integer> {
         try (PostgresServer server = serverOption.connect(); HikariDataSource ds = server.dataSource(2)) {
             List<EnqueueSample> samples = new EnqueueComparison(ds, rows, repeat)
                     .run(batchSizes, line -> System.out.println("bench: " + line));
-            EnqueueReportWriter.write(dir, started, rows, repeat, EnvironmentProbe.capture(server, ProjectDir.get()),
+            EnqueueReportWriter.write(dir, started, rows, repeat, EnvironmentProbe.capture(server, ProjectDir.get(), serverOption.settings.keySet()),
                     samples);
         }
         System.out.println("bench: wrote " + dir.resolve("enqueue-methods.md"));

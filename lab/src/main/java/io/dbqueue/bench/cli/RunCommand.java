@@ -63,7 +63,7 @@ final class RunCommand implements Callable<Integer> {
                     + workload.repeat() + " runs on " + (server.isEmbedded() ? "embedded" : "external")
                     + " PostgreSQL; results in " + dir);
             Instant started = Instant.now();
-            Environment environment = EnvironmentProbe.capture(server, ProjectDir.get());
+            Environment environment = EnvironmentProbe.capture(server, ProjectDir.get(), serverOption.settings.keySet());
             Map<String, Driver> drivers = Drivers.all();
             Progress progress = new Progress(console, System.console() != null,
                     workload.cells().size() * workload.repeat(), workload.estimatedTime());

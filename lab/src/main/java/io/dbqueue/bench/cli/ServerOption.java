@@ -3,20 +3,41 @@ package io.dbqueue.bench.cli;
 import io.dbqueue.postgres.PostgresServer;
 import picocli.CommandLine.Option;
 
-/** {@code --jdbc-url}: the PostgreSQL a command measures. */
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** {@code --jdbc-url} and {@code --pg-setting}: the PostgreSQL a command measures. */
 final class ServerOption {
+
+    private static final Pattern SETTING_NAME = Pattern.compile("[a-z_][a-z0-9_.]*");
 
     @Option(names = "--jdbc-url", paramLabel = "URL",
             description = "External PostgreSQL instead of the embedded one (user from DBQ_JDBC_USER, default postgres;"
                     + " password from DBQ_JDBC_PASSWORD). Default: DBQ_JDBC_URL, else an embedded durable PostgreSQL.")
     String jdbcUrl;
 
+    @Option(names = "--pg-setting", paramLabel = "NAME=VALUE",
+            description = "A setting of the embedded server, repeatable, e.g. --pg-setting shared_buffers=1GB;"
+                    + " the environment block records it. An external server keeps its own settings.")
+    Map<String, String> settings = new LinkedHashMap<>();
+
     PostgresServer connect() {
-        if (jdbcUrl == null) {
-            return PostgresServer.start();
+        for (String name : settings.keySet()) {
+            if (!SETTING_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("--pg-setting: '" + name + "' is not a PostgreSQL setting name");
+            }
+        }
+        String url = jdbcUrl != null ? jdbcUrl : System.getenv(PostgresServer.JDBC_URL_ENV);
+        if (url == null || url.isBlank()) {
+            return PostgresServer.embedded(settings);
+        }
+        if (!settings.isEmpty()) {
+            throw new IllegalArgumentException("--pg-setting applies to the embedded server only; set "
+                    + settings.keySet() + " on the server at " + url + " instead");
         }
         String user = System.getenv().getOrDefault(PostgresServer.USER_ENV, "postgres");
         String password = System.getenv().getOrDefault(PostgresServer.PASSWORD_ENV, "");
-        return PostgresServer.external(jdbcUrl, user, password);
+        return PostgresServer.external(url, user, password);
     }
 }

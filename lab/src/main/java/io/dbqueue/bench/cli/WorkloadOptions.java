@@ -1,6 +1,7 @@
 package io.dbqueue.bench.cli;
 
 import io.dbqueue.bench.workload.DurationText;
+import io.dbqueue.bench.workload.StackLoad;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.bench.workload.WorkloadFile;
 import picocli.CommandLine.Option;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** The workload: a profile or a YAML file, then any flag overrides the field it names. */
 final class WorkloadOptions {
@@ -29,7 +31,7 @@ final class WorkloadOptions {
     List<Integer> batchSizes;
 
     @Option(names = "--drivers", split = ",", paramLabel = "DRIVER",
-            description = "direct, raw-sql, stack, rabbitmq")
+            description = "direct, raw-sql, stack, rabbitmq, nats")
     List<String> drivers;
 
     @Option(names = "--repeat", paramLabel = "N", description = "Repetitions of each cell.")
@@ -63,37 +65,42 @@ final class WorkloadOptions {
     @Option(names = "--max-backlog", paramLabel = "N", description = "Producers hold back above this many waiting messages.")
     Long maxBacklog;
 
+    @Option(names = "--stack-messages-per-request", paramLabel = "N",
+            description = "stack driver: messages per test-app request; 1 = POST / (the experiment), more = POST /batch.")
+    Integer stackMessagesPerRequest;
+
+    @Option(names = "--stack-concurrency", paramLabel = "N", description = "stack driver: test-app's requests in flight.")
+    Integer stackConcurrency;
+
+    @Option(names = "--mode", paramLabel = "MODE",
+            description = "Consumers' delivery mode: at-least-once, exactly-once (wrap in transaction) or at-most-once.")
+    String mode;
+
     Workload workload() {
         Workload w = workloadFile != null ? WorkloadFile.read(workloadFile) : WorkloadFile.profile(profile);
-        if (layouts != null) {
-            w = w.withLayouts(layouts);
+        Workload.Builder b = w.toBuilder();
+        set(layouts, b::layouts);
+        set(batchSizes, b::batchSizes);
+        set(drivers, b::drivers);
+        set(repeat, b::repeat);
+        set(warmup, v -> b.warmup(DurationText.parse("--warmup", v)));
+        set(duration, v -> b.duration(DurationText.parse("--duration", v)));
+        set(messages, b::messages);
+        set(messageSize, b::messageSize);
+        set(producerRate, b::producerRate);
+        set(producers, b::producers);
+        set(consumers, b::consumers);
+        if (backlog != null || maxBacklog != null) {
+            // without --max-backlog, a new backlog keeps the profile's headroom above it
+            long newBacklog = backlog != null ? backlog : w.backlog();
+            b.backlog(newBacklog).maxBacklog(maxBacklog != null ? maxBacklog : newBacklog - w.backlog() + w.maxBacklog());
         }
-        if (batchSizes != null) {
-            w = w.withBatchSizes(batchSizes);
+        set(mode, v -> b.mode(Workload.mode(v)));
+        if (stackMessagesPerRequest != null || stackConcurrency != null) {
+            b.stack(new StackLoad(or(stackMessagesPerRequest, w.stack().messagesPerRequest()),
+                    or(stackConcurrency, w.stack().concurrency())));
         }
-        if (drivers != null) {
-            w = w.withDrivers(drivers);
-        }
-        if (repeat != null) {
-            w = w.withRepeat(repeat);
-        }
-        if (warmup != null) {
-            w = w.withWarmup(DurationText.parse("--warmup", warmup));
-        }
-        if (duration != null) {
-            w = w.withDuration(DurationText.parse("--duration", duration));
-        }
-        if (messages != null) {
-            w = w.withMessages(messages);
-        }
-        w = w.withLoad(or(messageSize, w.messageSize()), or(producerRate, w.producerRate()), or(producers, w.producers()),
-                or(consumers, w.consumers()));
-        if (backlog == null && maxBacklog == null) {
-            return w;
-        }
-        // without --max-backlog, a new backlog keeps the profile's headroom above it
-        long newBacklog = backlog != null ? backlog : w.backlog();
-        return w.withBacklog(newBacklog, maxBacklog != null ? maxBacklog : newBacklog - w.backlog() + w.maxBacklog());
+        return b.build();
     }
 
     /** The workload as written to results.json and the report, keys as in a workload file. */
@@ -114,7 +121,16 @@ final class WorkloadOptions {
         map.put("consumers", w.consumers());
         map.put("max_backlog", w.maxBacklog());
         map.put("backlog", w.backlog());
+        map.put("mode", Workload.modeName(w.mode()));
+        map.put("stack", Map.of("messages_per_request", w.stack().messagesPerRequest(),
+                "concurrency", w.stack().concurrency()));
         return map;
+    }
+
+    private static <T> void set(T value, Consumer<T> setter) {
+        if (value != null) {
+            setter.accept(value);
+        }
     }
 
     private static <T> T or(T value, T fallback) {

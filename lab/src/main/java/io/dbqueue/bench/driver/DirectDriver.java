@@ -43,7 +43,7 @@ public final class DirectDriver implements Driver {
             return InProcessMeasurement.run(context, meter -> {
                 QueueLocation location = context.location();
                 QueueProducer producer = new QueueProducer(pool, location);
-                QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers())
+                QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers()).withMode(workload.mode())
                         .withPoll(PollSettings.DEFAULT.withBatchSize(batchSize));
                 QueueWorkers workers = QueueWorkers.start(pool, config, batch -> {
                 }, new Processed(meter));

@@ -11,13 +11,14 @@ import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The repetition of a driver whose load runs in this JVM: start the load, let it warm up
  * uncounted, then sample a window once a second until the duration is over (or the message
  * count is reached, or Ctrl-C), and read the server's (when the load uses a queue table) and the
- * client's figures before the load stops.
+ * client's figures before the load stops. The server's activity is also read once a minute.
  */
 final class InProcessMeasurement {
 
@@ -36,21 +37,28 @@ final class InProcessMeasurement {
             failIfDied(load);
             ServerProbe.Mark mark = table == null ? null : context.serverProbe().mark(table);
             long cpu = context.clientProbe().cpuNanos();
+            ServerMinutes minutes = table == null ? null
+                    : new ServerMinutes(context.serverProbe(), table, mark.counters());
             Window window = Window.open(meter, expectedMessages(workload, meter));
-            boolean interrupted = measure(window, workload, context, load);
+            boolean interrupted = measure(window, minutes, workload, context, load);
+            if (minutes != null && !interrupted) {
+                minutes.windowEnded(window.seconds());
+            }
             ClientStats client = unlessStopped(context,
                     () -> context.clientProbe().since(cpu, window.startNanos(), context.admin()));
             Measurement measurement = window.close(interrupted);
             ServerStats server = table == null ? null : unlessStopped(context,
                     () -> context.serverProbe().since(mark, table, measurement.processed()));
-            return new Repetition(measurement, server, client);
+            return new Repetition(measurement, server, client, minutes == null ? List.of() : minutes.minutes());
         }
     }
 
     /** Samples the window until it is over; returns whether Ctrl-C cut it short. */
-    private static boolean measure(Window window, Workload workload, CellContext context, Load load) {
+    private static boolean measure(Window window, ServerMinutes minutes, Workload workload, CellContext context,
+                                   Load load) throws SQLException {
         long end = window.startNanos() + workload.duration().toNanos();
         long nextSecond = window.startNanos() + SECOND;
+        int seconds = 0;
         while (true) {
             long now = System.nanoTime();
             boolean done = now >= end || (workload.messages() > 0 && window.processed() >= workload.messages());
@@ -60,6 +68,9 @@ final class InProcessMeasurement {
             if (now >= nextSecond) {
                 window.closeSecond();
                 nextSecond += SECOND;
+                if (++seconds % 60 == 0 && minutes != null) {
+                    minutes.minuteEnded();
+                }
             } else {
                 window.tick();
             }

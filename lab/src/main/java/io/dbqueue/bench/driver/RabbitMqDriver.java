@@ -36,10 +36,10 @@ public final class RabbitMqDriver implements Driver {
     private final ConnectionFactory factory = new ConnectionFactory();
 
     public RabbitMqDriver() {
-        factory.setHost(env("RABBIT_HOST", "127.0.0.1"));
-        factory.setPort(Integer.parseInt(env("RABBIT_PORT", "5672")));
-        factory.setUsername(env("RABBIT_USER", "guest"));
-        factory.setPassword(env("RABBIT_PASS", "guest"));
+        factory.setHost(Env.or("RABBIT_HOST", "127.0.0.1"));
+        factory.setPort(Integer.parseInt(Env.or("RABBIT_PORT", "5672")));
+        factory.setUsername(Env.or("RABBIT_USER", "guest"));
+        factory.setPassword(Env.or("RABBIT_PASS", "guest"));
         factory.setConnectionTimeout((int) TimeUnit.SECONDS.toMillis(3));
     }
 
@@ -146,10 +146,5 @@ public final class RabbitMqDriver implements Driver {
                 collected = 0;
             }
         }
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
     }
 }

@@ -1,5 +1,6 @@
 package io.dbqueue.bench.driver;
 
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.PollSettings;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
@@ -75,7 +76,11 @@ public final class RawSqlDriver implements Driver {
         }
     }
 
-    /** Consumer threads: claim a batch, delete it, report it; wait as the library does after a partial or empty claim. */
+    /**
+     * Consumer threads: claim a batch and delete it as the workload's delivery mode says (claim with
+     * a lease, then delete; claim and delete in one transaction; delete on claim), report it, and
+     * wait as the library does after a partial or empty claim.
+     */
     private static final class Consumers implements AutoCloseable {
         private static final PollSettings POLL = PollSettings.DEFAULT;
 
@@ -87,7 +92,7 @@ public final class RawSqlDriver implements Driver {
             for (int i = 0; i < context.workload().consumers(); i++) {
                 Thread thread = new Thread(() -> {
                     try (Connection c = context.server().connect()) {
-                        consume(c, sql, queue, batchSize, meter);
+                        consume(c, sql, queue, batchSize, context.workload().mode(), meter);
                     } catch (SQLException | RuntimeException e) {
                         if (running) {
                             failure.compareAndSet(null, e);
@@ -100,15 +105,18 @@ public final class RawSqlDriver implements Driver {
             threads.forEach(Thread::start);
         }
 
-        private void consume(Connection c, RawSqlStatements sql, String queue, int batchSize, Meter meter)
-                throws SQLException {
+        private void consume(Connection c, RawSqlStatements sql, String queue, int batchSize, DeliveryMode mode,
+                             Meter meter) throws SQLException {
             long[] ids = new long[batchSize];
             long[] stamps = new long[batchSize];
-            try (PreparedStatement claim = c.prepareStatement(sql.claim);
+            c.setAutoCommit(mode != DeliveryMode.EXACTLY_ONCE);
+            try (PreparedStatement claim = c.prepareStatement(sql.claim(mode));
                  PreparedStatement finish = c.prepareStatement(sql.finish)) {
                 claim.setString(1, queue);
                 claim.setInt(2, batchSize);
-                claim.setLong(3, RawSqlStatements.LEASE_MICROS);
+                if (mode == DeliveryMode.AT_LEAST_ONCE) {
+                    claim.setLong(3, RawSqlStatements.LEASE_MICROS);
+                }
                 while (running) {
                     int claimed = 0;
                     try (ResultSet rs = claim.executeQuery()) {
@@ -118,13 +126,18 @@ public final class RawSqlDriver implements Driver {
                             claimed++;
                         }
                     }
-                    if (claimed > 0) {
+                    if (claimed > 0 && mode != DeliveryMode.AT_MOST_ONCE) {
                         Long[] boxed = new Long[claimed];
                         for (int i = 0; i < claimed; i++) {
                             boxed[i] = ids[i];
                         }
                         finish.setArray(1, c.createArrayOf("bigint", boxed));
                         finish.executeUpdate();
+                    }
+                    if (mode == DeliveryMode.EXACTLY_ONCE) {
+                        c.commit();
+                    }
+                    if (claimed > 0) {
                         meter.processed(stamps, claimed);
                     }
                     long wait = claimed >= batchSize ? 0

@@ -1,12 +1,15 @@
 package io.dbqueue.bench.driver;
 
 import io.dbqueue.ClaimOrder;
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.QueueTable;
 
 /**
- * The three statements of a queue, written out once for the raw-SQL ceiling: they are the
- * statements the library runs (batch insert of an unnested array; claim with FOR UPDATE SKIP
- * LOCKED and a lease update in one statement; delete by an array of ids), without the library.
+ * A queue's statements, written out once for the raw-SQL ceiling: they are the statements the
+ * library runs (batch insert of an unnested array; a claim with FOR UPDATE SKIP LOCKED that, by
+ * delivery mode, leases the tasks, only locks them, or deletes them; delete by an array of ids),
+ * without the library. The library's one refinement is left out: it starts an id-ordered claim
+ * at a floor (its {@code id >= ?} condition) instead of the head of the index.
  */
 final class RawSqlStatements {
 
@@ -15,8 +18,12 @@ final class RawSqlStatements {
 
     /** params: queue name, text[] payloads */
     final String enqueue;
-    /** params: queue name, limit, lease in microseconds */
+    /** At least once. params: queue name, limit, lease in microseconds */
     final String claim;
+    /** Exactly once, in the transaction that also finishes. params: queue name, limit */
+    final String claimLocked;
+    /** At most once. params: queue name, limit */
+    final String claimAndDelete;
     /** params: bigint[] ids */
     final String finish;
 
@@ -30,14 +37,26 @@ final class RawSqlStatements {
                 : "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
-        claim = "WITH due AS ("
-                + "SELECT id FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
-                + " ORDER BY " + order + " LIMIT ? FOR UPDATE SKIP LOCKED)"
+        String dueRows = " FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
+                + " ORDER BY " + order + " LIMIT ? FOR UPDATE SKIP LOCKED";
+        claim = "WITH due AS (SELECT id" + dueRows + ")"
                 + " UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond',"
                 + " attempt = t.attempt + 1, total_attempt = t.total_attempt + 1"
                 + " FROM due WHERE t.id = due.id"
                 + " RETURNING t.id, t.queue_name, t.payload, t.created_at, t.attempt, t.reenqueue_attempt,"
                 + " t.total_attempt";
+        claimLocked = "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
+                + " total_attempt + 1" + dueRows;
+        claimAndDelete = "DELETE FROM " + t + " WHERE id IN (SELECT id" + dueRows + ")"
+                + " RETURNING id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
+    }
+
+    String claim(DeliveryMode mode) {
+        return switch (mode) {
+            case AT_LEAST_ONCE -> claim;
+            case EXACTLY_ONCE -> claimLocked;
+            case AT_MOST_ONCE -> claimAndDelete;
+        };
     }
 }

@@ -59,6 +59,8 @@ public final class StackDriver implements Driver {
                 "--consumers", "1", "--consumer-threads", Integer.toString(workload.consumers()),
                 "--table", context.location().table().name(),
                 "--batch-size", Integer.toString(context.cell().batchSize()), "--stats", "http",
+                "--messages-per-request", Integer.toString(workload.stack().messagesPerRequest()),
+                "--concurrency", Integer.toString(workload.stack().concurrency()), "--mode", Workload.modeName(workload.mode()),
                 "--jdbc-url", context.server().jdbcUrl(), "--log-dir", LOG_DIR.toString());
         long messages = workload.messages() > 0 ? workload.messages()
                 : Math.max(MESSAGES_PER_SECOND, workload.duration().toSeconds() * MESSAGES_PER_SECOND);
@@ -75,7 +77,7 @@ public final class StackDriver implements Driver {
             JsonNode result = testApp.run(messages, timeout, context.stop());
             Measurement measurement = measurement(result);
             ServerStats server = context.serverProbe().since(mark, table, measurement.processed());
-            return new Repetition(measurement, server, null);
+            return new Repetition(measurement, server, null, List.of());
         }
     }
 

@@ -11,9 +11,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /** Captures the {@link Environment} of this machine and server. Missing facts become "unknown", never an error. */
@@ -27,7 +30,9 @@ public final class EnvironmentProbe {
     private EnvironmentProbe() {
     }
 
-    public static Environment capture(PostgresServer server, Path projectDir) throws SQLException {
+    /** This machine and server; {@code extraSettings} are shown besides {@link #SETTINGS}. */
+    public static Environment capture(PostgresServer server, Path projectDir, Collection<String> extraSettings)
+            throws SQLException {
         return new Environment(
                 new Environment.Cpu(cpuModel(), Runtime.getRuntime().availableProcessors()),
                 memoryBytes(),
@@ -35,12 +40,13 @@ public final class EnvironmentProbe {
                         System.getProperty("os.arch"), distribution()),
                 new Environment.Jdk(System.getProperty("java.version"), System.getProperty("java.vendor"),
                         System.getProperty("java.vm.name")),
-                postgres(server),
+                postgres(server, extraSettings),
                 git(projectDir, "rev-parse", "HEAD"),
                 gitDirty(projectDir));
     }
 
-    private static Environment.Postgres postgres(PostgresServer server) throws SQLException {
+    private static Environment.Postgres postgres(PostgresServer server, Collection<String> extraSettings)
+            throws SQLException {
         Map<String, String> settings = new LinkedHashMap<>();
         String version;
         try (Connection c = server.connect(); Statement st = c.createStatement()) {
@@ -48,7 +54,9 @@ public final class EnvironmentProbe {
                 rs.next();
                 version = rs.getString(1);
             }
-            for (String setting : SETTINGS) {
+            Set<String> names = new LinkedHashSet<>(SETTINGS);
+            names.addAll(extraSettings);
+            for (String setting : names) {
                 try (ResultSet rs = st.executeQuery("SHOW " + setting)) {
                     rs.next();
                     settings.put(setting, rs.getString(1));

@@ -10,7 +10,8 @@ import java.sql.Statement;
 /**
  * Reads PostgreSQL's statistics around a measured window: WAL written (pg_current_wal_lsn
  * difference), CPU of a local server, and after the window the table's size, dead tuples and
- * autovacuum runs, summed over its partitions.
+ * autovacuum runs, summed over its partitions. {@link #counters} are read every minute of a long
+ * window, and {@link Counters#minuteSince} turns two readings into a {@link ServerMinute}.
  */
 public final class ServerProbe {
 
@@ -21,15 +22,21 @@ public final class ServerProbe {
             + " coalesce(sum(s.autovacuum_count), 0)"
             + " FROM (" + TREE + ") t LEFT JOIN pg_stat_user_tables s ON s.relid = t.relid";
 
+    // pg_stat_checkpointer replaced pg_stat_bgwriter's checkpoint counters in PostgreSQL 17
+    private static final String CHECKPOINTS_SINCE_17 = "SELECT num_timed + num_requested FROM pg_stat_checkpointer";
+    private static final String CHECKPOINTS_BEFORE_17 = "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter";
+
     private final DataSource admin;
     private final PostgresProcesses processes;
+    private final String checkpointsQuery;
 
     public ServerProbe(DataSource admin) throws SQLException {
         this.admin = admin;
         try (Connection c = admin.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+             ResultSet rs = st.executeQuery("SELECT pg_backend_pid(), current_setting('server_version_num')::int")) {
             rs.next();
             this.processes = PostgresProcesses.ofBackend(rs.getLong(1));
+            this.checkpointsQuery = rs.getInt(2) >= 170000 ? CHECKPOINTS_SINCE_17 : CHECKPOINTS_BEFORE_17;
         }
     }
 
@@ -40,39 +47,37 @@ public final class ServerProbe {
 
     /** Where the counters stand when a window opens. */
     public Mark mark(String table) throws SQLException {
-        try (Connection c = admin.getConnection(); Statement st = c.createStatement()) {
-            st.execute("SELECT pg_stat_clear_snapshot()");
-            String lsn;
-            try (ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()::text")) {
-                rs.next();
-                lsn = rs.getString(1);
-            }
-            long autovacuums = tableStats(c, table)[3];
-            return new Mark(lsn, autovacuums, processes == null ? 0 : processes.cpuSeconds(), System.nanoTime());
-        }
+        return new Mark(counters(table), processes == null ? 0 : processes.cpuSeconds(), System.nanoTime());
     }
 
     /** The server's figures for the window opened at {@code mark}, in which {@code processed} messages were processed. */
     public ServerStats since(Mark mark, String table, long processed) throws SQLException {
         double seconds = (System.nanoTime() - mark.nanos) / 1e9;
         Double cpu = processes == null ? null : processes.cpuSeconds() - mark.cpuSeconds;
-        try (Connection c = admin.getConnection()) {
-            long wal;
-            try (PreparedStatement ps = c.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), ?::pg_lsn)")) {
-                ps.setString(1, mark.lsn);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    wal = rs.getLong(1);
-                }
+        Counters now = counters(table);
+        long wal = now.walBytes - mark.counters.walBytes;
+        return new ServerStats(wal, processed == 0 ? 0 : Math.round(10.0 * wal / processed) / 10.0,
+                cpu == null ? null : Math.round(cpu * 100) / 100.0,
+                cpu == null ? null : Math.round(1000 * cpu / seconds) / 10.0,
+                now.tableBytes, now.indexBytes, now.deadTuples, now.autovacuums - mark.counters.autovacuums);
+    }
+
+    /** The cumulative counters a {@link ServerMinute} is the difference of. */
+    public Counters counters(String table) throws SQLException {
+        try (Connection c = admin.getConnection(); Statement st = c.createStatement()) {
+            st.execute("SELECT pg_stat_clear_snapshot()");
+            long checkpoints;
+            try (ResultSet rs = st.executeQuery(checkpointsQuery)) {
+                rs.next();
+                checkpoints = rs.getLong(1);
             }
-            try (Statement st = c.createStatement()) {
-                st.execute("SELECT pg_stat_clear_snapshot()");
+            long wal;
+            try (ResultSet rs = st.executeQuery("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')")) {
+                rs.next();
+                wal = rs.getLong(1);
             }
             long[] stats = tableStats(c, table);
-            return new ServerStats(wal, processed == 0 ? 0 : Math.round(10.0 * wal / processed) / 10.0,
-                    cpu == null ? null : Math.round(cpu * 100) / 100.0,
-                    cpu == null ? null : Math.round(1000 * cpu / seconds) / 10.0,
-                    stats[0], stats[1], stats[2], stats[3] - mark.autovacuums);
+            return new Counters(checkpoints, wal, stats[3], stats[2], stats[0], stats[1]);
         }
     }
 
@@ -87,7 +92,21 @@ public final class ServerProbe {
         }
     }
 
+    /** Checkpoints started, WAL position in bytes, and the table's autovacuum runs, dead tuples and size. */
+    public record Counters(long checkpoints, long walBytes, long autovacuums, long deadTuples, long tableBytes,
+                           long indexBytes) {
+
+        public ServerMinute minuteSince(Counters start, int minute) {
+            return new ServerMinute(minute, checkpoints - start.checkpoints, megabytes(walBytes - start.walBytes),
+                    autovacuums - start.autovacuums, deadTuples, megabytes(tableBytes), megabytes(indexBytes));
+        }
+
+        private static double megabytes(long bytes) {
+            return Math.round(bytes / 104857.6) / 10.0;
+        }
+    }
+
     /** The counters at the start of a window. */
-    public record Mark(String lsn, long autovacuums, double cpuSeconds, long nanos) {
+    public record Mark(Counters counters, double cpuSeconds, long nanos) {
     }
 }

@@ -2,9 +2,11 @@ package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.metrics.ClientStats;
+import io.dbqueue.bench.metrics.ServerMinute;
 import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.NotMeasured;
+import io.dbqueue.bench.run.Stability;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -112,7 +114,28 @@ final class ReportDocument {
         if (!rows.isEmpty()) {
             doc.heading(2, "Stability");
             doc.table(List.of("cell", "first minute /s", "per minute /s", "max deviation %", "within 10 %"), rows);
+            runs.stream().filter(r -> r.stability() != null && !r.median().serverMinutes().isEmpty())
+                    .forEach(r -> minutes(doc, r));
         }
+    }
+
+    private static void minutes(Document doc, CellResult run) {
+        doc.heading(3, run.driver() + " " + Verdict.name(run) + " minute by minute");
+        doc.paragraph("Checkpoints started, WAL written and autovacuum runs on the queue table during each minute;"
+                + " dead tuples, table and index size at its end.");
+        Stability stability = run.stability();
+        List<ServerMinute> server = run.median().serverMinutes();
+        List<List<String>> rows = new ArrayList<>();
+        for (int i = 0; i < Math.min(stability.perMinute().size(), server.size()); i++) {
+            double rate = stability.perMinute().get(i);
+            ServerMinute m = server.get(i);
+            rows.add(List.of(Integer.toString(m.minute()), n(rate),
+                    f(100 * (rate - stability.firstMinute()) / stability.firstMinute()),
+                    Long.toString(m.checkpoints()), f(m.walMegabytes()), Long.toString(m.autovacuumRuns()),
+                    Long.toString(m.deadTuples()), f(m.tableMegabytes()), f(m.indexMegabytes())));
+        }
+        doc.table(List.of("minute", "processed /s", "vs first %", "checkpoints", "WAL MB", "autovacuums",
+                "dead tuples", "table MB", "index MB"), rows);
     }
 
     private static void notMeasured(Document doc, List<NotMeasured> skipped) {

@@ -4,6 +4,7 @@ import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.LatencyBucket;
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.metrics.SecondSample;
+import io.dbqueue.bench.metrics.ServerMinute;
 import io.dbqueue.bench.metrics.ServerStats;
 
 import java.util.List;
@@ -11,13 +12,14 @@ import java.util.List;
 /** One repetition of a cell as written to results.json. */
 public record Sample(int repetition, double seconds, long enqueued, long processed, double processedPerSecond,
                      double enqueuedPerSecond, boolean interrupted, LatencySummary latencyMs, ServerStats server,
-                     ClientStats client, List<SecondSample> series, List<LatencyBucket> latencyBuckets) {
+                     ClientStats client, List<SecondSample> series, List<LatencyBucket> latencyBuckets,
+                     List<ServerMinute> serverMinutes) {
 
     static Sample of(int repetition, Repetition r) {
         var m = r.measurement();
         return new Sample(repetition, m.seconds(), m.enqueued(), m.processed(), round(m.processedPerSecond()),
                 round(m.enqueuedPerSecond()), m.interrupted(), m.latency(), r.server(), r.client(), m.series(),
-                m.buckets());
+                m.buckets(), r.serverMinutes());
     }
 
     private static double round(double value) {

@@ -1,10 +1,12 @@
 package io.dbqueue.bench.workload;
 
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.Layout;
 import io.dbqueue.PollSettings;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
@@ -18,15 +20,33 @@ import java.util.Set;
  * @param producerRate messages per second over all producers; 0 = as fast as possible
  * @param maxBacklog   producers wait while more than this many messages are enqueued but not processed
  * @param backlog      messages put into the table before the warm-up (they are not measured)
+ * @param mode         the consumers' delivery mode (direct, raw-sql and stack)
+ * @param stack        how the {@code stack} driver's test-app sends the load
  */
 public record Workload(String name, List<String> layouts, List<Integer> batchSizes, List<String> drivers,
                        int repeat, Duration warmup, Duration duration, long messages, int messageSize,
-                       int producerRate, int producers, int consumers, long maxBacklog, long backlog) {
+                       int producerRate, int producers, int consumers, long maxBacklog, long backlog,
+                       DeliveryMode mode, StackLoad stack) {
 
-    public static final List<String> DRIVERS = List.of("direct", "raw-sql", "stack", "rabbitmq");
+    public static final List<String> DRIVERS = List.of("direct", "raw-sql", "stack", "rabbitmq", "nats");
     /** Drivers that do not use a queue table: their cells run once per batch size, whatever the layouts. */
-    public static final Set<String> BROKERS = Set.of("rabbitmq");
+    public static final Set<String> BROKERS = Set.of("rabbitmq", "nats");
     public static final int MIN_MESSAGE_SIZE = 24;
+
+    /** A delivery mode as workload files and flags spell it: at-least-once, exactly-once, at-most-once. */
+    public static String modeName(DeliveryMode mode) {
+        return mode.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    public static DeliveryMode mode(String name) {
+        for (DeliveryMode mode : DeliveryMode.values()) {
+            if (modeName(mode).equals(name)) {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException("mode must be one of at-least-once, exactly-once, at-most-once, was '"
+                + name + "'");
+    }
 
     public Workload {
         Objects.requireNonNull(name, "name");
@@ -60,6 +80,8 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         if (duration == null || duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException("duration must be positive, was " + duration);
         }
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(stack, "stack");
     }
 
     /**
@@ -79,49 +101,128 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         return Cell.SETUP.plus(warmup).plus(duration).multipliedBy((long) cells().size() * repeat);
     }
 
-    public Workload withLayouts(List<String> value) {
-        return new Workload(name, value, batchSizes, drivers, repeat, warmup, duration, messages, messageSize,
-                producerRate, producers, consumers, maxBacklog, backlog);
+    /** A builder starting from this workload, for overriding single fields. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public Workload withBatchSizes(List<Integer> value) {
-        return new Workload(name, layouts, value, drivers, repeat, warmup, duration, messages, messageSize,
-                producerRate, producers, consumers, maxBacklog, backlog);
-    }
+    /** Changes single fields of a workload; {@link #build} validates the result. */
+    public static final class Builder {
+        private final String name;
+        private List<String> layouts;
+        private List<Integer> batchSizes;
+        private List<String> drivers;
+        private int repeat;
+        private Duration warmup;
+        private Duration duration;
+        private long messages;
+        private int messageSize;
+        private int producerRate;
+        private int producers;
+        private int consumers;
+        private long maxBacklog;
+        private long backlog;
+        private DeliveryMode mode;
+        private StackLoad stack;
 
-    public Workload withDrivers(List<String> value) {
-        return new Workload(name, layouts, batchSizes, value, repeat, warmup, duration, messages, messageSize,
-                producerRate, producers, consumers, maxBacklog, backlog);
-    }
+        private Builder(Workload w) {
+            name = w.name;
+            layouts = w.layouts;
+            batchSizes = w.batchSizes;
+            drivers = w.drivers;
+            repeat = w.repeat;
+            warmup = w.warmup;
+            duration = w.duration;
+            messages = w.messages;
+            messageSize = w.messageSize;
+            producerRate = w.producerRate;
+            producers = w.producers;
+            consumers = w.consumers;
+            maxBacklog = w.maxBacklog;
+            backlog = w.backlog;
+            mode = w.mode;
+            stack = w.stack;
+        }
 
-    public Workload withRepeat(int value) {
-        return new Workload(name, layouts, batchSizes, drivers, value, warmup, duration, messages, messageSize,
-                producerRate, producers, consumers, maxBacklog, backlog);
-    }
+        public Builder layouts(List<String> value) {
+            layouts = value;
+            return this;
+        }
 
-    public Workload withWarmup(Duration value) {
-        return new Workload(name, layouts, batchSizes, drivers, repeat, value, duration, messages, messageSize,
-                producerRate, producers, consumers, maxBacklog, backlog);
-    }
+        public Builder batchSizes(List<Integer> value) {
+            batchSizes = value;
+            return this;
+        }
 
-    public Workload withDuration(Duration value) {
-        return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, value, messages, messageSize,
-                producerRate, producers, consumers, maxBacklog, backlog);
-    }
+        public Builder drivers(List<String> value) {
+            drivers = value;
+            return this;
+        }
 
-    public Workload withMessages(long value) {
-        return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, duration, value, messageSize,
-                producerRate, producers, consumers, maxBacklog, backlog);
-    }
+        public Builder repeat(int value) {
+            repeat = value;
+            return this;
+        }
 
-    public Workload withLoad(int newMessageSize, int newProducerRate, int newProducers, int newConsumers) {
-        return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, duration, messages, newMessageSize,
-                newProducerRate, newProducers, newConsumers, maxBacklog, backlog);
-    }
+        public Builder warmup(Duration value) {
+            warmup = value;
+            return this;
+        }
 
-    public Workload withBacklog(long newBacklog, long newMaxBacklog) {
-        return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, duration, messages, messageSize,
-                producerRate, producers, consumers, newMaxBacklog, newBacklog);
+        public Builder duration(Duration value) {
+            duration = value;
+            return this;
+        }
+
+        public Builder messages(long value) {
+            messages = value;
+            return this;
+        }
+
+        public Builder messageSize(int value) {
+            messageSize = value;
+            return this;
+        }
+
+        public Builder producerRate(int value) {
+            producerRate = value;
+            return this;
+        }
+
+        public Builder producers(int value) {
+            producers = value;
+            return this;
+        }
+
+        public Builder consumers(int value) {
+            consumers = value;
+            return this;
+        }
+
+        public Builder backlog(long value) {
+            backlog = value;
+            return this;
+        }
+
+        public Builder maxBacklog(long value) {
+            maxBacklog = value;
+            return this;
+        }
+
+        public Builder mode(DeliveryMode value) {
+            mode = value;
+            return this;
+        }
+
+        public Builder stack(StackLoad value) {
+            stack = value;
+            return this;
+        }
+
+        public Workload build() {
+            return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, duration, messages, messageSize,
+                    producerRate, producers, consumers, maxBacklog, backlog, mode, stack);
+        }
     }
 
     private static <T> List<T> nonEmpty(String field, List<T> values) {

@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * Reads a workload from YAML, in the spirit of the OpenMessaging Benchmark workload files. The
  * built-in profiles ({@code quick}, {@code default}, {@code full}, {@code stability}, {@code backlog})
- * are such files on the classpath; a user's file may set only some keys, the rest come from
- * the {@code default} profile.
+ * are such files on the classpath; any other file, a profile or a user's, may set only some keys,
+ * the rest come from the {@code default} profile.
  */
 public final class WorkloadFile {
 
@@ -26,7 +26,8 @@ public final class WorkloadFile {
 
     private static final Set<String> KEYS = Set.of("name", "layouts", "batch_sizes", "drivers", "repeat", "warmup",
             "duration", "messages", "message_size", "producer_rate", "producers", "consumers", "max_backlog",
-            "backlog");
+            "backlog", "mode", "stack");
+    private static final Set<String> STACK_KEYS = Set.of("messages_per_request", "concurrency");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private WorkloadFile() {
@@ -36,7 +37,7 @@ public final class WorkloadFile {
         if (!PROFILES.contains(name)) {
             throw new IllegalArgumentException("unknown profile '" + name + "'; known profiles: " + PROFILES);
         }
-        return parse(resource(name), Map.of(), "profile " + name);
+        return parse(resource(name), name.equals("default") ? Map.of() : resource("default"), "profile " + name);
     }
 
     /** A workload file; keys it does not set come from the default profile. */
@@ -49,19 +50,34 @@ public final class WorkloadFile {
     }
 
     private static Workload parse(Map<String, Object> values, Map<String, Object> defaults, String source) {
+        Fields f = new Fields(merge(values, defaults, KEYS, source), source);
+        Fields stack = new Fields(merge(f.mapping("stack"), mapping(defaults.get("stack")), STACK_KEYS,
+                source + ", stack"), source + ", stack");
+        return new Workload(f.text("name"), f.texts("layouts"), f.ints("batch_sizes"), f.texts("drivers"),
+                (int) f.number("repeat"), f.duration("warmup"), f.duration("duration"), f.number("messages"),
+                (int) f.number("message_size"), (int) f.number("producer_rate"), (int) f.number("producers"),
+                (int) f.number("consumers"), f.number("max_backlog"), f.number("backlog"),
+                Workload.mode(f.text("mode")),
+                new StackLoad((int) stack.number("messages_per_request"), (int) stack.number("concurrency")));
+    }
+
+    /** {@code values} over {@code defaults}, after checking that {@code values} sets only known keys. */
+    private static Map<String, Object> merge(Map<String, Object> values, Map<String, Object> defaults,
+                                             Set<String> known, String source) {
         for (String key : values.keySet()) {
-            if (!KEYS.contains(key)) {
+            if (!known.contains(key)) {
                 throw new IllegalArgumentException(source + ": unknown key '" + key + "'; known keys: "
-                        + KEYS.stream().sorted().toList());
+                        + known.stream().sorted().toList());
             }
         }
         Map<String, Object> all = new LinkedHashMap<>(defaults);
         all.putAll(values);
-        Fields f = new Fields(all, source);
-        return new Workload(f.text("name"), f.texts("layouts"), f.ints("batch_sizes"), f.texts("drivers"),
-                (int) f.number("repeat"), f.duration("warmup"), f.duration("duration"), f.number("messages"),
-                (int) f.number("message_size"), (int) f.number("producer_rate"), (int) f.number("producers"),
-                (int) f.number("consumers"), f.number("max_backlog"), f.number("backlog"));
+        return all;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> mapping(Object value) {
+        return value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 
     private static Map<String, Object> resource(String profile) {
@@ -94,6 +110,16 @@ public final class WorkloadFile {
                 throw new IllegalArgumentException(source + ": '" + key + "' is missing");
             }
             return value;
+        }
+
+        /** A nested mapping; absent means empty. */
+        Map<String, Object> mapping(String key) {
+            Object value = values.get(key);
+            if (value == null || value instanceof Map) {
+                return WorkloadFile.mapping(value);
+            }
+            throw new IllegalArgumentException(source + ": '" + key + "' must be a mapping of keys to values, was '"
+                    + value + "'");
         }
 
         String text(String key) {

@@ -6,14 +6,21 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.dbqueue.DeliveryMode;
+import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.bench.workload.Workload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,6 +56,36 @@ class EndToEndTest {
         assertTrue(markdown.contains("## Verdict"));
         try (var charts = Files.list(out.resolve("charts"))) {
             assertEquals(2 + 4 * 2, charts.count(), "a matrix chart per driver, two charts per cell");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = DeliveryMode.class, names = {"EXACTLY_ONCE", "AT_MOST_ONCE"})
+    void everyDeliveryModeRunsOnBothInProcessDriversWithTheServerSettingsGiven(DeliveryMode mode, @TempDir Path out)
+            throws Exception {
+        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
+        String modeName = Workload.modeName(mode);
+        List<String> args = new ArrayList<>(List.of("run", "--workload", workload.toString(), "--out", out.toString(),
+                "--layouts", "queue_tasks_2", "--repeat", "1", "--mode", modeName));
+        boolean embedded = System.getenv(PostgresServer.JDBC_URL_ENV) == null;
+        if (embedded) {
+            args.addAll(List.of("--pg-setting", "wal_compression=on"));
+        }
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(args.toArray(String[]::new), new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+
+        JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        assertTrue(schema().validate(results).isEmpty());
+        assertEquals(modeName, results.at("/workload/mode").asText());
+        if (embedded) {
+            assertEquals("pglz", results.at("/environment/postgres/settings/wal_compression").asText(),
+                    "the setting was applied and recorded");
+        }
+        assertEquals(2, results.get("runs").size());
+        for (JsonNode run : results.get("runs")) {
+            assertTrue(run.at("/throughput/median").asDouble() > 0, run.toString());
         }
     }
 

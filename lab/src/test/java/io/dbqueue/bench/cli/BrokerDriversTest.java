@@ -1,0 +1,43 @@
+package io.dbqueue.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dbqueue.bench.driver.Driver;
+import io.dbqueue.bench.driver.Drivers;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The broker drivers run the tiny workload on the machine's RabbitMQ and NATS; without the broker they are skipped. */
+class BrokerDriversTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rabbitmq", "nats"})
+    void aReachableBrokerRunsTheWorkloadOnceForTheBatchSize(String broker, @TempDir Path out) throws Exception {
+        Driver driver = Drivers.all().get(broker);
+        String unavailable = driver.unavailableReason();
+        assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
+
+        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(new String[]{"run", "--workload", workload.toString(), "--out", out.toString(),
+                "--drivers", broker, "--repeat", "1"}, new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+
+        JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        assertEquals(0, results.get("skipped").size(), results.get("skipped").toString());
+        JsonNode runs = results.get("runs");
+        assertEquals(1, runs.size(), "one cell for the batch size, whatever the layouts");
+        assertEquals("none", runs.get(0).get("layout").asText());
+        assertTrue(runs.get(0).at("/throughput/median").asDouble() > 0, runs.toString());
+    }
+}
