@@ -11,8 +11,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
-/** One claim-handle-acknowledge cycle of a worker, for each delivery mode. */
+/** One claim-handle-acknowledge cycle of a worker, for each delivery mode, on the worker's thread or an executor. */
 final class BatchProcessor {
 
     private static final Logger LOG = LoggerFactory.getLogger(BatchProcessor.class);
@@ -50,6 +52,12 @@ final class BatchProcessor {
         if (tasks.isEmpty()) {
             return 0;
         }
+        handleDeleted(tasks);
+        return tasks.size();
+    }
+
+    /** Handles tasks an at-most-once claim has already deleted, and reports the answers. */
+    private void handleDeleted(List<Task> tasks) throws InterruptedException {
         TaskBatch batch = new TaskBatch(queue, tasks, config.mode(), null);
         Throwable error = handle(batch);
         // The tasks are already gone: a failure is reported, never retried.
@@ -64,7 +72,6 @@ final class BatchProcessor {
             }
         });
         listener.finished(queue, finished);
-        return tasks.size();
     }
 
     private int atLeastOnce(Connection c) throws SQLException, InterruptedException {
@@ -73,21 +80,80 @@ final class BatchProcessor {
         if (tasks.isEmpty()) {
             return 0;
         }
-        List<Task> live = deadLetterExpired(c, tasks);
+        write(c, handleLeased(deadLetterExpired(c, tasks)));
+        return tasks.size();
+    }
+
+    /**
+     * Claims one batch on the calling thread and hands its handling and acknowledgement to
+     * {@code executor}, which runs {@code done} when it is over; when this returns normally, {@code done}
+     * runs exactly once. An executor that rejects the batch makes the calling thread handle it, so
+     * nothing claimed waits unhandled. AT_LEAST_ONCE and AT_MOST_ONCE only. Returns the number of
+     * tasks claimed.
+     */
+    int dispatchOnce(Executor executor, Runnable done) throws SQLException {
+        List<Task> tasks;
+        List<Task> live;
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            tasks = claim(c);
+            live = config.mode() == DeliveryMode.AT_LEAST_ONCE ? deadLetterExpired(c, tasks) : tasks;
+        }
+        if (tasks.isEmpty()) {
+            done.run();
+            return 0;
+        }
+        Runnable job = () -> {
+            try {
+                if (config.mode() == DeliveryMode.AT_MOST_ONCE) {
+                    handleDeleted(live);
+                } else {
+                    Answers answers = handleLeased(live);
+                    try (Connection c = dataSource.getConnection()) {
+                        write(c, answers);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                LOG.warn("{}: acknowledging a batch on the executor failed; its tasks reappear when their leases expire: {}",
+                        queue, e.toString());
+                listener.crashed(queue, e);
+            } finally {
+                done.run();
+            }
+        };
+        try {
+            executor.execute(job);
+        } catch (RejectedExecutionException e) {
+            job.run();
+        }
+        return tasks.size();
+    }
+
+    /**
+     * Runs the handler on leased tasks. After an interrupt (a forced shutdown) the answers given so
+     * far are kept and the rest are to be handed back without counting the attempt.
+     */
+    private Answers handleLeased(List<Task> live) {
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), null);
         try {
             Throwable error = handle(batch);
-            acknowledge(c, batch.results(fallback(error)));
+            return new Answers(batch.results(fallback(error)), List.of(), null);
         } catch (InterruptedException e) {
-            // Forced shutdown: keep the answers given so far, hand the rest back without counting the attempt.
             Map<Task, TaskResult> answered = batch.results(null);
             List<Task> unanswered = new ArrayList<>();
             answered.entrySet().removeIf(entry -> entry.getValue() == null && unanswered.add(entry.getKey()));
-            acknowledge(c, answered);
-            store.release(c, unanswered);
-            throw e;
+            return new Answers(answered, unanswered, e);
         }
-        return tasks.size();
+    }
+
+    private void write(Connection c, Answers answers) throws SQLException, InterruptedException {
+        acknowledge(c, answers.results());
+        store.release(c, answers.unanswered());
+        if (answers.interrupted() != null) {
+            throw answers.interrupted();
+        }
     }
 
     private int exactlyOnce(Connection c) throws SQLException, InterruptedException {
@@ -211,6 +277,10 @@ final class BatchProcessor {
 
     private static TaskResult fallback(Throwable error) {
         return error == null ? TaskResult.finish() : TaskResult.fail(TaskBatch.describe(error));
+    }
+
+    /** A handler's answers for a leased batch, the tasks it left unanswered, and the interrupt that cut it short. */
+    private record Answers(Map<Task, TaskResult> results, List<Task> unanswered, InterruptedException interrupted) {
     }
 
     /** What one acknowledgement did, reported to the listener once it is committed. */

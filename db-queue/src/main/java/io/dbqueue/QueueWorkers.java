@@ -4,18 +4,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The worker threads of one queue. Each thread claims a batch, gives it to the handler, and
- * acknowledges the answers, per {@link QueueConfig#mode()}. A worker never dies of a failure: it
- * logs, reports {@link QueueListener#crashed}, backs off and goes on; a task it had claimed is
- * never lost (its lease expires, or its transaction rolls back).
+ * acknowledges the answers, per {@link QueueConfig#mode()}; or, started with
+ * {@link #startWithExecutor}, only claims and leaves handling and acknowledging to an executor. A
+ * worker never dies of a failure: it logs, reports {@link QueueListener#crashed}, backs off and goes
+ * on; a task it had claimed is never lost (its lease expires, or its transaction rolls back).
  */
 public final class QueueWorkers implements AutoCloseable {
 
@@ -28,11 +33,18 @@ public final class QueueWorkers implements AutoCloseable {
     private final WakeupSignal signal = new WakeupSignal();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger busy = new AtomicInteger();
+    private final Executor handlers;
+    private final int maxBatchesInFlight;
+    private final Semaphore batchesInFlight;
     private volatile boolean running = true;
     private volatile boolean paused;
 
-    private QueueWorkers(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener) {
+    private QueueWorkers(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener,
+                         Executor handlers, int maxBatchesInFlight) {
         this.config = Objects.requireNonNull(config, "config");
+        this.handlers = handlers;
+        this.maxBatchesInFlight = maxBatchesInFlight;
+        this.batchesInFlight = new Semaphore(maxBatchesInFlight);
         this.listener = SafeListener.wrap(Objects.requireNonNull(listener, "listener"));
         this.processor = new BatchProcessor(Objects.requireNonNull(dataSource, "dataSource"), config,
                 Objects.requireNonNull(handler, "handler"), this.listener);
@@ -54,13 +66,38 @@ public final class QueueWorkers implements AutoCloseable {
      *  (on JDK 21+, {@code Thread.ofVirtual().factory()} gives virtual threads). */
     public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler,
                                      QueueListener listener, ThreadFactory threadFactory) {
-        QueueWorkers workers = new QueueWorkers(dataSource, config, handler, listener);
-        for (int i = 0; i < config.threads(); i++) {
-            Thread thread = threadFactory.newThread(workers::work);
-            workers.threads.add(thread);
+        return new QueueWorkers(dataSource, config, handler, listener, null, 0).startThreads(threadFactory);
+    }
+
+    /**
+     * The experiment's "external executor" mode: the {@link QueueConfig#threads()} worker threads from
+     * {@code threadFactory} only claim batches, and {@code handlers} runs the handler and acknowledges
+     * each batch. A worker claims only while fewer than {@code maxBatchesInFlight} batches are with the
+     * executor, so claimed tasks never wait in its queue while their leases run out. A batch the
+     * executor rejects is handled on the worker thread. Not for {@link DeliveryMode#EXACTLY_ONCE}: its
+     * claim, handler and finish are one transaction on the worker's connection.
+     */
+    public static QueueWorkers startWithExecutor(DataSource dataSource, QueueConfig config, BatchHandler handler,
+                                                 QueueListener listener, ThreadFactory threadFactory,
+                                                 Executor handlers, int maxBatchesInFlight) {
+        Objects.requireNonNull(handlers, "handlers");
+        if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
+            throw new IllegalArgumentException("an external executor needs AT_LEAST_ONCE or AT_MOST_ONCE; "
+                    + "EXACTLY_ONCE claims, handles and finishes a batch in one transaction on the worker's connection");
         }
-        workers.threads.forEach(Thread::start);
-        return workers;
+        if (maxBatchesInFlight < 1) {
+            throw new IllegalArgumentException("maxBatchesInFlight must be at least 1, was " + maxBatchesInFlight);
+        }
+        return new QueueWorkers(dataSource, config, handler, listener, handlers, maxBatchesInFlight)
+                .startThreads(threadFactory);
+    }
+
+    private QueueWorkers startThreads(ThreadFactory threadFactory) {
+        for (int i = 0; i < config.threads(); i++) {
+            threads.add(threadFactory.newThread(this::work));
+        }
+        threads.forEach(Thread::start);
+        return this;
     }
 
     public QueueConfig config() {
@@ -87,7 +124,7 @@ public final class QueueWorkers implements AutoCloseable {
         signal.signalAll();
     }
 
-    /** Batches being handled or acknowledged right now. */
+    /** Batches being claimed, handled or acknowledged right now (on the executor too). */
     public int busyWorkers() {
         return busy.get();
     }
@@ -99,8 +136,9 @@ public final class QueueWorkers implements AutoCloseable {
     /**
      * Stops claiming and waits up to {@code timeout} for batches in progress to be acknowledged.
      * Workers still busy then are interrupted: an at-least-once batch keeps the answers given and
-     * releases its other tasks at once; an exactly-once batch rolls back. Returns whether every
-     * worker stopped in time.
+     * releases its other tasks at once; an exactly-once batch rolls back. Batches on an external
+     * executor are not interrupted (its threads are not ours): their tasks reappear when their leases
+     * expire. Returns whether every batch was done in time.
      */
     public boolean shutdown(Duration timeout) {
         running = false;
@@ -112,7 +150,25 @@ public final class QueueWorkers implements AutoCloseable {
             threads.forEach(Thread::interrupt);
             joinUntil(System.nanoTime() + Duration.ofSeconds(10).toNanos());
         }
-        return clean;
+        return clean && executorDrained(deadline);
+    }
+
+    private boolean executorDrained(long deadline) {
+        if (handlers == null) {
+            return true;
+        }
+        try {
+            if (batchesInFlight.tryAcquire(maxBatchesInFlight, Math.max(0, deadline - System.nanoTime()),
+                    TimeUnit.NANOSECONDS)) {
+                batchesInFlight.release(maxBatchesInFlight);
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.warn("{}: {} batches still on the executor at the deadline; their tasks reappear when their leases expire",
+                config.location(), maxBatchesInFlight - batchesInFlight.availablePermits());
+        return false;
     }
 
     /** {@link #shutdown} with 30 seconds to finish. */
@@ -149,9 +205,14 @@ public final class QueueWorkers implements AutoCloseable {
                     continue;
                 }
                 long wait;
+                long signalsSeen = signal.generation();
                 busy.incrementAndGet();
                 try {
-                    int claimed = processor.runOnce();
+                    if (paused) {
+                        // pause() came after the check above; whoever waits for busyWorkers() == 0 relies on this.
+                        continue;
+                    }
+                    int claimed = handlers == null ? processor.runOnce() : dispatch();
                     failures = 0;
                     wait = claimed >= poll.batchSize() ? 0
                             : claimed > 0 ? poll.betweenTaskTimeout().toNanos() : poll.noTaskTimeout().toNanos();
@@ -167,7 +228,7 @@ public final class QueueWorkers implements AutoCloseable {
                     busy.decrementAndGet();
                 }
                 if (wait > 0 && running) {
-                    signal.await(wait);
+                    signal.awaitSince(signalsSeen, wait);
                 }
             } catch (InterruptedException e) {
                 if (running) {
@@ -178,6 +239,30 @@ public final class QueueWorkers implements AutoCloseable {
                 LOG.error("{}: worker stopped by {}", config.location(), e.toString(), e);
                 listener.crashed(config.location(), e);
                 throw e;
+            }
+        }
+    }
+
+    /** Waits for room on the executor, then claims a batch and hands it over. */
+    private int dispatch() throws SQLException, InterruptedException {
+        batchesInFlight.acquire();
+        if (!running || paused) {
+            batchesInFlight.release();
+            return 0;
+        }
+        busy.incrementAndGet();
+        Runnable done = () -> {
+            busy.decrementAndGet();
+            batchesInFlight.release();
+        };
+        boolean handedOver = false;
+        try {
+            int claimed = processor.dispatchOnce(handlers, done);
+            handedOver = true;
+            return claimed;
+        } finally {
+            if (!handedOver) {
+                done.run();
             }
         }
     }

@@ -22,11 +22,23 @@ final class WakeupSignal {
         }
     }
 
-    /** Waits up to {@code nanos}, returning early on a signal. */
-    void await(long nanos) throws InterruptedException {
+    /** How many signals there have been; pass it to {@link #awaitSince} to count those that come after. */
+    long generation() {
         lock.lock();
         try {
-            long seen = generation;
+            return generation;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits up to {@code nanos}, returning early on a signal after {@code seen}, at once if one came
+     * already: a wakeup sent while the worker was claiming is not lost.
+     */
+    void awaitSince(long seen, long nanos) throws InterruptedException {
+        lock.lock();
+        try {
             long left = nanos;
             while (generation == seen && left > 0) {
                 left = changed.awaitNanos(left);

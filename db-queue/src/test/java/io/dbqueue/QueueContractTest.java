@@ -151,18 +151,21 @@ class QueueContractTest {
     void tasksOfAConsumerThatDiedReappearWhenTheLeaseExpires() throws Exception {
         long id = producer.enqueue("orphan");
         TaskStore store = new TaskStore(queue);
+        // The lease runs from the claim's now(), which is not before this.
+        Instant beforeClaim = Instant.now();
         // A consumer claims with a 1 s lease and dies without answering.
         try (Connection dying = ds.getConnection()) {
             List<Task> claimed = store.claim(dying, 10, DeliveryMode.AT_LEAST_ONCE, Duration.ofSeconds(1));
             assertEquals(List.of(id), ids(claimed));
         }
-        Instant died = Instant.now();
-        assertEquals(List.of(), claim(store, 10), "leased task must stay hidden");
-        List<Task> again = new ArrayList<>();
-        Await.until(TIMEOUT, "orphaned task reappears", () -> again.addAll(claim(store, 10)));
+        List<Task> again = new ArrayList<>(claim(store, 10));
+        if (Duration.between(beforeClaim, Instant.now()).toMillis() < 1000) {
+            assertEquals(List.of(), again, "leased task must stay hidden");
+        }
+        Await.until(TIMEOUT, "orphaned task reappears", () -> !again.isEmpty() || again.addAll(claim(store, 10)));
         assertEquals(List.of(id), ids(again));
         assertEquals(2, again.get(0).attempt());
-        assertTrue(Duration.between(died, Instant.now()).toMillis() >= 900, "reappeared before the lease expired");
+        assertTrue(Duration.between(beforeClaim, Instant.now()).toMillis() >= 1000, "reappeared before the lease expired");
     }
 
     @Test
@@ -175,7 +178,8 @@ class QueueContractTest {
             assertEquals(1, processor.runOnce());
             double seconds = secondsUntilDue(id);
             double expected = 10 * Math.pow(2, attempt - 1);
-            assertTrue(Math.abs(seconds - expected) < 2, "attempt " + attempt + ": due in " + seconds + " s, expected "
+            // 10, 20, 40: geometric, and far from arithmetic (10, 30, 50) and linear (10, 10, 10) even on a stalled machine
+            assertTrue(Math.abs(seconds - expected) < 5, "attempt " + attempt + ": due in " + seconds + " s, expected "
                     + expected);
             assertEquals(attempt, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id));
             makeDue(id);
@@ -302,7 +306,7 @@ class QueueContractTest {
         assertEquals(1, processor.runOnce());
         assertEquals(0, TestDatabase.queryLong("SELECT attempt FROM " + table.name()));
         assertEquals(1, TestDatabase.queryLong("SELECT reenqueue_attempt FROM " + table.name()));
-        assertTrue(Math.abs(secondsUntilDue(id) - 60) < 2);
+        assertTrue(Math.abs(secondsUntilDue(id) - 60) < 5);
     }
 
     @Test

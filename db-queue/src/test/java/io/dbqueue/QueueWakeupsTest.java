@@ -11,9 +11,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,14 +25,16 @@ class QueueWakeupsTest {
 
     /** An idle worker with this poll would not look at the table again within the test. */
     private static final PollSettings RARE_POLL = PollSettings.DEFAULT.withTimeouts(Duration.ZERO,
-            Duration.ofMillis(5), Duration.ofMinutes(10));
+            Duration.ofMinutes(10), Duration.ofSeconds(1));
+
+    private static final AtomicInteger TESTS = new AtomicInteger();
 
     private final DataSource ds = TestDatabase.dataSource();
     private QueueLocation queue;
 
     @BeforeEach
     void freshTable() throws SQLException {
-        queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("wakeups");
+        queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("wakeups_" + TESTS.incrementAndGet());
     }
 
     @Test
@@ -58,63 +62,85 @@ class QueueWakeupsTest {
 
     @Test
     void anEnqueueWithinTheIntervalGetsOneTrailingNotification() throws Exception {
-        try (Connection listener = listening(); QueueNotifier notifier = new QueueNotifier(ds, Duration.ofSeconds(1))) {
+        try (Listening listening = new Listening(); QueueNotifier notifier = new QueueNotifier(ds, Duration.ofSeconds(1))) {
             QueueProducer producer = new QueueProducer(ds, queue, notifier);
             producer.enqueue("first");
-            PGNotification[] first = listener.unwrap(PGConnection.class).getNotifications(30_000);
-            assertEquals(1, first == null ? 0 : first.length, "the first enqueue after a quiet interval is notified at once");
+            listening.next();
             // The first notification has been sent, so this enqueue falls within its interval.
             producer.enqueue("second");
-            List<PGNotification> trailing = drain(listener);
-            assertEquals(1, trailing.size(), "one more at the end of the interval");
-            assertEquals(queue.queueName(), first[0].getParameter());
-            assertEquals(queue.queueName(), trailing.get(0).getParameter());
+            listening.next();
+            assertEquals(List.of(), listening.drain(), "one trailing notification, no more");
         }
     }
 
     @Test
     void aBurstIsNotifiedAtMostOncePerInterval() throws Exception {
-        try (Connection listener = listening(); QueueNotifier notifier = new QueueNotifier(ds, Duration.ofSeconds(1))) {
+        try (Listening listening = new Listening(); QueueNotifier notifier = new QueueNotifier(ds, Duration.ofSeconds(1))) {
             QueueProducer producer = new QueueProducer(ds, queue, notifier);
             long start = System.nanoTime();
             for (int i = 0; i < 50; i++) {
                 producer.enqueue("burst " + i);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            int received = drain(listener).size();
+            int received = listening.drain().size();
             assertTrue(received >= 1 && received <= 2 + seconds,
                     received + " notifications for 50 enqueues in " + seconds + " s with a 1 s interval");
         }
     }
 
-    private Connection listening() throws SQLException {
-        Connection c = ds.getConnection();
-        try (Statement st = c.createStatement()) {
-            st.execute("LISTEN " + WakeupChannel.of(queue.table()));
-        }
-        c.unwrap(PGConnection.class).getNotifications(); // a pooled connection may hold an earlier test's
-        return c;
-    }
-
     /**
-     * What this queue's channel received until three quiet seconds, three times the notifier's
-     * interval, have passed; then the pooled connection stops listening.
+     * A pooled connection listening on the queue's channel, keeping only this test's queue's
+     * notifications (a notifier of an earlier test may still send on the same table's channel);
+     * closing it stops listening before the connection goes back to the pool.
      */
-    private List<PGNotification> drain(Connection listener) throws SQLException {
-        PGConnection pg = listener.unwrap(PGConnection.class);
-        List<PGNotification> received = new ArrayList<>();
-        while (true) {
-            PGNotification[] batch = pg.getNotifications(3000);
-            if (batch == null || batch.length == 0) {
-                try (Statement st = listener.createStatement()) {
-                    st.execute("UNLISTEN *");
-                }
-                return received;
+    private final class Listening implements AutoCloseable {
+        private final String channel = WakeupChannel.of(queue.table());
+        private final Connection connection;
+        private final PGConnection pg;
+
+        Listening() throws SQLException {
+            connection = ds.getConnection();
+            try (Statement st = connection.createStatement()) {
+                st.execute("LISTEN " + channel);
             }
-            for (PGNotification n : batch) {
-                if (n.getName().equals(WakeupChannel.of(queue.table()))) {
-                    received.add(n);
+            pg = connection.unwrap(PGConnection.class);
+        }
+
+        /** Waits up to 30 s for this queue's next notification. */
+        void next() throws SQLException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                if (!ours(pg.getNotifications(1000)).isEmpty()) {
+                    return;
                 }
+            }
+            throw new AssertionError("no notification for " + queue + " within 30 s");
+        }
+
+        /** This queue's notifications until three quiet seconds, three times the notifier's interval, have passed. */
+        List<PGNotification> drain() throws SQLException {
+            List<PGNotification> received = new ArrayList<>();
+            while (true) {
+                PGNotification[] batch = pg.getNotifications(3000);
+                if (batch == null || batch.length == 0) {
+                    return received;
+                }
+                received.addAll(ours(batch));
+            }
+        }
+
+        private List<PGNotification> ours(PGNotification[] batch) {
+            return batch == null ? List.of() : Arrays.stream(batch)
+                    .filter(n -> n.getName().equals(channel) && n.getParameter().equals(queue.queueName()))
+                    .toList();
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try (Statement st = connection.createStatement()) {
+                st.execute("UNLISTEN *");
+            } finally {
+                connection.close();
             }
         }
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -93,6 +94,38 @@ class QueueWorkersTest {
         }
     }
 
+    /** A wakeup that arrives while the worker is claiming (here: right after its empty claim) is not lost. */
+    @Test
+    void aWakeupDuringAnEmptyClaimCutsTheFollowingWaitShort() throws Exception {
+        PollSettings rarePoll = PollSettings.DEFAULT.withTimeouts(Duration.ZERO, Duration.ofMinutes(10), Duration.ofSeconds(1));
+        CountDownLatch handled = new CountDownLatch(1);
+        AtomicReference<QueueWorkers> started = new AtomicReference<>();
+        CountDownLatch ready = new CountDownLatch(1);
+        QueueListener enqueueOnFirstEmptyClaim = new QueueListener() {
+            private boolean done;
+
+            @Override
+            public void picked(QueueLocation q, List<Task> tasks, long claimNanos) {
+                if (tasks.isEmpty() && !done) {
+                    done = true;
+                    try {
+                        assertTrue(ready.await(30, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    producer.enqueue("arrives while the worker claims");
+                    started.get().wakeup();
+                }
+            }
+        };
+        try (QueueWorkers workers = QueueWorkers.start(ds, QueueConfig.of(queue).withPoll(rarePoll),
+                batch -> handled.countDown(), enqueueOnFirstEmptyClaim)) {
+            started.set(workers);
+            ready.countDown();
+            assertTrue(handled.await(30, TimeUnit.SECONDS), "the worker did not sleep through the wakeup for 10 minutes");
+        }
+    }
+
     @Test
     void aHandlerErrorFailsTheBatchAndTheWorkerGoesOn() throws Exception {
         AtomicInteger calls = new AtomicInteger();
@@ -167,9 +200,11 @@ class QueueWorkersTest {
                         return false;
                     }
                 });
+                // At least once: the task claimed before the outage runs again (more than once if its 1 s lease
+                // ran out before the outage too).
                 Await.until(TIMEOUT, "both tasks processed after the outage",
                         () -> processed.contains("enqueued after the outage")
-                                && processed.stream().filter("claimed before the outage"::equals).count() == 2);
+                                && processed.stream().filter("claimed before the outage"::equals).count() >= 2);
                 assertTrue(workers.isRunning());
             } finally {
                 TestDatabase.execute("ALTER DATABASE dbq_outage ALLOW_CONNECTIONS true");

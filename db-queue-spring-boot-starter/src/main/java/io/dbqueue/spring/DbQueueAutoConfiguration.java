@@ -2,6 +2,7 @@ package io.dbqueue.spring;
 
 import io.dbqueue.QueueListener;
 import io.dbqueue.QueueNotifier;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -38,9 +39,9 @@ public class DbQueueAutoConfiguration {
     public QueueConsumerWorkers dbQueueConsumerWorkers(DataSource dataSource, QueueDefinitions definitions,
                                                        ObjectProvider<QueueConsumer> consumers,
                                                        ObjectProvider<QueueListener> listeners,
-                                                       DbQueueProperties properties) {
+                                                       DbQueueProperties properties, BeanFactory beans) {
         return new QueueConsumerWorkers(dataSource, definitions, consumers,
-                QueueListener.composite(listeners.orderedStream().toList()), properties.getShutdownTimeout());
+                QueueListener.composite(listeners.orderedStream().toList()), properties.getShutdownTimeout(), beans);
     }
 
     @Bean

@@ -82,7 +82,12 @@ public class DbQueueProperties {
         /** The queue's name within its table (the queue_name column). Defaults to the queue id. */
         private String queueName;
 
-        /** Delivery mode: at-least-once, exactly-once or at-most-once (the experiment's separate-transactions and wrap-in-transaction are accepted as aliases). */
+        /**
+         * Delivery mode: at-least-once, exactly-once or at-most-once (the experiment's separate-transactions
+         * and wrap-in-transaction are accepted as aliases), or external-executor: at-least-once with the
+         * worker threads only claiming and the executor bean named by executor (by default
+         * applicationTaskExecutor) handling the batches.
+         */
         private String mode = "at-least-once";
 
         /** Worker threads polling this queue. */
@@ -111,6 +116,15 @@ public class DbQueueProperties {
          * coalesced LISTEN/NOTIFY wakeups and consumers still poll, so no-task-timeout can be long).
          */
         private String wakeup = "poll";
+
+        /**
+         * Name of a java.util.concurrent.Executor bean that handles and acknowledges the batches, so that
+         * the worker threads only claim (the experiment's external executor). Not with exactly-once.
+         */
+        private String executor;
+
+        /** With an executor: how many claimed batches may be with it at once. Defaults to threads. */
+        private Integer maxBatchesInFlight;
 
         /** When failed tasks are tried again. */
         private final Retry retry = new Retry();
@@ -209,6 +223,22 @@ public class DbQueueProperties {
 
         public void setWakeup(String wakeup) {
             this.wakeup = wakeup;
+        }
+
+        public String getExecutor() {
+            return executor;
+        }
+
+        public void setExecutor(String executor) {
+            this.executor = executor;
+        }
+
+        public Integer getMaxBatchesInFlight() {
+            return maxBatchesInFlight;
+        }
+
+        public void setMaxBatchesInFlight(Integer maxBatchesInFlight) {
+            this.maxBatchesInFlight = maxBatchesInFlight;
         }
 
         public Retry getRetry() {

@@ -6,6 +6,8 @@ import io.dbqueue.QueueWakeups;
 import io.dbqueue.QueueWorkers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.system.JavaVersion;
 import org.springframework.context.SmartLifecycle;
@@ -19,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -28,7 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code dbq.shutdown-timeout} to finish, then the workers are interrupted (their unanswered tasks
  * are released). Its phase is SmartLifecycle's default, the highest: it starts last and stops first,
  * before the web server, and the DataSource closes only after all lifecycles have stopped. Queues
- * with {@code wakeup=notify} share one LISTEN connection that wakes their idle workers.
+ * with {@code wakeup=notify} share one LISTEN connection that wakes their idle workers. A queue with
+ * an {@code executor} hands its batches to that bean; when the executor stops taking them (Spring
+ * shuts task executors down as the context closes), the workers handle them themselves.
  */
 public final class QueueConsumerWorkers implements SmartLifecycle {
 
@@ -39,6 +44,7 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     private final ObjectProvider<QueueConsumer> consumers;
     private final QueueListener listener;
     private final Duration shutdownTimeout;
+    private final BeanFactory beans;
     private final Map<String, QueueWorkers> workers = Collections.synchronizedMap(new LinkedHashMap<>());
     private volatile QueueWakeups wakeups;
     private volatile boolean running;
@@ -46,12 +52,13 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     /** {@code consumers} are looked up on {@link #start()}, so that a consumer may itself inject {@link DbQueues}. */
     public QueueConsumerWorkers(DataSource dataSource, QueueDefinitions definitions,
                                 ObjectProvider<QueueConsumer> consumers, QueueListener listener,
-                                Duration shutdownTimeout) {
+                                Duration shutdownTimeout, BeanFactory beans) {
         this.dataSource = dataSource;
         this.definitions = definitions;
         this.consumers = consumers;
         this.listener = listener;
         this.shutdownTimeout = shutdownTimeout;
+        this.beans = beans;
     }
 
     /** The running workers of queue {@code id}, if a consumer bean consumes it. */
@@ -63,20 +70,32 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     public void start() {
         List<QueueConsumer> all = consumers.orderedStream().toList();
         checkConsumers(all);
+        // Resolved before any worker starts, so that a wrong bean name fails start-up with nothing running.
+        Map<String, Executor> executors = new LinkedHashMap<>();
+        for (QueueConsumer consumer : all) {
+            definitions.get(consumer.queueId()).executor()
+                    .ifPresent(e -> executors.put(consumer.queueId(), executorBean(consumer.queueId(), e.beanName())));
+        }
         running = true;
         List<QueueWorkers> notified = new ArrayList<>();
         for (QueueConsumer consumer : all) {
             QueueDefinition definition = definitions.get(consumer.queueId());
-            QueueWorkers queueWorkers = QueueWorkers.start(dataSource, definition.config(), consumer, listener,
-                    threadFactory(definition));
+            QueueWorkers queueWorkers = definition.executor()
+                    .map(executor -> QueueWorkers.startWithExecutor(dataSource, definition.config(), consumer, listener,
+                            threadFactory(definition), executors.get(definition.id()),
+                            executor.maxBatchesInFlight()))
+                    .orElseGet(() -> QueueWorkers.start(dataSource, definition.config(), consumer, listener,
+                            threadFactory(definition)));
             workers.put(definition.id(), queueWorkers);
             if (definition.notifyWakeups()) {
                 notified.add(queueWorkers);
             }
-            LOG.info("dbq: consuming {} with {} ({} threads, batch {}, {}, wakeup by {})", definition.location(),
+            LOG.info("dbq: consuming {} with {} ({} threads, batch {}, {}, wakeup by {}{})", definition.location(),
                     consumer.getClass().getName(), definition.config().threads(),
                     definition.config().poll().batchSize(), definition.config().mode(),
-                    definition.notifyWakeups() ? "notify" : "poll");
+                    definition.notifyWakeups() ? "notify" : "poll",
+                    definition.executor().map(e -> ", handled on " + e.beanName() + " with up to "
+                            + e.maxBatchesInFlight() + " batches in flight").orElse(""));
         }
         if (!notified.isEmpty()) {
             wakeups = QueueWakeups.start(dataSource, notified);
@@ -128,6 +147,15 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
                         + " and " + consumer.getClass().getName() + "; raise dbq.queues." + id
                         + ".threads instead, or give each consumer its own queue");
             }
+        }
+    }
+
+    private Executor executorBean(String id, String name) {
+        try {
+            return beans.getBean(name, Executor.class);
+        } catch (BeansException e) {
+            throw new IllegalStateException("dbq.queues." + id + ".executor names '" + name
+                    + "', which is not an Executor bean of this application: " + e.getMessage(), e);
         }
     }
 

@@ -4,16 +4,24 @@ import io.dbqueue.QueueConfig;
 import io.dbqueue.QueueLocation;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One configured queue, validated: its id under {@code dbq.queues}, how it is consumed, whether its
- * workers run on virtual threads, and whether producers and consumers use LISTEN/NOTIFY wakeups.
+ * workers run on virtual threads, whether producers and consumers use LISTEN/NOTIFY wakeups, and the
+ * executor, if any, that handles its batches while the workers only claim.
  */
-public record QueueDefinition(String id, QueueConfig config, boolean virtualThreads, boolean notifyWakeups) {
+public record QueueDefinition(String id, QueueConfig config, boolean virtualThreads, boolean notifyWakeups,
+                              Optional<ExternalExecutor> executor) {
 
     public QueueDefinition {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(executor, "executor");
+    }
+
+    /** Batches are handled on the {@link java.util.concurrent.Executor} bean {@code beanName}, at most {@code maxBatchesInFlight} at once. */
+    public record ExternalExecutor(String beanName, int maxBatchesInFlight) {
     }
 
     public QueueLocation location() {

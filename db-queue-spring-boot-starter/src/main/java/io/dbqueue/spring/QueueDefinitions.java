@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static io.dbqueue.spring.InvalidQueuePropertyException.check;
@@ -25,9 +26,13 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
  */
 public final class QueueDefinitions {
 
+    private static final String EXTERNAL_EXECUTOR = "external-executor";
+    /** Spring Boot's auto-configured task executor. */
+    static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
     private static final Map<String, DeliveryMode> MODES = Map.of(
             "at-least-once", DeliveryMode.AT_LEAST_ONCE,
             "separate-transactions", DeliveryMode.AT_LEAST_ONCE,
+            EXTERNAL_EXECUTOR, DeliveryMode.AT_LEAST_ONCE,
             "exactly-once", DeliveryMode.EXACTLY_ONCE,
             "wrap-in-transaction", DeliveryMode.EXACTLY_ONCE,
             "at-most-once", DeliveryMode.AT_MOST_ONCE);
@@ -101,7 +106,31 @@ public final class QueueDefinitions {
         QueueConfig threads = check(prefix + "threads", () -> base.withThreads(queue.getThreads()));
         QueueConfig config = check(prefix + "lease-timeout", () -> threads.withLeaseTimeout(queue.getLeaseTimeout()));
         boolean notify = check(prefix + "wakeup", () -> notifyWakeups(queue.getWakeup()));
-        return new QueueDefinition(id, config, queue.isVirtualThreads(), notify);
+        return new QueueDefinition(id, config, queue.isVirtualThreads(), notify, externalExecutor(prefix, queue, config));
+    }
+
+    private static Optional<QueueDefinition.ExternalExecutor> externalExecutor(String prefix, DbQueueProperties.Queue queue,
+                                                                               QueueConfig config) {
+        String bean = queue.getExecutor() == null || queue.getExecutor().isBlank() ? null : queue.getExecutor().trim();
+        if (bean == null && EXTERNAL_EXECUTOR.equals(normalizedMode(queue.getMode()))) {
+            bean = APPLICATION_TASK_EXECUTOR;
+        }
+        if (bean == null) {
+            if (queue.getMaxBatchesInFlight() != null) {
+                throw new InvalidQueuePropertyException(prefix + "max-batches-in-flight applies only with an executor: set "
+                        + prefix + "executor or " + prefix + "mode=external-executor");
+            }
+            return Optional.empty();
+        }
+        if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
+            throw new InvalidQueuePropertyException(prefix + "executor cannot be used with mode " + queue.getMode()
+                    + ": exactly-once claims, handles and finishes a batch in one transaction on the worker's thread");
+        }
+        int inFlight = queue.getMaxBatchesInFlight() == null ? config.threads() : queue.getMaxBatchesInFlight();
+        if (inFlight < 1) {
+            throw new InvalidQueuePropertyException(prefix + "max-batches-in-flight must be at least 1, was " + inFlight);
+        }
+        return Optional.of(new QueueDefinition.ExternalExecutor(bean, inFlight));
     }
 
     private static RetryPolicy retry(String prefix, DbQueueProperties.Retry retry) {
@@ -124,12 +153,16 @@ public final class QueueDefinitions {
     }
 
     private static DeliveryMode mode(String value) {
-        DeliveryMode mode = value == null ? null : MODES.get(value.trim().toLowerCase(Locale.ROOT).replace('_', '-'));
+        DeliveryMode mode = MODES.get(normalizedMode(value));
         if (mode == null) {
-            throw new IllegalArgumentException("mode must be one of at-least-once, exactly-once, at-most-once"
-                    + " (or the aliases separate-transactions, wrap-in-transaction), was '" + value + "'");
+            throw new IllegalArgumentException("mode must be one of at-least-once, exactly-once, at-most-once,"
+                    + " external-executor (or the aliases separate-transactions, wrap-in-transaction), was '" + value + "'");
         }
         return mode;
+    }
+
+    private static String normalizedMode(String value) {
+        return value == null ? "" : value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     private static boolean notifyWakeups(String value) {

@@ -10,10 +10,14 @@ import io.dbqueue.QueueWorkers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -81,6 +85,48 @@ class ConsumerTest {
                     assertThat(idle.await(30, TimeUnit.SECONDS)).as("the consumer found nothing and waits").isTrue();
                     context.getBean(DbQueues.class).producer("main").enqueue("wake up");
                     consumer.awaitHandled(1, Duration.ofSeconds(30));
+                });
+    }
+
+    /** The experiment's external executor: the workers only claim; Spring Boot's task executor handles. */
+    @Test
+    void externalExecutorModeHandlesBatchesOnTheApplicationTaskExecutor() {
+        String table = createTable(Layout.DBQ_SEQ);
+        Set<String> handlerThreads = ConcurrentHashMap.newKeySet();
+        RecordingConsumer consumer = new RecordingConsumer("main") {
+            @Override
+            public void handle(TaskBatch batch) {
+                handlerThreads.add(Thread.currentThread().getName());
+                super.handle(batch);
+            }
+        };
+        runner().withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+                .withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
+                        "dbq.queues.main.mode=external-executor", "dbq.queues.main.threads=2",
+                        "dbq.queues.main.batch-size=5", "spring.task.execution.thread-name-prefix=app-task-")
+                .withBean(RecordingConsumer.class, () -> consumer)
+                .run(context -> {
+                    DbQueues queues = context.getBean(DbQueues.class);
+                    List<String> payloads = IntStream.range(0, 40).mapToObj(i -> "task-" + i).toList();
+                    queues.producer("main").enqueueAll(payloads);
+                    consumer.awaitHandled(40, Duration.ofSeconds(20));
+                    assertThat(new ArrayList<>(consumer.handled())).containsExactlyInAnyOrderElementsOf(payloads);
+                    assertThat(handlerThreads).isNotEmpty().allMatch(name -> name.startsWith("app-task-"));
+                    StarterTestSupport.await(Duration.ofSeconds(20), "every task acknowledged",
+                            () -> queues.monitor("main").depth().tasks() == 0);
+                });
+    }
+
+    @Test
+    void anExecutorThatIsNotABeanFailsStartUpWithNoWorkerRunning() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
+                        "dbq.queues.main.executor=handlerPool")
+                .withBean(RecordingConsumer.class, () -> new RecordingConsumer("main"))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(StarterTestSupport.messages(context.getStartupFailure()))
+                            .contains("dbq.queues.main.executor names 'handlerPool', which is not an Executor bean");
                 });
     }
 

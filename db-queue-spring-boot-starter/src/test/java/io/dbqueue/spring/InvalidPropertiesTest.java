@@ -41,10 +41,20 @@ class InvalidPropertiesTest {
             "retry.max-attempts=0 | dbq.queues.main.retry.max-attempts must be at least 1, was 0",
             "retry.jitter=1.5 | dbq.queues.main.retry.jitter must be between 0 and 1, was 1.5",
             "queue-name=no spaces | dbq.queues.main.queue-name: queue name 'no spaces' is not valid",
-            "wakeup=push | dbq.queues.main.wakeup must be poll or notify, was 'push'"})
+            "wakeup=push | dbq.queues.main.wakeup must be poll or notify, was 'push'",
+            "max-batches-in-flight=4 | dbq.queues.main.max-batches-in-flight applies only with an executor"})
     void aBadQueueValueNamesItsProperty(String property, String expected) {
         assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
                 "dbq.queues.main." + property), expected);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "executor=pool | mode=exactly-once | dbq.queues.main.executor cannot be used with mode exactly-once",
+            "mode=external-executor | max-batches-in-flight=0 | dbq.queues.main.max-batches-in-flight must be at least 1, was 0"})
+    void aBadExecutorCombinationNamesItsProperty(String first, String second, String expected) {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
+                "dbq.queues.main." + first, "dbq.queues.main." + second), expected);
     }
 
     @Test

@@ -9,6 +9,7 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,7 +24,8 @@ class QueueDepthsTest {
         dataSource.setUser(PostgresServer.shared().user());
         dataSource.setPassword(PostgresServer.shared().password());
         QueueDefinition main = new QueueDefinition("main",
-                io.dbqueue.QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main")), false, false);
+                io.dbqueue.QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main")), false, false,
+                Optional.empty());
         AtomicLong clock = new AtomicLong();
         QueueDepths depths = new QueueDepths(dataSource, new QueueDefinitions(List.of(main)), Duration.ofSeconds(5),
                 clock::get);

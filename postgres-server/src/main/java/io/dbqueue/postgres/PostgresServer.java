@@ -32,13 +32,15 @@ public final class PostgresServer implements AutoCloseable {
 
     /**
      * Settings the embedded server starts with unless the caller overrides them: durable, and with
-     * autovacuum waking every second instead of every minute, as a queue's churn of dead rows needs.
+     * autovacuum waking every second instead of every minute, as a queue's churn of dead rows needs,
+     * and WAL flushes timed (track_wal_io_timing) so that the lab can tell slow storage from a slow queue.
      */
     public static final Map<String, String> DURABLE_SETTINGS = Map.of(
             "fsync", "on",
             "synchronous_commit", "on",
             "full_page_writes", "on",
             "autovacuum_naptime", "1s",
+            "track_wal_io_timing", "on",
             "max_connections", "300");
 
     private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");

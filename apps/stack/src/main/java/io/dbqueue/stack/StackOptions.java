@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param batchSize          producer batch and consumer claim size
  * @param consumerThreads    worker threads per consumer
  * @param mode               the consumers' delivery mode (dbq.queues.&lt;id&gt;.mode): at-least-once, exactly-once,
- *                           at-most-once, or the experiment's separate-transactions, wrap-in-transaction
+ *                           at-most-once, or the experiment's separate-transactions, wrap-in-transaction,
+ *                           external-executor
  * @param statsTransport     how consumers report to test-app: {@code http} or {@code rabbitmq}
  *                           (the broker from RABBIT_HOST/PORT/USER/PASS, default 127.0.0.1:5672)
  * @param messagesPerRequest test-app sends one message per {@code POST /} when 1, else arrays of this many to {@code /batch}
@@ -35,9 +36,9 @@ public record StackOptions(int producers, int consumers, String table, int batch
                            List<String> jvmArgs) {
 
     public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xmx512m", "-XX:+UseSerialGC");
-    /** consumer-app's delivery modes, with the experiment's names for the first two. */
+    /** consumer-app's delivery modes, and the experiment's three processing modes. */
     public static final List<String> MODES = List.of("at-least-once", "exactly-once", "at-most-once",
-            "separate-transactions", "wrap-in-transaction");
+            "separate-transactions", "wrap-in-transaction", "external-executor");
 
     public StackOptions {
         atLeast("producers", producers, 1);

@@ -33,9 +33,9 @@ class StackEndToEndTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    /** In the experiment's two processing modes: separate transactions (at least once) and wrap in transaction. */
+    /** In the experiment's three processing modes: separate transactions (at least once), wrap in transaction, external executor. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"at-least-once", "wrap-in-transaction"})
+    @ValueSource(strings = {"at-least-once", "wrap-in-transaction", "external-executor"})
     void runOf2000MessagesOverTwoProducersAndTwoConsumersIsProcessedExactlyOnceAndCompletes(String mode)
             throws Exception {
         // 4 worker threads per consumer instead of 14: idle polling of 28 threads costs this shared machine CPU;

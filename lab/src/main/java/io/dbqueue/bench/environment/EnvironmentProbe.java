@@ -24,7 +24,7 @@ public final class EnvironmentProbe {
 
     public static final List<String> SETTINGS = List.of("fsync", "synchronous_commit", "full_page_writes",
             "shared_buffers", "wal_level", "max_wal_size", "checkpoint_timeout", "max_connections",
-            "autovacuum_naptime");
+            "autovacuum_naptime", "track_wal_io_timing");
     private static final String UNKNOWN = "unknown";
 
     private EnvironmentProbe() {

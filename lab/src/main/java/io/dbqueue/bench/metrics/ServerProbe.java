@@ -26,17 +26,28 @@ public final class ServerProbe {
     private static final String CHECKPOINTS_SINCE_17 = "SELECT num_timed + num_requested FROM pg_stat_checkpointer";
     private static final String CHECKPOINTS_BEFORE_17 = "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter";
 
+    // PostgreSQL 18 moved WAL flush counts and times from pg_stat_wal to pg_stat_io; times need track_wal_io_timing
+    private static final String WAL_SYNCS_SINCE_18 = "SELECT coalesce(sum(fsyncs), 0), coalesce(sum(fsync_time), 0)"
+            + " FROM pg_stat_io WHERE object = 'wal'";
+    private static final String WAL_SYNCS_BEFORE_18 = "SELECT wal_sync, wal_sync_time FROM pg_stat_wal";
+
     private final DataSource admin;
     private final PostgresProcesses processes;
     private final String checkpointsQuery;
+    private final String walSyncsQuery;
+    private final boolean walSyncsTimed;
 
     public ServerProbe(DataSource admin) throws SQLException {
         this.admin = admin;
         try (Connection c = admin.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT pg_backend_pid(), current_setting('server_version_num')::int")) {
+             ResultSet rs = st.executeQuery("SELECT pg_backend_pid(), current_setting('server_version_num')::int,"
+                     + " current_setting('track_wal_io_timing', true) = 'on'")) {
             rs.next();
             this.processes = PostgresProcesses.ofBackend(rs.getLong(1));
-            this.checkpointsQuery = rs.getInt(2) >= 170000 ? CHECKPOINTS_SINCE_17 : CHECKPOINTS_BEFORE_17;
+            int version = rs.getInt(2);
+            this.checkpointsQuery = version >= 170000 ? CHECKPOINTS_SINCE_17 : CHECKPOINTS_BEFORE_17;
+            this.walSyncsQuery = version >= 180000 ? WAL_SYNCS_SINCE_18 : WAL_SYNCS_BEFORE_18;
+            this.walSyncsTimed = rs.getBoolean(3);
         }
     }
 
@@ -76,8 +87,15 @@ public final class ServerProbe {
                 rs.next();
                 wal = rs.getLong(1);
             }
+            long walSyncs;
+            double walSyncMillis;
+            try (ResultSet rs = st.executeQuery(walSyncsQuery)) {
+                rs.next();
+                walSyncs = rs.getLong(1);
+                walSyncMillis = walSyncsTimed ? rs.getDouble(2) : Double.NaN;
+            }
             long[] stats = tableStats(c, table);
-            return new Counters(checkpoints, wal, stats[3], stats[2], stats[0], stats[1]);
+            return new Counters(checkpoints, wal, walSyncs, walSyncMillis, stats[3], stats[2], stats[0], stats[1]);
         }
     }
 
@@ -92,13 +110,20 @@ public final class ServerProbe {
         }
     }
 
-    /** Checkpoints started, WAL position in bytes, and the table's autovacuum runs, dead tuples and size. */
-    public record Counters(long checkpoints, long walBytes, long autovacuums, long deadTuples, long tableBytes,
-                           long indexBytes) {
+    /**
+     * Checkpoints started, WAL position in bytes, WAL flushes and their total milliseconds (NaN when
+     * not timed), and the table's autovacuum runs, dead tuples and size.
+     */
+    public record Counters(long checkpoints, long walBytes, long walSyncs, double walSyncMillis, long autovacuums,
+                           long deadTuples, long tableBytes, long indexBytes) {
 
         public ServerMinute minuteSince(Counters start, int minute) {
+            long syncs = walSyncs - start.walSyncs;
+            double millis = walSyncMillis - start.walSyncMillis;
+            Double meanSync = syncs == 0 || Double.isNaN(millis) ? null : Math.round(1000 * millis / syncs) / 1000.0;
             return new ServerMinute(minute, checkpoints - start.checkpoints, megabytes(walBytes - start.walBytes),
-                    autovacuums - start.autovacuums, deadTuples, megabytes(tableBytes), megabytes(indexBytes));
+                    syncs, meanSync, autovacuums - start.autovacuums, deadTuples, megabytes(tableBytes),
+                    megabytes(indexBytes));
         }
 
         private static double megabytes(long bytes) {

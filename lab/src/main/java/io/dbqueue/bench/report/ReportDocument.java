@@ -121,8 +121,9 @@ final class ReportDocument {
 
     private static void minutes(Document doc, CellResult run) {
         doc.heading(3, run.driver() + " " + Verdict.name(run) + " minute by minute");
-        doc.paragraph("Checkpoints started, WAL written and autovacuum runs on the queue table during each minute;"
-                + " dead tuples, table and index size at its end.");
+        doc.paragraph("Checkpoints started, WAL written, WAL flushes (fsync) and their mean time, and autovacuum runs"
+                + " on the queue table during each minute; dead tuples, table and index size at its end. Every durable"
+                + " commit waits for a WAL flush: when the flush time rises, the commit rate falls.");
         Stability stability = run.stability();
         List<ServerMinute> server = run.median().serverMinutes();
         List<List<String>> rows = new ArrayList<>();
@@ -131,11 +132,12 @@ final class ReportDocument {
             ServerMinute m = server.get(i);
             rows.add(List.of(Integer.toString(m.minute()), n(rate),
                     f(100 * (rate - stability.firstMinute()) / stability.firstMinute()),
-                    Long.toString(m.checkpoints()), f(m.walMegabytes()), Long.toString(m.autovacuumRuns()),
+                    Long.toString(m.checkpoints()), f(m.walMegabytes()), Long.toString(m.walSyncs()),
+                    m.walSyncMs() == null ? "-" : f(m.walSyncMs()), Long.toString(m.autovacuumRuns()),
                     Long.toString(m.deadTuples()), f(m.tableMegabytes()), f(m.indexMegabytes())));
         }
-        doc.table(List.of("minute", "processed /s", "vs first %", "checkpoints", "WAL MB", "autovacuums",
-                "dead tuples", "table MB", "index MB"), rows);
+        doc.table(List.of("minute", "processed /s", "vs first %", "checkpoints", "WAL MB", "WAL flushes",
+                "flush ms", "autovacuums", "dead tuples", "table MB", "index MB"), rows);
     }
 
     private static void notMeasured(Document doc, List<NotMeasured> skipped) {
