@@ -86,8 +86,8 @@ final class BatchProcessor {
 
     /**
      * Claims one batch on the calling thread and hands its handling and acknowledgement to
-     * {@code executor}, which runs {@code done} when it is over; when this returns normally, {@code done}
-     * runs exactly once. An executor that rejects the batch makes the calling thread handle it, so
+     * {@code executor}, which runs {@code done} when it is over; {@code done} runs exactly once when
+     * this returns a claim of one task or more, and not otherwise. An executor that rejects the batch makes the calling thread handle it, so
      * nothing claimed waits unhandled. AT_LEAST_ONCE and AT_MOST_ONCE only. Returns the number of
      * tasks claimed.
      */
@@ -100,7 +100,6 @@ final class BatchProcessor {
             live = config.mode() == DeliveryMode.AT_LEAST_ONCE ? deadLetterExpired(c, tasks) : tasks;
         }
         if (tasks.isEmpty()) {
-            done.run();
             return 0;
         }
         Runnable job = () -> {

@@ -255,13 +255,12 @@ public final class QueueWorkers implements AutoCloseable {
             busy.decrementAndGet();
             batchesInFlight.release();
         };
-        boolean handedOver = false;
+        int claimed = 0;
         try {
-            int claimed = processor.dispatchOnce(handlers, done);
-            handedOver = true;
+            claimed = processor.dispatchOnce(handlers, done);
             return claimed;
         } finally {
-            if (!handedOver) {
+            if (claimed == 0) {
                 done.run();
             }
         }

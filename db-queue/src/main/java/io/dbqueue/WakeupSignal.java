@@ -10,7 +10,8 @@ final class WakeupSignal {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private long generation;
+    // Written under the lock; read without it by generation(), which every worker cycle calls.
+    private volatile long generation;
 
     void signalAll() {
         lock.lock();
@@ -24,12 +25,7 @@ final class WakeupSignal {
 
     /** How many signals there have been; pass it to {@link #awaitSince} to count those that come after. */
     long generation() {
-        lock.lock();
-        try {
-            return generation;
-        } finally {
-            lock.unlock();
-        }
+        return generation;
     }
 
     /**

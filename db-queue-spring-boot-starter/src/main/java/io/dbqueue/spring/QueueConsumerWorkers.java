@@ -80,12 +80,11 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
         List<QueueWorkers> notified = new ArrayList<>();
         for (QueueConsumer consumer : all) {
             QueueDefinition definition = definitions.get(consumer.queueId());
-            QueueWorkers queueWorkers = definition.executor()
-                    .map(executor -> QueueWorkers.startWithExecutor(dataSource, definition.config(), consumer, listener,
-                            threadFactory(definition), executors.get(definition.id()),
-                            executor.maxBatchesInFlight()))
-                    .orElseGet(() -> QueueWorkers.start(dataSource, definition.config(), consumer, listener,
-                            threadFactory(definition)));
+            Executor executor = executors.get(definition.id());
+            QueueWorkers queueWorkers = executor == null
+                    ? QueueWorkers.start(dataSource, definition.config(), consumer, listener, threadFactory(definition))
+                    : QueueWorkers.startWithExecutor(dataSource, definition.config(), consumer, listener,
+                            threadFactory(definition), executor, definition.executor().orElseThrow().maxBatchesInFlight());
             workers.put(definition.id(), queueWorkers);
             if (definition.notifyWakeups()) {
                 notified.add(queueWorkers);
