@@ -11,11 +11,11 @@ final class QueueSql {
 
     final String enqueue;
     final String enqueueDelayed;
-    final String claim;
-    final String claimLocked;
     /** Whether the claim statements take a floor id after the queue name. */
     final boolean claimsFromFloor;
-    final String claimAndDelete;
+    private final String tableName;
+    /** The claim's due rows in claim order, up to " LIMIT "; see {@link #claim}. */
+    private final String dueRows;
     final String finish;
     final String retry;
     final String reenqueue;
@@ -33,12 +33,12 @@ final class QueueSql {
         String t = table.name();
         String dead = table.deadLetterTable();
         boolean byId = table.layout().claimOrder() == ClaimOrder.ID;
-        // In id order the scan starts at a floor (see ClaimCursor). params: queue, [floor id,] limit
+        // In id order the scan starts at a floor (see ClaimCursor).
         claimsFromFloor = byId;
         String floor = byId ? " AND id >= ?" : "";
-        String dueRows = " FROM " + t + " WHERE queue_name = ?" + floor + " AND next_process_at <= now()"
-                + " ORDER BY " + table.layout().claimOrder().orderBy() + " LIMIT ? FOR UPDATE SKIP LOCKED";
-        String due = "SELECT id" + dueRows;
+        tableName = t;
+        dueRows = " FROM " + t + " WHERE queue_name = ?" + floor + " AND next_process_at <= now()"
+                + " ORDER BY " + table.layout().claimOrder().orderBy() + " LIMIT ";
 
         // The n-th task of a batch is due n-1 microseconds after the first, so that ordering by
         // next_process_at keeps the batch's order. params: queue, text[] payloads
@@ -51,19 +51,7 @@ final class QueueSql {
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
-        // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
-        // params: queue, [floor id,] limit, lease in microseconds
-        claim = "WITH due AS (" + due + ")"
-                + " UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond',"
-                + " attempt = t.attempt + 1, total_attempt = t.total_attempt + 1"
-                + " FROM due WHERE t.id = due.id RETURNING " + prefixed("t.");
-        // Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a lease
-        // and the attempt count alike, so neither is written; the result carries the counted attempt.
-        // params: queue, [floor id,] limit
-        claimLocked = "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt, total_attempt + 1"
-                + dueRows;
-        // At most once: the task is gone once claimed. params: queue, [floor id,] limit
-        claimAndDelete = "DELETE FROM " + t + " WHERE id IN (" + due + ") RETURNING " + TASK_COLUMNS;
+        // params: bigint[] ids
         // params: bigint[] ids
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
@@ -101,6 +89,41 @@ final class QueueSql {
         deleteAllDead = "DELETE FROM " + dead + " WHERE queue_name = ?";
         // params: queue
         depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
+    }
+
+    /**
+     * The claim of up to {@code limit} due tasks: with a lease (at least once), locked for the
+     * caller's transaction (exactly once), or deleted (at most once). params: queue, [floor id,]
+     * and for a lease its length in microseconds.
+     *
+     * <p>The limit is written into the statement, not bound: with a bound limit the planner cannot
+     * cost a generic plan and plans every claim anew, which on a partitioned table costs more than
+     * the claim itself. It is the batch size, a validated number, so the statement stays one per
+     * queue and mode.
+     */
+    String claim(DeliveryMode mode, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("claim limit must be at least 1, was " + limit);
+        }
+        String due = dueRows + limit + " FOR UPDATE SKIP LOCKED";
+        return switch (mode) {
+            // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
+            // Its commit does not wait for a WAL flush: a lease lost with the server is a claim that never
+            // happened, so the task is delivered again, as at least once allows, and the acknowledgement
+            // that follows a kept lease is a durable commit that flushes the lease with it.
+            case AT_LEAST_ONCE -> "WITH due AS (SELECT id" + due + "),"
+                    + " no_flush AS (SELECT set_config('synchronous_commit', 'off', true))"
+                    + " UPDATE " + tableName + " t SET next_process_at = now() + ? * interval '1 microsecond',"
+                    + " attempt = t.attempt + 1, total_attempt = t.total_attempt + 1"
+                    + " FROM due, no_flush WHERE t.id = due.id RETURNING " + prefixed("t.");
+            // Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
+            // lease and the attempt count alike, so neither is written; the result carries the counted attempt.
+            case EXACTLY_ONCE -> "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
+                    + " total_attempt + 1" + due;
+            // At most once: the task is gone once claimed, so this delete must be durable before it is handed out.
+            case AT_MOST_ONCE -> "DELETE FROM " + tableName + " WHERE id IN (SELECT id" + due + ") RETURNING "
+                    + TASK_COLUMNS;
+        };
     }
 
     private static String prefixed(String alias) {

@@ -35,19 +35,13 @@ final class TaskStore {
      * transaction (exactly once), or deleted (at most once).
      */
     List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
-        String statement = switch (mode) {
-            case AT_LEAST_ONCE -> sql.claim;
-            case EXACTLY_ONCE -> sql.claimLocked;
-            case AT_MOST_ONCE -> sql.claimAndDelete;
-        };
         long floor = cursor == null ? ClaimCursor.FROM_START : cursor.floor();
-        try (PreparedStatement ps = c.prepareStatement(statement)) {
+        try (PreparedStatement ps = c.prepareStatement(sql.claim(mode, limit))) {
             int p = 1;
             ps.setString(p++, location.queueName());
             if (cursor != null) {
                 ps.setLong(p++, floor);
             }
-            ps.setInt(p++, limit);
             if (mode == DeliveryMode.AT_LEAST_ONCE) {
                 ps.setLong(p, micros(lease));
             }

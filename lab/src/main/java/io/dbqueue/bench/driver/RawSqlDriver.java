@@ -37,10 +37,10 @@ public final class RawSqlDriver implements Driver {
 
     @Override
     public Repetition run(CellContext context) throws Exception {
-        RawSqlStatements sql = new RawSqlStatements(context.location().table());
         String queue = context.location().queueName();
         Workload workload = context.workload();
         int batchSize = context.cell().batchSize();
+        RawSqlStatements sql = new RawSqlStatements(context.location().table(), batchSize);
         return InProcessMeasurement.run(context, meter -> {
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Consumers consumers = new Consumers(context, sql, queue, batchSize, meter, failure);
@@ -113,9 +113,8 @@ public final class RawSqlDriver implements Driver {
             try (PreparedStatement claim = c.prepareStatement(sql.claim(mode));
                  PreparedStatement finish = c.prepareStatement(sql.finish)) {
                 claim.setString(1, queue);
-                claim.setInt(2, batchSize);
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
-                    claim.setLong(3, RawSqlStatements.LEASE_MICROS);
+                    claim.setLong(2, RawSqlStatements.LEASE_MICROS);
                 }
                 while (running) {
                     int claimed = 0;

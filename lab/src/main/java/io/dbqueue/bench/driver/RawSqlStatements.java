@@ -6,10 +6,11 @@ import io.dbqueue.QueueTable;
 
 /**
  * A queue's statements, written out once for the raw-SQL ceiling: they are the statements the
- * library runs (batch insert of an unnested array; a claim with FOR UPDATE SKIP LOCKED that, by
- * delivery mode, leases the tasks, only locks them, or deletes them; delete by an array of ids),
- * without the library. The library's one refinement is left out: it starts an id-ordered claim
- * at a floor (its {@code id >= ?} condition) instead of the head of the index.
+ * library runs (batch insert of an unnested array; a claim with FOR UPDATE SKIP LOCKED and the
+ * batch size as its limit that, by delivery mode, leases the tasks without waiting for a WAL
+ * flush, only locks them, or deletes them; delete by an array of ids), without the
+ * library. The library's one refinement is left out: it starts an id-ordered claim at a floor (its
+ * {@code id >= ?} condition) instead of the head of the index.
  */
 final class RawSqlStatements {
 
@@ -18,16 +19,16 @@ final class RawSqlStatements {
 
     /** params: queue name, text[] payloads */
     final String enqueue;
-    /** At least once. params: queue name, limit, lease in microseconds */
+    /** At least once. params: queue name, lease in microseconds */
     final String claim;
-    /** Exactly once, in the transaction that also finishes. params: queue name, limit */
+    /** Exactly once, in the transaction that also finishes. params: queue name */
     final String claimLocked;
-    /** At most once. params: queue name, limit */
+    /** At most once. params: queue name */
     final String claimAndDelete;
     /** params: bigint[] ids */
     final String finish;
 
-    RawSqlStatements(QueueTable table) {
+    RawSqlStatements(QueueTable table, int batchSize) {
         String t = table.name(); // validated by QueueTable
         boolean bySequence = table.layout().claimOrder() == ClaimOrder.ID;
         String order = bySequence ? "id" : "next_process_at";
@@ -38,11 +39,12 @@ final class RawSqlStatements {
                 + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         String dueRows = " FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
-                + " ORDER BY " + order + " LIMIT ? FOR UPDATE SKIP LOCKED";
-        claim = "WITH due AS (SELECT id" + dueRows + ")"
+                + " ORDER BY " + order + " LIMIT " + batchSize + " FOR UPDATE SKIP LOCKED";
+        claim = "WITH due AS (SELECT id" + dueRows + "),"
+                + " no_flush AS (SELECT set_config('synchronous_commit', 'off', true))"
                 + " UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond',"
                 + " attempt = t.attempt + 1, total_attempt = t.total_attempt + 1"
-                + " FROM due WHERE t.id = due.id"
+                + " FROM due, no_flush WHERE t.id = due.id"
                 + " RETURNING t.id, t.queue_name, t.payload, t.created_at, t.attempt, t.reenqueue_attempt,"
                 + " t.total_attempt";
         claimLocked = "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"

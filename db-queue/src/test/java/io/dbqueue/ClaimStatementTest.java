@@ -1,0 +1,102 @@
+package io.dbqueue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the claim statements ask of PostgreSQL besides the rows: commit durability and plan caching. */
+class ClaimStatementTest {
+
+    private static final Duration LEASE = Duration.ofMinutes(5);
+
+    private final HikariDataSource pool = TestDatabase.dataSource();
+    private final DataSource ds = pool;
+
+    @Test
+    void aLeaseCommitsWithoutWaitingForAFlushAndLeavesTheSettingToItsTransaction() throws SQLException {
+        QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_2, 10);
+        TaskStore store = new TaskStore(queue);
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            assertEquals(10, store.claim(c, 10, DeliveryMode.AT_LEAST_ONCE, LEASE).size());
+            assertEquals("off", synchronousCommit(c), "the lease's transaction does not wait for a flush");
+            c.commit();
+            assertEquals("on", synchronousCommit(c), "the next transaction on the connection is durable again");
+        }
+    }
+
+    @Test
+    void anExactlyOnceClaimKeepsItsTransactionDurable() throws SQLException {
+        QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_2, 10);
+        TaskStore store = new TaskStore(queue);
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            assertEquals(10, store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, LEASE).size());
+            assertEquals("on", synchronousCommit(c), "the handler's work and the delete commit with this transaction");
+            c.rollback();
+        }
+    }
+
+    /** With a limit bound as a parameter, a claim on 2,000 waiting tasks got a custom plan every time. */
+    @Test
+    void claimsOnAPartitionedTableReuseOneGenericPlan() throws SQLException {
+        QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_5, 2000);
+        String table = queue.table().name();
+        // No autovacuum during the test: its ANALYZE would invalidate the plans and restart the count.
+        for (int p = 0; p < Layout.QUEUE_TASKS_5.partitions(); p++) {
+            TestDatabase.execute("ALTER TABLE " + table + "_p" + p + " SET (autovacuum_enabled = off)");
+        }
+        TestDatabase.execute("ANALYZE " + table);
+        TaskStore store = new TaskStore(queue);
+        // A connection of its own: a pooled one may hold a prepared claim from an earlier table of this name.
+        try (Connection c = DriverManager.getConnection(pool.getJdbcUrl(), pool.getUsername(), pool.getPassword())) {
+            c.setAutoCommit(false);
+            for (int i = 0; i < 30; i++) {
+                assertEquals(10, store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, LEASE).size());
+                c.rollback();
+            }
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                         + " WHERE statement LIKE '%FOR UPDATE SKIP LOCKED%'")) {
+                assertTrue(rs.next(), "the claim is a server-side prepared statement");
+                long generic = rs.getLong(1);
+                assertTrue(generic >= 20, "after five custom plans the claim runs its cached generic plan, ran "
+                        + generic + " generic and " + rs.getLong(2) + " custom");
+            }
+            c.rollback();
+        }
+    }
+
+    @Test
+    void aClaimLimitBelowOneIsRefused() {
+        QueueSql sql = new QueueSql(QueueTable.of(Layout.QUEUE_TASKS_2));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> sql.claim(DeliveryMode.AT_LEAST_ONCE, 0));
+        assertEquals("claim limit must be at least 1, was 0", e.getMessage());
+    }
+
+    private QueueLocation queueWithTasks(Layout layout, int count) throws SQLException {
+        QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
+        new QueueProducer(ds, queue).enqueueAll(IntStream.range(0, count).mapToObj(i -> "task " + i).toList());
+        return queue;
+    }
+
+    private static String synchronousCommit(Connection c) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW synchronous_commit")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
