@@ -175,6 +175,7 @@ final class BatchProcessor {
                 return tasks.size();
             }
             Map<Task, TaskResult> results = batch.results(TaskResult.finish());
+            store.preferGenericPlans(c);
             Outcome outcome = apply(c, results);
             c.commit();
             outcome.report();

@@ -7,6 +7,9 @@ package io.dbqueue;
  */
 final class QueueSql {
 
+    /** The rest of the transaction runs cached generic plans; see {@link TaskStore#preferGenericPlans}. */
+    static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
+
     private static final String TASK_COLUMNS = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
 
     final String enqueue;

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,6 +17,7 @@ final class TaskStore {
 
     private final QueueLocation location;
     private final QueueSql sql;
+    private final boolean partitioned;
     private final ClaimCursor cursor; // null: the layout claims in next_process_at order, from the start
     // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order.
     private static final Comparator<Task> BY_ID = Comparator.comparingLong(Task::id);
@@ -27,6 +29,7 @@ final class TaskStore {
     TaskStore(QueueLocation location, Duration rescanInterval) {
         this.location = location;
         this.sql = new QueueSql(location.table());
+        this.partitioned = location.table().layout().partitions() > 0;
         this.cursor = sql.claimsFromFloor ? new ClaimCursor(rescanInterval) : null;
     }
 
@@ -57,6 +60,20 @@ final class TaskStore {
                 cursor.claimed(floor, tasks, limit);
             }
             return tasks;
+        }
+    }
+
+    /**
+     * On a partitioned table, makes the rest of the caller's transaction run cached generic plans.
+     * There a custom plan for a delete by ids prunes partitions, so it always looks cheaper than the
+     * generic one and PostgreSQL plans every delete anew, at more cost than the delete itself. Call
+     * it after the handler's statements, so that only the queue's own statements follow.
+     */
+    void preferGenericPlans(Connection c) throws SQLException {
+        if (partitioned) {
+            try (Statement st = c.createStatement()) {
+                st.execute(QueueSql.GENERIC_PLANS);
+            }
         }
     }
 

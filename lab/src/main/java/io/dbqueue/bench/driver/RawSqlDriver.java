@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -110,8 +111,10 @@ public final class RawSqlDriver implements Driver {
             long[] ids = new long[batchSize];
             long[] stamps = new long[batchSize];
             c.setAutoCommit(mode != DeliveryMode.EXACTLY_ONCE);
+            boolean genericPlans = mode == DeliveryMode.EXACTLY_ONCE && sql.genericPlansBeforeFinish;
             try (PreparedStatement claim = c.prepareStatement(sql.claim(mode));
-                 PreparedStatement finish = c.prepareStatement(sql.finish)) {
+                 PreparedStatement finish = c.prepareStatement(sql.finish);
+                 Statement setting = c.createStatement()) {
                 claim.setString(1, queue);
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
                     claim.setLong(2, RawSqlStatements.LEASE_MICROS);
@@ -129,6 +132,9 @@ public final class RawSqlDriver implements Driver {
                         Long[] boxed = new Long[claimed];
                         for (int i = 0; i < claimed; i++) {
                             boxed[i] = ids[i];
+                        }
+                        if (genericPlans) {
+                            setting.execute(RawSqlStatements.GENERIC_PLANS);
                         }
                         finish.setArray(1, c.createArrayOf("bigint", boxed));
                         finish.executeUpdate();

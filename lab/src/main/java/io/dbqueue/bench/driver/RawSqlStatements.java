@@ -8,7 +8,8 @@ import io.dbqueue.QueueTable;
  * A queue's statements, written out once for the raw-SQL ceiling: they are the statements the
  * library runs (batch insert of an unnested array; a claim with FOR UPDATE SKIP LOCKED and the
  * batch size as its limit that, by delivery mode, leases the tasks without waiting for a WAL
- * flush, only locks them, or deletes them; delete by an array of ids), without the
+ * flush, only locks them, or deletes them; delete by an array of ids, on a partitioned table in
+ * exactly-once mode after switching the transaction to generic plans), without the
  * library. The library's one refinement is left out: it starts an id-ordered claim at a floor (its
  * {@code id >= ?} condition) instead of the head of the index.
  */
@@ -16,6 +17,7 @@ final class RawSqlStatements {
 
     /** A claimed task is leased for five minutes, as the library's default. */
     static final long LEASE_MICROS = 300_000_000L;
+    static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 
     /** params: queue name, text[] payloads */
     final String enqueue;
@@ -27,6 +29,8 @@ final class RawSqlStatements {
     final String claimAndDelete;
     /** params: bigint[] ids */
     final String finish;
+    /** Exactly once on a partitioned table, before the finish: generic plans for the rest of the transaction. */
+    final boolean genericPlansBeforeFinish;
 
     RawSqlStatements(QueueTable table, int batchSize) {
         String t = table.name(); // validated by QueueTable
@@ -52,6 +56,7 @@ final class RawSqlStatements {
         claimAndDelete = "DELETE FROM " + t + " WHERE id IN (SELECT id" + dueRows + ")"
                 + " RETURNING id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
+        genericPlansBeforeFinish = table.layout().partitions() > 0;
     }
 
     String claim(DeliveryMode mode) {

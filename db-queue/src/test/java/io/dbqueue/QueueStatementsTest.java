@@ -10,14 +10,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** What the claim statements ask of PostgreSQL besides the rows: commit durability and plan caching. */
-class ClaimStatementTest {
+/** What the queue's statements ask of PostgreSQL besides the rows: commit durability and plan caching. */
+class QueueStatementsTest {
 
     private static final Duration LEASE = Duration.ofMinutes(5);
 
@@ -77,6 +79,32 @@ class ClaimStatementTest {
             }
             c.rollback();
         }
+    }
+
+    /** Without it, every delete of the same run got a custom plan. */
+    @Test
+    void anExactlyOnceFinishOnAPartitionedTableRunsACachedGenericPlan() throws Exception {
+        QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_5, 300);
+        CountDownLatch handled = new CountDownLatch(300);
+        try (HikariDataSource oneConnection = new HikariDataSource()) {
+            oneConnection.setJdbcUrl(pool.getJdbcUrl());
+            oneConnection.setUsername(pool.getUsername());
+            oneConnection.setPassword(pool.getPassword());
+            oneConnection.setMaximumPoolSize(1);
+            QueueWorkers workers = QueueWorkers.start(oneConnection,
+                    QueueConfig.of(queue).withMode(DeliveryMode.EXACTLY_ONCE).withThreads(1),
+                    batch -> batch.tasks().forEach(task -> handled.countDown()));
+            assertTrue(handled.await(30, TimeUnit.SECONDS), "all tasks handled");
+            workers.shutdown(Duration.ofSeconds(10));
+            try (Connection c = oneConnection.getConnection(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                         + " WHERE statement LIKE 'DELETE FROM " + queue.table().name() + " WHERE id = ANY%'")) {
+                assertTrue(rs.next(), "the finish is a server-side prepared statement");
+                assertEquals(0, rs.getLong(2), "custom plans of the finish");
+                assertTrue(rs.getLong(1) >= 20, "generic plans of the finish: " + rs.getLong(1));
+            }
+        }
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + queue.table().name()));
     }
 
     @Test
