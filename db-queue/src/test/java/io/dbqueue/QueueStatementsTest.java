@@ -28,12 +28,9 @@ class QueueStatementsTest {
 
     @Test
     void aLeaseCommitsWithoutWaitingForAFlushAndLeavesTheSettingToItsTransaction() throws SQLException {
-        QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_2, 10);
-        TaskStore store = new TaskStore(queue);
         try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            assertEquals(10, store.claim(c, 10, DeliveryMode.AT_LEAST_ONCE, LEASE).size());
-            assertEquals("off", synchronousCommit(c), "the lease's transaction does not wait for a flush");
+            assertEquals("off", synchronousCommitAfterClaim(c, DeliveryMode.AT_LEAST_ONCE),
+                    "the lease's transaction does not wait for a flush");
             c.commit();
             assertEquals("on", synchronousCommit(c), "the next transaction on the connection is durable again");
         }
@@ -41,12 +38,9 @@ class QueueStatementsTest {
 
     @Test
     void anExactlyOnceClaimKeepsItsTransactionDurable() throws SQLException {
-        QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_2, 10);
-        TaskStore store = new TaskStore(queue);
         try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            assertEquals(10, store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, LEASE).size());
-            assertEquals("on", synchronousCommit(c), "the handler's work and the delete commit with this transaction");
+            assertEquals("on", synchronousCommitAfterClaim(c, DeliveryMode.EXACTLY_ONCE),
+                    "the handler's work and the delete commit with this transaction");
             c.rollback();
         }
     }
@@ -119,6 +113,14 @@ class QueueStatementsTest {
         QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
         new QueueProducer(ds, queue).enqueueAll(IntStream.range(0, count).mapToObj(i -> "task " + i).toList());
         return queue;
+    }
+
+    /** Claims ten tasks in a transaction it leaves open on {@code c}; returns synchronous_commit inside it. */
+    private String synchronousCommitAfterClaim(Connection c, DeliveryMode mode) throws SQLException {
+        TaskStore store = new TaskStore(queueWithTasks(Layout.QUEUE_TASKS_2, 10));
+        c.setAutoCommit(false);
+        assertEquals(10, store.claim(c, 10, mode, LEASE).size());
+        return synchronousCommit(c);
     }
 
     private static String synchronousCommit(Connection c) throws SQLException {
