@@ -55,7 +55,6 @@ final class QueueSql {
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         // params: bigint[] ids
-        // params: bigint[] ids
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
         // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts

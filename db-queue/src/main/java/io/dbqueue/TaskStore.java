@@ -19,6 +19,8 @@ final class TaskStore {
     private final QueueSql sql;
     private final boolean partitioned;
     private final ClaimCursor cursor; // null: the layout claims in next_process_at order, from the start
+    // A queue's workers claim with one mode and batch size: the statement is built once, not per claim.
+    private volatile ClaimStatement lastClaim;
     // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order.
     private static final Comparator<Task> BY_ID = Comparator.comparingLong(Task::id);
 
@@ -39,7 +41,7 @@ final class TaskStore {
      */
     List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
         long floor = cursor == null ? ClaimCursor.FROM_START : cursor.floor();
-        try (PreparedStatement ps = c.prepareStatement(sql.claim(mode, limit))) {
+        try (PreparedStatement ps = c.prepareStatement(claimStatement(mode, limit))) {
             int p = 1;
             ps.setString(p++, location.queueName());
             if (cursor != null) {
@@ -61,6 +63,18 @@ final class TaskStore {
             }
             return tasks;
         }
+    }
+
+    private String claimStatement(DeliveryMode mode, int limit) {
+        ClaimStatement claim = lastClaim;
+        if (claim == null || claim.mode() != mode || claim.limit() != limit) {
+            claim = new ClaimStatement(mode, limit, sql.claim(mode, limit));
+            lastClaim = claim;
+        }
+        return claim.sql();
+    }
+
+    private record ClaimStatement(DeliveryMode mode, int limit, String sql) {
     }
 
     /**

@@ -1,11 +1,11 @@
 package io.dbqueue;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.postgres.PostgresServer;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -23,8 +23,7 @@ class QueueStatementsTest {
 
     private static final Duration LEASE = Duration.ofMinutes(5);
 
-    private final HikariDataSource pool = TestDatabase.dataSource();
-    private final DataSource ds = pool;
+    private final DataSource ds = TestDatabase.dataSource();
 
     @Test
     void aLeaseCommitsWithoutWaitingForAFlushAndLeavesTheSettingToItsTransaction() throws SQLException {
@@ -57,7 +56,7 @@ class QueueStatementsTest {
         TestDatabase.execute("ANALYZE " + table);
         TaskStore store = new TaskStore(queue);
         // A connection of its own: a pooled one may hold a prepared claim from an earlier table of this name.
-        try (Connection c = DriverManager.getConnection(pool.getJdbcUrl(), pool.getUsername(), pool.getPassword())) {
+        try (Connection c = PostgresServer.shared().connect()) {
             c.setAutoCommit(false);
             for (int i = 0; i < 30; i++) {
                 assertEquals(10, store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, LEASE).size());
@@ -80,11 +79,7 @@ class QueueStatementsTest {
     void anExactlyOnceFinishOnAPartitionedTableRunsACachedGenericPlan() throws Exception {
         QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_5, 300);
         CountDownLatch handled = new CountDownLatch(300);
-        try (HikariDataSource oneConnection = new HikariDataSource()) {
-            oneConnection.setJdbcUrl(pool.getJdbcUrl());
-            oneConnection.setUsername(pool.getUsername());
-            oneConnection.setPassword(pool.getPassword());
-            oneConnection.setMaximumPoolSize(1);
+        try (HikariDataSource oneConnection = PostgresServer.shared().dataSource(1)) {
             QueueWorkers workers = QueueWorkers.start(oneConnection,
                     QueueConfig.of(queue).withMode(DeliveryMode.EXACTLY_ONCE).withThreads(1),
                     batch -> batch.tasks().forEach(task -> handled.countDown()));

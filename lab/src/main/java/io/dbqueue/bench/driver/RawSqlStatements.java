@@ -17,6 +17,7 @@ final class RawSqlStatements {
 
     /** A claimed task is leased for five minutes, as the library's default. */
     static final long LEASE_MICROS = 300_000_000L;
+    /** The library's statement before an exactly-once finish on a partitioned table. */
     static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 
     /** params: queue name, text[] payloads */
