@@ -1,5 +1,8 @@
 package io.dbqueue;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Every statement the library runs against one queue table, in one place. Only the validated
  * table name and the layout's claim order are spliced in; all values are bound parameters, and
@@ -10,6 +13,11 @@ final class QueueSql {
     /** The rest of the transaction runs cached generic plans; see {@link TaskStore#preferGenericPlans}. */
     static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 
+    /** Planner methods the claim must not use; see {@link #claimSettings}. */
+    private static final List<String> PLANNER_SETTINGS = List.of("enable_seqscan", "enable_bitmapscan", "enable_sort");
+    /** Prefix of the custom settings that keep the caller's planner settings during an exactly-once claim. */
+    private static final String SAVED = "dbq.saved_";
+
     private static final String TASK_COLUMNS = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
 
     final String enqueue;
@@ -17,6 +25,7 @@ final class QueueSql {
     /** Whether the claim statements take a floor id after the queue name. */
     final boolean claimsFromFloor;
     private final String tableName;
+    private final boolean claimIndexed;
     /** The claim's due rows in claim order, up to " LIMIT "; see {@link #claim}. */
     private final String dueRows;
     final String finish;
@@ -40,6 +49,7 @@ final class QueueSql {
         claimsFromFloor = byId;
         String floor = byId ? " AND id >= ?" : "";
         tableName = t;
+        claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
         dueRows = " FROM " + t + " WHERE queue_name = ?" + floor + " AND next_process_at <= now()"
                 + " ORDER BY " + table.layout().claimOrder().orderBy() + " LIMIT ";
 
@@ -95,8 +105,15 @@ final class QueueSql {
 
     /**
      * The claim of up to {@code limit} due tasks: with a lease (at least once), locked for the
-     * caller's transaction (exactly once), or deleted (at most once). params: queue, [floor id,]
-     * and for a lease its length in microseconds.
+     * caller's transaction (exactly once), or deleted (at most once). It is sent as one round trip
+     * after {@link #claimSettings}; params: [lease length in microseconds for at least once,] queue,
+     * [floor id].
+     *
+     * <p>The due rows are picked in an array subquery ({@code id = ANY(ARRAY(...))}), which PostgreSQL
+     * runs once. Written as {@code id IN (subquery)}, the planner may turn it into a semi join that
+     * runs the locking subquery again for every row of the table, locking a batch each time; on a
+     * stock server, statistics taken while the queue was empty made one claim take 95 s
+     * (docs/performance.md, "Stock PostgreSQL").
      *
      * <p>The limit is written into the statement, not bound: with a bound limit the planner cannot
      * cost a generic plan and plans every claim anew, which on a partitioned table costs more than
@@ -107,28 +124,57 @@ final class QueueSql {
         if (limit < 1) {
             throw new IllegalArgumentException("claim limit must be at least 1, was " + limit);
         }
-        String due = dueRows + limit + " FOR UPDATE SKIP LOCKED";
+        String due = "ARRAY(SELECT id" + dueRows + limit + " FOR UPDATE SKIP LOCKED)";
         return switch (mode) {
             // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
-            // Its commit does not wait for a WAL flush: a lease lost with the server is a claim that never
-            // happened, so the task is delivered again, as at least once allows, and the acknowledgement
-            // that follows a kept lease is a durable commit that flushes the lease with it.
-            case AT_LEAST_ONCE -> "WITH due AS (SELECT id" + due + "),"
-                    + " no_flush AS (SELECT set_config('synchronous_commit', 'off', true))"
-                    + " UPDATE " + tableName + " t SET next_process_at = now() + ? * interval '1 microsecond',"
-                    + " attempt = t.attempt + 1, total_attempt = t.total_attempt + 1"
-                    + " FROM due, no_flush WHERE t.id = due.id RETURNING " + prefixed("t.");
+            case AT_LEAST_ONCE -> "UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
+                    + " attempt = attempt + 1, total_attempt = total_attempt + 1"
+                    + " WHERE id = ANY(" + due + ") RETURNING " + TASK_COLUMNS;
             // Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
             // lease and the attempt count alike, so neither is written; the result carries the counted attempt.
             case EXACTLY_ONCE -> "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
-                    + " total_attempt + 1" + due;
+                    + " total_attempt + 1" + dueRows + limit + " FOR UPDATE SKIP LOCKED";
             // At most once: the task is gone once claimed, so this delete must be durable before it is handed out.
-            case AT_MOST_ONCE -> "DELETE FROM " + tableName + " WHERE id IN (SELECT id" + due + ") RETURNING "
-                    + TASK_COLUMNS;
+            case AT_MOST_ONCE -> "DELETE FROM " + tableName + " WHERE id = ANY(" + due + ") RETURNING " + TASK_COLUMNS;
         };
     }
 
-    private static String prefixed(String alias) {
-        return alias + TASK_COLUMNS.replace(", ", ", " + alias);
+    /**
+     * Runs just before the claim, in its transaction, so that it holds for the claim's planning and
+     * commit only. The planner is kept on the claim index: a queue's statistics are taken by vacuum
+     * whenever it happens to run, often while the table is almost empty, and a plan costed on them
+     * (a bitmap scan and a sort of every due row, a sequential scan) is fast on an empty queue and
+     * hundreds of times slower on a backlog. Without a claim index there is nothing to keep to.
+     *
+     * <p>At least once, the lease's commit does not wait for a WAL flush: a lease lost with the
+     * server is a claim that never happened, so the task is delivered again, as at least once
+     * allows, and the acknowledgement that follows a kept lease is a durable commit that flushes
+     * the lease with it. Exactly once, the settings are saved first and put back by
+     * {@link #restoreSettings}, so that the handler's statements in the same transaction run with
+     * the caller's. Null when nothing needs setting.
+     */
+    String claimSettings(DeliveryMode mode) {
+        List<String> calls = new ArrayList<>();
+        if (claimIndexed) {
+            for (String setting : PLANNER_SETTINGS) {
+                if (mode == DeliveryMode.EXACTLY_ONCE) {
+                    calls.add("set_config('" + SAVED + setting + "', current_setting('" + setting + "'), true)");
+                }
+                calls.add("set_config('" + setting + "', 'off', true)");
+            }
+        }
+        if (mode == DeliveryMode.AT_LEAST_ONCE) {
+            calls.add("set_config('synchronous_commit', 'off', true)");
+        }
+        return calls.isEmpty() ? null : "SELECT " + String.join(", ", calls);
+    }
+
+    /** Exactly once, after the claim: the caller's planner settings again. Null when none were changed. */
+    String restoreSettings() {
+        if (!claimIndexed) {
+            return null;
+        }
+        return "SELECT " + String.join(", ", PLANNER_SETTINGS.stream()
+                .map(s -> "set_config('" + s + "', current_setting('" + SAVED + s + "'), true)").toList());
     }
 }

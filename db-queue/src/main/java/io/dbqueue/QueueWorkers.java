@@ -30,6 +30,7 @@ public final class QueueWorkers implements AutoCloseable {
     private final QueueConfig config;
     private final BatchProcessor processor;
     private final QueueListener listener;
+    private final QueueVacuum vacuum; // null: the policy leaves the table to autovacuum
     private final WakeupSignal signal = new WakeupSignal();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger busy = new AtomicInteger();
@@ -45,7 +46,11 @@ public final class QueueWorkers implements AutoCloseable {
         this.handlers = handlers;
         this.maxBatchesInFlight = maxBatchesInFlight;
         this.batchesInFlight = new Semaphore(maxBatchesInFlight);
-        this.listener = SafeListener.wrap(Objects.requireNonNull(listener, "listener"));
+        Objects.requireNonNull(listener, "listener");
+        this.vacuum = config.vacuum().enabled()
+                ? new QueueVacuum(Objects.requireNonNull(dataSource, "dataSource"), config.location().table(), config.vacuum())
+                : null;
+        this.listener = SafeListener.wrap(vacuum == null ? listener : QueueListener.composite(List.of(vacuum, listener)));
         this.processor = new BatchProcessor(Objects.requireNonNull(dataSource, "dataSource"), config,
                 Objects.requireNonNull(handler, "handler"), this.listener);
     }
@@ -149,6 +154,9 @@ public final class QueueWorkers implements AutoCloseable {
             LOG.warn("{}: workers still busy after {}, interrupting them", config.location(), timeout);
             threads.forEach(Thread::interrupt);
             joinUntil(System.nanoTime() + Duration.ofSeconds(10).toNanos());
+        }
+        if (vacuum != null) {
+            vacuum.close();
         }
         return clean && executorDrained(deadline);
     }

@@ -37,21 +37,27 @@ final class TaskStore {
 
     /**
      * Claims up to {@code limit} due tasks: with a lease (at least once), locked for the caller's
-     * transaction (exactly once), or deleted (at most once).
+     * transaction (exactly once), or deleted (at most once). One round trip: the claim's settings,
+     * the claim and, exactly once, the settings' restore travel as one composite statement.
      */
     List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
         long floor = cursor == null ? ClaimCursor.FROM_START : cursor.floor();
-        try (PreparedStatement ps = c.prepareStatement(claimStatement(mode, limit))) {
+        ClaimStatement claim = claimStatement(mode, limit);
+        try (PreparedStatement ps = c.prepareStatement(claim.sql())) {
             int p = 1;
+            if (mode == DeliveryMode.AT_LEAST_ONCE) {
+                ps.setLong(p++, micros(lease));
+            }
             ps.setString(p++, location.queueName());
             if (cursor != null) {
-                ps.setLong(p++, floor);
+                ps.setLong(p, floor);
             }
-            if (mode == DeliveryMode.AT_LEAST_ONCE) {
-                ps.setLong(p, micros(lease));
+            ps.execute();
+            for (int i = 0; i < claim.statementsBefore(); i++) {
+                ps.getMoreResults();
             }
             List<Task> tasks = new ArrayList<>(limit);
-            try (ResultSet rs = ps.executeQuery()) {
+            try (ResultSet rs = ps.getResultSet()) {
                 while (rs.next()) {
                     tasks.add(new Task(rs.getLong(1), rs.getString(2), rs.getString(3),
                             rs.getTimestamp(4).toInstant(), rs.getInt(5), rs.getInt(6), rs.getInt(7)));
@@ -65,16 +71,21 @@ final class TaskStore {
         }
     }
 
-    private String claimStatement(DeliveryMode mode, int limit) {
+    private ClaimStatement claimStatement(DeliveryMode mode, int limit) {
         ClaimStatement claim = lastClaim;
         if (claim == null || claim.mode() != mode || claim.limit() != limit) {
-            claim = new ClaimStatement(mode, limit, sql.claim(mode, limit));
+            String settings = sql.claimSettings(mode);
+            String restore = mode == DeliveryMode.EXACTLY_ONCE ? sql.restoreSettings() : null;
+            String composite = (settings == null ? "" : settings + "; ") + sql.claim(mode, limit)
+                    + (restore == null ? "" : "; " + restore);
+            claim = new ClaimStatement(mode, limit, composite, settings == null ? 0 : 1);
             lastClaim = claim;
         }
-        return claim.sql();
+        return claim;
     }
 
-    private record ClaimStatement(DeliveryMode mode, int limit, String sql) {
+    /** @param statementsBefore how many results precede the claim's in the composite statement */
+    private record ClaimStatement(DeliveryMode mode, int limit, String sql, int statementsBefore) {
     }
 
     /**

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,6 +98,63 @@ class QueueStatementsTest {
         assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + queue.table().name()));
     }
 
+    /**
+     * A queue's statistics are what vacuum saw when it last ran, often an almost empty table. On
+     * them a claim written as {@code IN (subquery)} with the planner left alone sorted every due row
+     * of a backlog (a bitmap scan and a sort), or ran its locking subquery once per row of the table.
+     */
+    @Test
+    void aClaimWalksTheClaimIndexOnStatisticsTakenWhileTheQueueWasAlmostEmpty() throws SQLException {
+        for (Layout layout : new Layout[] {Layout.DBQ_SEQ, Layout.QUEUE_TASKS_2}) {
+            QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
+            String table = queue.table().name();
+            TestDatabase.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = off)");
+            TestDatabase.execute(insert(table, 5_000));
+            TestDatabase.execute("DELETE FROM " + table + " WHERE id > (SELECT min(id) + 9 FROM " + table + ")");
+            TestDatabase.execute("VACUUM " + table);
+            TestDatabase.execute(insert(table, 50_000));
+            String unguided = plan(null, "SELECT id FROM " + table + " WHERE queue_name = 'claims'"
+                    + " AND next_process_at <= now() ORDER BY " + layout.claimOrder().orderBy()
+                    + " LIMIT 100 FOR UPDATE SKIP LOCKED", queue, DeliveryMode.AT_MOST_ONCE);
+            assertTrue(unguided.contains("Sort"), "control: these statistics lead the planner to sort the backlog on "
+                    + layout.name() + ":\n" + unguided);
+            QueueSql sql = new QueueSql(queue.table());
+            for (DeliveryMode mode : DeliveryMode.values()) {
+                String plan = plan(sql.claimSettings(mode), sql.claim(mode, 100), queue, mode);
+                assertTrue(plan.contains("Index Scan using " + table + "_claim_idx"), layout.name() + " " + mode + ":\n" + plan);
+                for (String avoided : new String[] {"Sort", "Bitmap", "Seq Scan", "Semi Join"}) {
+                    assertFalse(plan.contains(avoided), layout.name() + " " + mode + " plan has " + avoided + ":\n" + plan);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anExactlyOnceHandlerRunsWithTheCallersPlannerSettings() throws SQLException {
+        TaskStore store = new TaskStore(queueWithTasks(Layout.DBQ_SEQ, 10));
+        try (Connection c = PostgresServer.shared().connect(); Statement st = c.createStatement()) {
+            st.execute("SET enable_bitmapscan = off"); // the caller's session differs from the default here
+            c.setAutoCommit(false);
+            assertEquals(10, store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, LEASE).size());
+            assertEquals("off", setting(c, "enable_bitmapscan"));
+            assertEquals("on", setting(c, "enable_sort"));
+            assertEquals("on", setting(c, "enable_seqscan"));
+            c.rollback();
+        }
+    }
+
+    @Test
+    void anAutoCommittedClaimLeavesNoPlannerSettingBehind() throws SQLException {
+        TaskStore store = new TaskStore(queueWithTasks(Layout.DBQ_SEQ, 20));
+        try (Connection c = PostgresServer.shared().connect()) {
+            for (DeliveryMode mode : new DeliveryMode[] {DeliveryMode.AT_LEAST_ONCE, DeliveryMode.AT_MOST_ONCE}) {
+                assertEquals(10, store.claim(c, 10, mode, LEASE).size());
+                assertEquals("on", setting(c, "enable_sort"), mode.name());
+                assertEquals("on", setting(c, "synchronous_commit"), mode.name());
+            }
+        }
+    }
+
     @Test
     void aClaimLimitBelowOneIsRefused() {
         QueueSql sql = new QueueSql(QueueTable.of(Layout.QUEUE_TASKS_2));
@@ -119,9 +178,52 @@ class QueueStatementsTest {
     }
 
     private static String synchronousCommit(Connection c) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW synchronous_commit")) {
+        return setting(c, "synchronous_commit");
+    }
+
+    private static String setting(Connection c, String name) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW " + name)) {
             rs.next();
             return rs.getString(1);
+        }
+    }
+
+    private static String insert(String table, int rows) {
+        return "INSERT INTO " + table + " (queue_name, payload) SELECT 'claims', repeat('x', 100) FROM generate_series(1, "
+                + rows + ")";
+    }
+
+    /** EXPLAIN of {@code claim} with the claim's parameters, after {@code settings} in the same transaction. */
+    private static String plan(String settings, String claim, QueueLocation queue, DeliveryMode mode) throws SQLException {
+        try (Connection c = PostgresServer.shared().connect()) {
+            c.setAutoCommit(false);
+            if (settings != null) {
+                try (Statement st = c.createStatement()) {
+                    st.execute(settings);
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + claim)) {
+                int p = 1;
+                int placeholders = (int) claim.chars().filter(ch -> ch == '?').count();
+                if (mode == DeliveryMode.AT_LEAST_ONCE && placeholders > 0) {
+                    ps.setLong(p++, LEASE.toNanos() / 1000);
+                }
+                if (p <= placeholders) {
+                    ps.setString(p++, queue.queueName());
+                }
+                if (p <= placeholders) {
+                    ps.setLong(p, ClaimCursor.FROM_START);
+                }
+                StringBuilder text = new StringBuilder();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        text.append(rs.getString(1)).append('\n');
+                    }
+                }
+                return text.toString();
+            } finally {
+                c.rollback();
+            }
         }
     }
 }
