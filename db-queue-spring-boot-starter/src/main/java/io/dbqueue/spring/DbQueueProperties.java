@@ -1,5 +1,7 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.VacuumPolicy;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import io.dbqueue.QueueNotifier;
@@ -129,6 +131,9 @@ public class DbQueueProperties {
         /** When failed tasks are tried again. */
         private final Retry retry = new Retry();
 
+        /** When the workers vacuum their table themselves, so that a stock server's once-a-minute autovacuum suffices. */
+        private final Vacuum vacuum = new Vacuum();
+
         public String getTable() {
             return table;
         }
@@ -241,12 +246,41 @@ public class DbQueueProperties {
             this.maxBatchesInFlight = maxBatchesInFlight;
         }
 
+        public Vacuum getVacuum() {
+            return vacuum;
+        }
+
         public Retry getRetry() {
             return retry;
         }
     }
 
     /** Retry policy of a queue: the n-th failure waits interval * 2^(n-1) (geometric), interval * (2n-1) (arithmetic) or interval (linear). */
+    public static class Vacuum {
+
+        /** Claimed tasks after which the workers vacuum their table; 0 leaves it to autovacuum. */
+        private long claimedTasks = VacuumPolicy.DEFAULT.claimedTasks();
+
+        /** The least time between two of the workers' vacuums. */
+        private Duration minInterval = VacuumPolicy.DEFAULT.minInterval();
+
+        public long getClaimedTasks() {
+            return claimedTasks;
+        }
+
+        public void setClaimedTasks(long claimedTasks) {
+            this.claimedTasks = claimedTasks;
+        }
+
+        public Duration getMinInterval() {
+            return minInterval;
+        }
+
+        public void setMinInterval(Duration minInterval) {
+            this.minInterval = minInterval;
+        }
+    }
+
     public static class Retry {
 
         /** Retry type: geometric, arithmetic or linear. */

@@ -7,6 +7,7 @@ import io.dbqueue.QueueConfig;
 import io.dbqueue.QueueLocation;
 import io.dbqueue.QueueTable;
 import io.dbqueue.RetryPolicy;
+import io.dbqueue.VacuumPolicy;
 import io.dbqueue.RetryPolicy.RetryType;
 
 import java.time.Duration;
@@ -104,7 +105,12 @@ public final class QueueDefinitions {
 
         QueueConfig base = QueueConfig.of(location).withMode(mode).withPoll(poll).withRetry(retry);
         QueueConfig threads = check(prefix + "threads", () -> base.withThreads(queue.getThreads()));
-        QueueConfig config = check(prefix + "lease-timeout", () -> threads.withLeaseTimeout(queue.getLeaseTimeout()));
+        QueueConfig leased = check(prefix + "lease-timeout", () -> threads.withLeaseTimeout(queue.getLeaseTimeout()));
+        DbQueueProperties.Vacuum vacuum = queue.getVacuum();
+        VacuumPolicy claimed = check(prefix + "vacuum.claimed-tasks",
+                () -> new VacuumPolicy(vacuum.getClaimedTasks(), VacuumPolicy.DEFAULT.minInterval()));
+        QueueConfig config = leased.withVacuum(check(prefix + "vacuum.min-interval",
+                () -> new VacuumPolicy(claimed.claimedTasks(), vacuum.getMinInterval())));
         boolean notify = check(prefix + "wakeup", () -> notifyWakeups(queue.getWakeup()));
         return new QueueDefinition(id, config, queue.isVirtualThreads(), notify, externalExecutor(prefix, queue, config));
     }

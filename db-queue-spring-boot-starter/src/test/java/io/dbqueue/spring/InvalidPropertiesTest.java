@@ -40,6 +40,8 @@ class InvalidPropertiesTest {
             "retry.interval=0s | dbq.queues.main.retry.interval must be positive, was PT0S",
             "retry.max-attempts=0 | dbq.queues.main.retry.max-attempts must be at least 1, was 0",
             "retry.jitter=1.5 | dbq.queues.main.retry.jitter must be between 0 and 1, was 1.5",
+            "vacuum.claimed-tasks=-1 | dbq.queues.main.vacuum.claimed-tasks must be 0 (off) or more, was -1",
+            "vacuum.min-interval=-1s | dbq.queues.main.vacuum.min-interval must not be negative, was PT-1S",
             "queue-name=no spaces | dbq.queues.main.queue-name: queue name 'no spaces' is not valid",
             "wakeup=push | dbq.queues.main.wakeup must be poll or notify, was 'push'",
             "max-batches-in-flight=4 | dbq.queues.main.max-batches-in-flight applies only with an executor"})

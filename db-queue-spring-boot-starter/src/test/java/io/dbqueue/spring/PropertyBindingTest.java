@@ -6,6 +6,7 @@ import io.dbqueue.PollSettings;
 import io.dbqueue.QueueConfig;
 import io.dbqueue.QueueTable;
 import io.dbqueue.RetryPolicy;
+import io.dbqueue.VacuumPolicy;
 import io.dbqueue.RetryPolicy.RetryType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,6 +53,8 @@ class PropertyBindingTest {
                 "dbq.queues.orders.retry.interval=500ms",
                 "dbq.queues.orders.retry.max-attempts=4",
                 "dbq.queues.orders.retry.jitter=0.25",
+                "dbq.queues.orders.vacuum.claimed-tasks=500",
+                "dbq.queues.orders.vacuum.min-interval=5s",
                 "dbq.queues.orders.virtual-threads=true").run(context -> {
             QueueDefinition orders = context.getBean(QueueDefinitions.class).get("orders");
             QueueConfig config = orders.config();
@@ -65,6 +68,7 @@ class PropertyBindingTest {
             assertThat(config.leaseTimeout()).isEqualTo(Duration.ofSeconds(30));
             assertThat(config.retry()).isEqualTo(RetryPolicy.of(RetryType.LINEAR, Duration.ofMillis(500), 4)
                     .withJitter(0.25));
+            assertThat(config.vacuum()).isEqualTo(new VacuumPolicy(500, Duration.ofSeconds(5)));
             assertThat(orders.virtualThreads()).isTrue();
         });
     }

@@ -42,8 +42,8 @@ final class StarterTestSupport {
         PostgresServer server = PostgresServer.shared();
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                        DbQueueAutoConfiguration.class, DbQueueMetricsAutoConfiguration.class,
-                        DbQueueHealthAutoConfiguration.class))
+                        DbQueueAutoConfiguration.class, VacuumWatchAutoConfiguration.class,
+                        DbQueueMetricsAutoConfiguration.class, DbQueueHealthAutoConfiguration.class))
                 .withPropertyValues("spring.datasource.url=" + jdbcUrl(),
                         "spring.datasource.username=" + server.user(),
                         "spring.datasource.password=" + server.password(),

@@ -1,0 +1,63 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.QueueTable;
+import io.dbqueue.VacuumListener;
+import io.dbqueue.VacuumThresholds;
+import io.dbqueue.VacuumWatch;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.List;
+
+import static io.dbqueue.spring.InvalidQueuePropertyException.check;
+
+/**
+ * Watches the configured queue tables for vacuum blocked by an old xmin horizon ({@link VacuumWatch}):
+ * logs a WARN naming the table and the holder, and tells the application's {@link VacuumListener}
+ * beans; the starter's metrics read its latest report.
+ */
+@AutoConfiguration(after = DbQueueAutoConfiguration.class)
+@ConditionalOnBean({DataSource.class, QueueDefinitions.class})
+@ConditionalOnBooleanProperty(name = "dbq.vacuum-watch.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(VacuumWatchProperties.class)
+public class VacuumWatchAutoConfiguration {
+
+    private static final String PREFIX = "dbq.vacuum-watch.";
+
+    /** Checks every {@code dbq.vacuum-watch.interval} on a daemon thread, from start-up on. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public VacuumWatch dbQueueVacuumWatch(DataSource dataSource, QueueDefinitions definitions,
+                                          VacuumWatchProperties properties, ObjectProvider<VacuumListener> listeners) {
+        Duration interval = check(PREFIX + "interval", () -> positive(properties.getInterval()));
+        VacuumThresholds thresholds = thresholds(properties);
+        List<QueueTable> tables = definitions.all().stream().map(d -> d.location().table()).toList();
+        VacuumWatch watch = new VacuumWatch(dataSource, tables, thresholds, listeners.orderedStream().toList());
+        if (!tables.isEmpty()) {
+            watch.start(interval);
+        }
+        return watch;
+    }
+
+    private static Duration positive(Duration interval) {
+        if (interval == null || interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("interval must be positive, was " + interval);
+        }
+        return interval;
+    }
+
+    private static VacuumThresholds thresholds(VacuumWatchProperties properties) {
+        check(PREFIX + "horizon-age", () -> new VacuumThresholds(properties.getHorizonAge(), 0, 0));
+        check(PREFIX + "horizon-transactions",
+                () -> new VacuumThresholds(properties.getHorizonAge(), properties.getHorizonTransactions(), 0));
+        return check(PREFIX + "dead-tuples", () -> new VacuumThresholds(properties.getHorizonAge(),
+                properties.getHorizonTransactions(), properties.getDeadTuples()));
+    }
+}
