@@ -31,15 +31,16 @@ public final class PostgresServer implements AutoCloseable {
     public static final String PASSWORD_ENV = "DBQ_JDBC_PASSWORD";
 
     /**
-     * Settings the embedded server starts with unless the caller overrides them: durable, and with
-     * autovacuum waking every second instead of every minute, as a queue's churn of dead rows needs,
-     * and WAL flushes timed (track_wal_io_timing) so that the lab can tell slow storage from a slow queue.
+     * Settings the embedded server starts with unless the caller overrides them: durable (the
+     * embedded defaults are not), and otherwise PostgreSQL's stock settings but for two that do not
+     * change how fast it runs: WAL flushes are timed (track_wal_io_timing) so that the lab can tell
+     * slow storage from a slow queue, and it takes 300 connections for the tests of many clients.
+     * Tuning is a {@link ServerProfile}, chosen by name.
      */
     public static final Map<String, String> DURABLE_SETTINGS = Map.of(
             "fsync", "on",
             "synchronous_commit", "on",
             "full_page_writes", "on",
-            "autovacuum_naptime", "1s",
             "track_wal_io_timing", "on",
             "max_connections", "300");
 
@@ -82,7 +83,13 @@ public final class PostgresServer implements AutoCloseable {
 
     /** An embedded PostgreSQL with {@link #DURABLE_SETTINGS}, overridden by {@code settings}. */
     public static PostgresServer embedded(Map<String, String> settings) {
+        return embedded(ServerProfile.STOCK, settings);
+    }
+
+    /** An embedded PostgreSQL with {@link #DURABLE_SETTINGS} and the profile's, overridden by {@code settings}. */
+    public static PostgresServer embedded(ServerProfile profile, Map<String, String> settings) {
         Map<String, String> config = new LinkedHashMap<>(DURABLE_SETTINGS);
+        config.putAll(profile.settings());
         config.putAll(settings);
         try {
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setCleanDataDirectory(true);
