@@ -7,6 +7,7 @@ import io.dbqueue.bench.enqueue.EnqueueSample;
 import io.dbqueue.bench.environment.EnvironmentProbe;
 import io.dbqueue.bench.report.EnqueueReportWriter;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.postgres.ServerProfile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -51,7 +52,7 @@ final class EnqueueMethodsCommand implements Callable<Integer> {
         Path dir = out != null ? out : Path.of("results", LocalDateTime.now()
                 .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-enqueue");
         Instant started = Instant.now();
-        try (PostgresServer server = serverOption.connect(); HikariDataSource ds = server.dataSource(2)) {
+        try (PostgresServer server = serverOption.connect(ServerProfile.STOCK); HikariDataSource ds = server.dataSource(2)) {
             List<EnqueueSample> samples = new EnqueueComparison(ds, rows, repeat)
                     .run(batchSizes, line -> System.out.println("bench: " + line));
             EnqueueReportWriter.write(dir, started, rows, repeat, EnvironmentProbe.capture(server, ProjectDir.get(), serverOption.settings.keySet()),

@@ -58,7 +58,7 @@ final class RunCommand implements Callable<Integer> {
             awaitQuietly(written);
         }, "bench-ctrl-c");
         Runtime.getRuntime().addShutdownHook(hook);
-        try (PostgresServer server = serverOption.connect(); HikariDataSource admin = server.dataSource(2)) {
+        try (PostgresServer server = serverOption.connect(workload.serverProfile()); HikariDataSource admin = server.dataSource(2)) {
             console.println("bench: " + workload.name() + " workload, " + workload.cells().size() + " cells x "
                     + workload.repeat() + " runs on " + (server.isEmbedded() ? "embedded" : "external")
                     + " PostgreSQL; results in " + dir);

@@ -1,6 +1,7 @@
 package io.dbqueue.bench.cli;
 
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.postgres.ServerProfile;
 import picocli.CommandLine.Option;
 
 import java.util.LinkedHashMap;
@@ -22,7 +23,8 @@ final class ServerOption {
                     + " the environment block records it. An external server keeps its own settings.")
     Map<String, String> settings = new LinkedHashMap<>();
 
-    PostgresServer connect() {
+    /** The server to measure; {@code profile} applies to the embedded one only. */
+    PostgresServer connect(ServerProfile profile) {
         for (String name : settings.keySet()) {
             if (!SETTING_NAME.matcher(name).matches()) {
                 throw new IllegalArgumentException("--pg-setting: '" + name + "' is not a PostgreSQL setting name");
@@ -30,11 +32,15 @@ final class ServerOption {
         }
         String url = jdbcUrl != null ? jdbcUrl : System.getenv(PostgresServer.JDBC_URL_ENV);
         if (url == null || url.isBlank()) {
-            return PostgresServer.embedded(settings);
+            return PostgresServer.embedded(profile, settings);
         }
         if (!settings.isEmpty()) {
             throw new IllegalArgumentException("--pg-setting applies to the embedded server only; set "
                     + settings.keySet() + " on the server at " + url + " instead");
+        }
+        if (profile != ServerProfile.STOCK) {
+            throw new IllegalArgumentException("server profile " + profile.label() + " applies to the embedded server"
+                    + " only; the server at " + url + " keeps its own settings, which the environment block records");
         }
         String user = System.getenv().getOrDefault(PostgresServer.USER_ENV, "postgres");
         String password = System.getenv().getOrDefault(PostgresServer.PASSWORD_ENV, "");

@@ -3,6 +3,7 @@ package io.dbqueue.bench.cli;
 import io.dbqueue.bench.workload.DurationText;
 import io.dbqueue.bench.workload.StackLoad;
 import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.postgres.ServerProfile;
 import io.dbqueue.bench.workload.WorkloadFile;
 import picocli.CommandLine.Option;
 
@@ -76,6 +77,11 @@ final class WorkloadOptions {
             description = "Consumers' delivery mode: at-least-once, exactly-once (wrap in transaction) or at-most-once.")
     String mode;
 
+    @Option(names = "--server-profile", paramLabel = "PROFILE",
+            description = "The embedded server's settings beyond durability: stock (default, PostgreSQL's own) or tuned"
+                    + " (autovacuum_naptime=1s). An external server keeps its own settings.")
+    String serverProfile;
+
     Workload workload() {
         Workload w = workloadFile != null ? WorkloadFile.read(workloadFile) : WorkloadFile.profile(profile);
         Workload.Builder b = w.toBuilder();
@@ -96,6 +102,7 @@ final class WorkloadOptions {
             b.backlog(newBacklog).maxBacklog(maxBacklog != null ? maxBacklog : newBacklog - w.backlog() + w.maxBacklog());
         }
         set(mode, v -> b.mode(Workload.mode(v)));
+        set(serverProfile, v -> b.serverProfile(ServerProfile.named(v)));
         if (stackMessagesPerRequest != null || stackConcurrency != null) {
             b.stack(new StackLoad(or(stackMessagesPerRequest, w.stack().messagesPerRequest()),
                     or(stackConcurrency, w.stack().concurrency())));
@@ -122,6 +129,7 @@ final class WorkloadOptions {
         map.put("max_backlog", w.maxBacklog());
         map.put("backlog", w.backlog());
         map.put("mode", Workload.modeName(w.mode()));
+        map.put("server_profile", w.serverProfile().label());
         map.put("stack", Map.of("messages_per_request", w.stack().messagesPerRequest(),
                 "concurrency", w.stack().concurrency()));
         return map;

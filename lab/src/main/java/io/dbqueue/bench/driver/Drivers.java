@@ -12,8 +12,8 @@ public final class Drivers {
 
     public static Map<String, Driver> all() {
         Map<String, Driver> drivers = new LinkedHashMap<>();
-        for (Driver driver : List.of(new DirectDriver(), new RawSqlDriver(), new StackDriver(), new RabbitMqDriver(),
-                new NatsDriver())) {
+        for (Driver driver : List.of(new DirectDriver(), new RawSqlDriver(), PgbenchDriver.library(),
+                PgbenchDriver.minimal(), new StackDriver(), new RabbitMqDriver(), new NatsDriver())) {
             drivers.put(driver.name(), driver);
         }
         return drivers;

@@ -4,9 +4,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Producers and consumers running against the queue; closing stops the producers first, then the
- * consumers. {@code errors} holds the first error a producer or consumer thread died of.
+ * consumers. {@code errors} holds the first error a producer or consumer thread died of. The
+ * producers are {@link Producers} threads, or another process's (pgbench).
  */
-record Load(Producers producers, AutoCloseable consumers, AtomicReference<Throwable> errors) implements AutoCloseable {
+record Load(AutoCloseable producers, AutoCloseable consumers, AtomicReference<Throwable> errors) implements AutoCloseable {
 
     Throwable failure() {
         return errors.get();

@@ -112,16 +112,22 @@ public final class RawSqlDriver implements Driver {
             long[] stamps = new long[batchSize];
             c.setAutoCommit(mode != DeliveryMode.EXACTLY_ONCE);
             boolean genericPlans = mode == DeliveryMode.EXACTLY_ONCE && sql.genericPlansBeforeFinish;
-            try (PreparedStatement claim = c.prepareStatement(sql.claim(mode));
+            int resultsBefore = sql.resultsBeforeClaim(mode);
+            try (PreparedStatement claim = c.prepareStatement(sql.claimComposite(mode));
                  PreparedStatement finish = c.prepareStatement(sql.finish);
                  Statement setting = c.createStatement()) {
-                claim.setString(1, queue);
+                int p = 1;
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
-                    claim.setLong(2, RawSqlStatements.LEASE_MICROS);
+                    claim.setLong(p++, RawSqlStatements.LEASE_MICROS);
                 }
+                claim.setString(p, queue);
                 while (running) {
                     int claimed = 0;
-                    try (ResultSet rs = claim.executeQuery()) {
+                    claim.execute();
+                    for (int i = 0; i < resultsBefore; i++) {
+                        claim.getMoreResults();
+                    }
+                    try (ResultSet rs = claim.getResultSet()) {
                         while (rs.next()) {
                             ids[claimed] = rs.getLong(1);
                             stamps[claimed] = Payloads.stamp(rs.getString(3));

@@ -2,16 +2,22 @@ package io.dbqueue.bench.driver;
 
 import io.dbqueue.ClaimOrder;
 import io.dbqueue.DeliveryMode;
+import io.dbqueue.Layout;
 import io.dbqueue.QueueTable;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * A queue's statements, written out once for the raw-SQL ceiling: they are the statements the
- * library runs (batch insert of an unnested array; a claim with FOR UPDATE SKIP LOCKED and the
- * batch size as its limit that, by delivery mode, leases the tasks without waiting for a WAL
- * flush, only locks them, or deletes them; delete by an array of ids, on a partitioned table in
- * exactly-once mode after switching the transaction to generic plans), without the
- * library. The library's one refinement is left out: it starts an id-ordered claim at a floor (its
- * {@code id >= ?} condition) instead of the head of the index.
+ * A queue's statements, written out once for the ceilings (the raw-SQL loop and pgbench): they are
+ * the statements the library runs (batch insert of an unnested array; a claim with FOR UPDATE SKIP
+ * LOCKED in an array subquery and the batch size as its limit that, by delivery mode, leases the
+ * tasks, only locks them, or deletes them; delete by an array of ids, on a partitioned table in
+ * exactly-once mode after switching the transaction to generic plans), without the library. Before
+ * the claim, in its transaction, run {@link #claimSettings}: it keeps the planner on the claim index
+ * and, at least once, lets the lease commit without waiting for a WAL flush; exactly once,
+ * {@link #restoreSettings} follows the claim. The library's one refinement is left out: it starts an
+ * id-ordered claim at a floor (its {@code id >= ?} condition) instead of the head of the index.
  */
 final class RawSqlStatements {
 
@@ -19,10 +25,11 @@ final class RawSqlStatements {
     static final long LEASE_MICROS = 300_000_000L;
     /** The library's statement before an exactly-once finish on a partitioned table. */
     static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
+    private static final List<String> PLANNER_SETTINGS = List.of("enable_seqscan", "enable_bitmapscan", "enable_sort");
 
     /** params: queue name, text[] payloads */
     final String enqueue;
-    /** At least once. params: queue name, lease in microseconds */
+    /** At least once. params: lease in microseconds, queue name */
     final String claim;
     /** Exactly once, in the transaction that also finishes. params: queue name */
     final String claimLocked;
@@ -32,11 +39,14 @@ final class RawSqlStatements {
     final String finish;
     /** Exactly once on a partitioned table, before the finish: generic plans for the rest of the transaction. */
     final boolean genericPlansBeforeFinish;
+    /** Whether the layout has a claim index for the planner to keep to. */
+    private final boolean claimIndexed;
 
     RawSqlStatements(QueueTable table, int batchSize) {
         String t = table.name(); // validated by QueueTable
         boolean bySequence = table.layout().claimOrder() == ClaimOrder.ID;
         String order = bySequence ? "id" : "next_process_at";
+        claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
         // Ordered by next_process_at, a batch keeps its order by being spread over consecutive microseconds.
         enqueue = bySequence
                 ? "INSERT INTO " + t + " (queue_name, payload) SELECT ?, p FROM unnest(?::text[]) AS p RETURNING id"
@@ -45,17 +55,14 @@ final class RawSqlStatements {
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         String dueRows = " FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
                 + " ORDER BY " + order + " LIMIT " + batchSize + " FOR UPDATE SKIP LOCKED";
-        claim = "WITH due AS (SELECT id" + dueRows + "),"
-                + " no_flush AS (SELECT set_config('synchronous_commit', 'off', true))"
-                + " UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond',"
-                + " attempt = t.attempt + 1, total_attempt = t.total_attempt + 1"
-                + " FROM due, no_flush WHERE t.id = due.id"
-                + " RETURNING t.id, t.queue_name, t.payload, t.created_at, t.attempt, t.reenqueue_attempt,"
-                + " t.total_attempt";
+        String due = "ARRAY(SELECT id" + dueRows + ")";
+        String columns = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
+        claim = "UPDATE " + t + " SET next_process_at = now() + ? * interval '1 microsecond',"
+                + " attempt = attempt + 1, total_attempt = total_attempt + 1"
+                + " WHERE id = ANY(" + due + ") RETURNING " + columns;
         claimLocked = "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
                 + " total_attempt + 1" + dueRows;
-        claimAndDelete = "DELETE FROM " + t + " WHERE id IN (SELECT id" + dueRows + ")"
-                + " RETURNING id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
+        claimAndDelete = "DELETE FROM " + t + " WHERE id = ANY(" + due + ") RETURNING " + columns;
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
         genericPlansBeforeFinish = table.layout().partitions() > 0;
     }
@@ -66,5 +73,43 @@ final class RawSqlStatements {
             case EXACTLY_ONCE -> claimLocked;
             case AT_MOST_ONCE -> claimAndDelete;
         };
+    }
+
+    /** The statement to run just before the claim in its transaction (no params), or null when none is needed. */
+    String claimSettings(DeliveryMode mode) {
+        List<String> calls = new ArrayList<>();
+        if (claimIndexed) {
+            for (String setting : PLANNER_SETTINGS) {
+                if (mode == DeliveryMode.EXACTLY_ONCE) {
+                    calls.add("set_config('dbq.saved_" + setting + "', current_setting('" + setting + "'), true)");
+                }
+                calls.add("set_config('" + setting + "', 'off', true)");
+            }
+        }
+        if (mode == DeliveryMode.AT_LEAST_ONCE) {
+            calls.add("set_config('synchronous_commit', 'off', true)");
+        }
+        return calls.isEmpty() ? null : "SELECT " + String.join(", ", calls);
+    }
+
+    /** Exactly once, right after the claim: the planner settings as they were (no params), or null. */
+    String restoreSettings(DeliveryMode mode) {
+        if (mode != DeliveryMode.EXACTLY_ONCE || !claimIndexed) {
+            return null;
+        }
+        return "SELECT " + String.join(", ", PLANNER_SETTINGS.stream()
+                .map(s -> "set_config('" + s + "', current_setting('dbq.saved_" + s + "'), true)").toList());
+    }
+
+    /** Settings, claim and restore as one composite statement: one round trip, as the library sends it. */
+    String claimComposite(DeliveryMode mode) {
+        String settings = claimSettings(mode);
+        String restore = restoreSettings(mode);
+        return (settings == null ? "" : settings + "; ") + claim(mode) + (restore == null ? "" : "; " + restore);
+    }
+
+    /** How many results precede the claim's in {@link #claimComposite}. */
+    int resultsBeforeClaim(DeliveryMode mode) {
+        return claimSettings(mode) == null ? 0 : 1;
     }
 }

@@ -1,9 +1,37 @@
 package io.dbqueue.bench.metrics;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import org.HdrHistogram.Histogram;
 
-/** End-to-end latency in milliseconds. All zero when nothing was measured. */
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * End-to-end latency in milliseconds. All zero when nothing was measured (no message processed, or
+ * a driver that does not measure latency, as the pgbench drivers): results.json then says null.
+ */
 public record LatencySummary(double min, double avg, double p50, double p95, double p99, double max) {
+
+    /** Whether any latency was recorded: a recorded one is never zero everywhere (the maximum is at least 1 us). */
+    public boolean measured() {
+        return max > 0;
+    }
+
+    /** As results.json writes it: the six figures, or null when nothing was measured. */
+    @JsonValue
+    Map<String, Double> json() {
+        if (!measured()) {
+            return null;
+        }
+        Map<String, Double> json = new LinkedHashMap<>();
+        json.put("min", min);
+        json.put("avg", avg);
+        json.put("p50", p50);
+        json.put("p95", p95);
+        json.put("p99", p99);
+        json.put("max", max);
+        return json;
+    }
 
     public static LatencySummary of(Histogram micros) {
         if (micros.getTotalCount() == 0) {

@@ -44,7 +44,7 @@ public final class EnqueueReportWriter {
                     && s.method().equals("unnest")).findFirst().orElseThrow().rowsPerSecond().median();
             rowsOut.add(List.of(sample.method(), Integer.toString(sample.batchSize()),
                     String.format(Locale.ROOT, "%,.0f", sample.rowsPerSecond().median()),
-                    String.format(Locale.ROOT, "%,.0f-%,.0f", sample.rowsPerSecond().min(), sample.rowsPerSecond().max()),
+                    sample.rowsPerSecond().minMax(sample.runs().size()),
                     String.format(Locale.ROOT, "%.0f %%", 100 * sample.rowsPerSecond().median() / unnest)));
         }
         doc.table(List.of("method", "batch", "rows/s", "min-max", "vs unnest"), rowsOut);

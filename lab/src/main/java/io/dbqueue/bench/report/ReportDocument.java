@@ -6,6 +6,7 @@ import io.dbqueue.bench.metrics.ServerMinute;
 import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.NotMeasured;
+import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.run.Stability;
 
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ final class ReportDocument {
         doc.heading(2, "Workload");
         doc.table(List.of("setting", "value"), results.workload().entrySet().stream()
                 .map(e -> List.of(e.getKey(), String.valueOf(e.getValue()))).toList());
-        comparison(doc, results.comparison());
+        comparison(doc, results.comparison(), results.runs());
         ceiling(doc, results.runs());
         serverAndClient(doc, results.runs());
         stability(doc, results.runs());
@@ -56,43 +57,87 @@ final class ReportDocument {
         doc.table(List.of("what", "value"), rows);
     }
 
-    private static void comparison(Document doc, List<ComparisonRow> rows) {
+    private static void comparison(Document doc, List<ComparisonRow> rows, List<CellResult> runs) {
         for (String driver : rows.stream().map(ComparisonRow::driver).distinct().toList()) {
             doc.heading(2, "Comparison: " + driver);
             List<ComparisonRow> mine = rows.stream().filter(r -> r.driver().equals(driver)).toList();
-            doc.paragraph("Messages processed per second, median of the repetitions; delta against the baseline "
-                    + mine.get(0).baseline() + "; latency end to end (enqueue to finish committed) of the median"
-                    + " repetition; spread = (max - min) / median.");
+            boolean onceEach = mine.stream().allMatch(r -> repetitions(runs, r) <= 1);
+            boolean noLatency = mine.stream().allMatch(r -> r.p99Ms() == null);
+            String latency = noLatency
+                    ? "; no latency: this driver does not measure it, and counts messages from the table"
+                    : "; latency end to end (enqueue to finish committed) of the "
+                    + (onceEach ? "run" : "median repetition");
+            doc.paragraph((onceEach ? "Messages processed per second, one run of each cell"
+                    : "Messages processed per second, median of the repetitions") + "; delta against the baseline "
+                    + mine.get(0).baseline() + latency + (onceEach ? "." : "; spread = (max - min) / median."));
             doc.table(List.of("configuration", "batch", "RPS", "delta", "delta %", "p50 ms", "p95 ms", "p99 ms",
                             "min-max", "spread %"),
                     mine.stream().map(r -> List.of(r.layout(), Integer.toString(r.batchSize()), n(r.rps()),
                             n(r.delta()), f(r.deltaPct()), f(r.p50Ms()), f(r.p95Ms()), f(r.p99Ms()),
-                            n(r.rpsMin()) + "-" + n(r.rpsMax()), f(r.spreadPct()))).toList());
+                            new Range(r.rps(), r.rpsMin(), r.rpsMax()).minMax(repetitions(runs, r)),
+                            repetitions(runs, r) <= 1 ? "-" : f(r.spreadPct()))).toList());
         }
     }
 
+    /** How many times the row's cell ran. */
+    private static int repetitions(List<CellResult> runs, ComparisonRow row) {
+        return runs.stream().filter(c -> c.driver().equals(row.driver()) && c.layout().equals(row.layout())
+                && c.batchSize() == row.batchSize()).mapToInt(CellResult::repetitions).findFirst().orElse(1);
+    }
+
+    /**
+     * The library against PostgreSQL's own client on the same layout and batch size in the same run:
+     * pgbench running the library's statements (the ceiling), pgbench on the minimal queue, and the
+     * raw-SQL JDBC loop (the cost of a JDBC loop), each column only when its driver ran.
+     */
     private static void ceiling(Document doc, List<CellResult> runs) {
+        List<Verdict.Ceiling> ceilings = Verdict.ceilings(runs);
+        if (ceilings.isEmpty()) {
+            return;
+        }
+        boolean pgbench = ceilings.stream().anyMatch(c -> c.pgbench() != null);
+        boolean minimal = ceilings.stream().anyMatch(c -> c.pgbenchMinimal() != null);
+        boolean raw = ceilings.stream().anyMatch(c -> c.rawSql() != null);
+        List<String> header = new ArrayList<>(List.of("layout", "batch", "direct RPS"));
+        if (pgbench) {
+            header.addAll(List.of("pgbench RPS", "direct / pgbench %"));
+        }
+        if (minimal) {
+            header.addAll(List.of("pgbench-minimal RPS", "direct / minimal %"));
+        }
+        if (raw) {
+            header.addAll(List.of("raw-sql RPS", "direct / raw-sql %"));
+        }
         List<List<String>> rows = new ArrayList<>();
-        for (CellResult library : runs) {
-            if (!library.driver().equals(Verdict.LIBRARY)) {
-                continue;
+        for (Verdict.Ceiling c : ceilings) {
+            List<String> row = new ArrayList<>(List.of(c.layout(), Integer.toString(c.batchSize()), n(c.direct())));
+            if (pgbench) {
+                row.addAll(List.of(n(c.pgbench()), f(c.directToPgbenchPct())));
             }
-            runs.stream().filter(r -> r.driver().equals(Verdict.CEILING) && r.layout().equals(library.layout())
-                    && r.batchSize() == library.batchSize()).findFirst().ifPresent(raw -> rows.add(List.of(
-                    library.layout(), Integer.toString(library.batchSize()), n(library.throughput().median()),
-                    n(raw.throughput().median()),
-                    f(100 * library.throughput().median() / Math.max(1, raw.throughput().median())))));
+            if (minimal) {
+                row.addAll(List.of(n(c.pgbenchMinimal()), f(c.directToMinimalPct())));
+            }
+            if (raw) {
+                row.addAll(List.of(n(c.rawSql()), f(c.directToRawSqlPct())));
+            }
+            rows.add(row);
         }
-        if (!rows.isEmpty()) {
-            doc.heading(2, "The library against the raw-SQL ceiling");
-            doc.table(List.of("layout", "batch", "direct RPS", "raw-sql RPS", "direct / raw-sql %"), rows);
-        }
+        doc.heading(2, "The library against the ceiling");
+        doc.paragraph("Median messages processed per second on the same layout and batch size in this run. pgbench is"
+                + " PostgreSQL's own client running the library's statements for the layout, batch size and delivery"
+                + " mode: the ceiling. pgbench-minimal is pgbench on the minimal queue (id, payload, created_at;"
+                + " insert a batch, delete a batch from the head with SKIP LOCKED), its own table whatever the layout,"
+                + " one cell per batch size: what PostgreSQL does with row deletes. Both get the vacuum the library's"
+                + " workers run on their own table, and both count messages from the table. raw-sql is the library's"
+                + " statements from a minimal JDBC loop: the cost of a JDBC loop, not a ceiling.");
+        doc.table(header, rows);
     }
 
     private static void serverAndClient(Document doc, List<CellResult> runs) {
         doc.heading(2, "Server and client");
-        doc.paragraph("From the median repetition. WAL per message processed; CPU in percent of one core; table, index"
-                + " and dead tuples after the window; autovacuum runs during it.");
+        doc.paragraph("From the median repetition. WAL per message processed; CPU in percent of one core (the client's"
+                + " of the pgbench cells includes both pgbench processes, averaged over warm-up and window); table,"
+                + " index and dead tuples after the window; autovacuum runs during it.");
         doc.table(List.of("cell", "WAL B/msg", "PG CPU %", "table MB", "index MB", "dead tuples", "autovacuums",
                 "client CPU %", "threads", "RSS MB", "connections"), runs.stream()
                 .filter(r -> r.server() != null && r.client() != null).map(r -> {
@@ -154,6 +199,14 @@ final class ReportDocument {
 
     private static String f(double value) {
         return String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    private static String f(Double value) {
+        return value == null ? "-" : f(value.doubleValue());
+    }
+
+    private static String n(Double value) {
+        return value == null ? "-" : n(value.doubleValue());
     }
 
     private static String mb(long bytes) {

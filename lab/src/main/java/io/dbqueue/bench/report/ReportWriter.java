@@ -46,7 +46,9 @@ public final class ReportWriter {
         List<ChartImage> cells = new ArrayList<>();
         for (CellResult cell : results.runs()) {
             cells.add(Charts.throughput(cell));
-            cells.add(Charts.latency(cell));
+            if (cell.latencyMs().measured()) { // the pgbench drivers measure no latency
+                cells.add(Charts.latency(cell));
+            }
         }
         for (ChartImage chart : concat(matrix, cells)) {
             Files.write(dir.resolve(chart.path()), chart.png());
@@ -70,7 +72,9 @@ public final class ReportWriter {
             ClientStats c = r.client();
             List<Object> values = new ArrayList<>(List.of(r.driver(), r.layout(), r.batchSize(), r.repetitions(),
                     r.throughput().median(), r.throughput().min(), r.throughput().max(), r.spreadPct(),
-                    r.enqueueThroughput().median(), l.min(), l.avg(), l.p50(), l.p95(), l.p99(), l.max()));
+                    r.enqueueThroughput().median()));
+            values.addAll(l.measured() ? List.of(l.min(), l.avg(), l.p50(), l.p95(), l.p99(), l.max())
+                    : Arrays.asList(null, null, null, null, null, null));
             values.addAll(s == null ? Arrays.asList(null, null, null, null, null, null)
                     : Arrays.asList(s.walBytesPerMessage(), s.postgresCpuPercent(), s.tableBytes(), s.indexBytes(),
                     s.deadTuples(), s.autovacuumRuns()));

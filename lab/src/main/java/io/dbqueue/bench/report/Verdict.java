@@ -8,36 +8,90 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * The plain-language end of the report: which layout and batch size won (among the library's
  * cells, or the first driver's when the library was not run), by how much over the runner-up,
- * whether that margin is larger than the run-to-run spread, how close the library came to
- * the raw-SQL ceiling in the same run, and what a broker measured alongside achieved.
+ * whether that margin is larger than the run-to-run spread, how close the library came to the
+ * ceiling measured in the same run by PostgreSQL's own client (pgbench with the library's
+ * statements, and pgbench on the minimal queue), what the raw-SQL JDBC loop says about the cost
+ * of a JDBC loop, and what a broker measured alongside achieved.
  *
  * @param beyondSpread        whether the winner's slowest repetition beat the runner-up's fastest;
  *                            null with a single repetition or a single cell
- * @param libraryToCeilingPct the library's median over raw SQL's for the winner's layout and batch size
+ * @param libraryToCeilingPct the library's median over pgbench's (the library's statements) for the
+ *                            winner's layout and batch size; null when pgbench did not run there
+ * @param libraryToMinimalPct the same over pgbench-minimal's
+ * @param libraryToRawSqlPct  the same over the raw-SQL JDBC loop's
+ * @param ceilings            every layout and batch size the library ran with at least one of those
  */
 public record Verdict(String driver, String winner, String runnerUp, Double marginPct, Boolean beyondSpread,
-                      Double libraryToCeilingPct, List<String> text) {
+                      Double libraryToCeilingPct, Double libraryToMinimalPct, Double libraryToRawSqlPct,
+                      List<Ceiling> ceilings, List<String> text) {
 
     static final String LIBRARY = "direct";
-    static final String CEILING = "raw-sql";
+    /** The ceiling: PostgreSQL's own client running the library's statements. */
+    static final String CEILING = "pgbench";
+    /** The reference: PostgreSQL's own client running the minimal queue. */
+    static final String MINIMAL = "pgbench-minimal";
+    /** The library's statements from a JDBC loop: the cost of a JDBC loop, not a ceiling. */
+    static final String RAW_SQL = "raw-sql";
+
+    /**
+     * The library's median processed/s on one layout and batch size against the others measured
+     * there in the same run (null when not measured), as percentages of theirs.
+     */
+    public record Ceiling(String layout, int batchSize, double direct, Double pgbench, Double pgbenchMinimal,
+                          Double rawSql, Double directToPgbenchPct, Double directToMinimalPct,
+                          Double directToRawSqlPct) {
+
+        static Ceiling of(CellResult library, List<CellResult> runs) {
+            double direct = library.throughput().median();
+            Double pgbench = median(runs, library, CEILING);
+            // the minimal queue's own table does not depend on the layout: its cell of the same batch size
+            Double minimal = Optional.ofNullable(median(runs, library, MINIMAL)).orElseGet(() -> runs.stream()
+                    .filter(r -> r.driver().equals(MINIMAL) && r.batchSize() == library.batchSize())
+                    .findFirst().map(r -> r.throughput().median()).orElse(null));
+            Double raw = median(runs, library, RAW_SQL);
+            return new Ceiling(library.layout(), library.batchSize(), direct, pgbench, minimal, raw,
+                    pct(direct, pgbench), pct(direct, minimal), pct(direct, raw));
+        }
+
+        boolean any() {
+            return pgbench != null || pgbenchMinimal != null || rawSql != null;
+        }
+
+        private static Double median(List<CellResult> runs, CellResult library, String driver) {
+            return runs.stream().filter(r -> r.driver().equals(driver) && r.layout().equals(library.layout())
+                    && r.batchSize() == library.batchSize()).findFirst().map(r -> r.throughput().median()).orElse(null);
+        }
+
+        private static Double pct(double direct, Double other) {
+            return other == null || other <= 0 ? null : round(100 * direct / other);
+        }
+    }
+
+    /** Every layout and batch size of the library's cells that a ceiling driver also ran, in run order. */
+    static List<Ceiling> ceilings(List<CellResult> runs) {
+        return runs.stream().filter(r -> r.driver().equals(LIBRARY)).map(r -> Ceiling.of(r, runs))
+                .filter(Ceiling::any).toList();
+    }
 
     static Verdict of(List<CellResult> runs) {
         if (runs.isEmpty()) {
-            return new Verdict(null, null, null, null, null, null, List.of("Nothing was measured."));
+            return new Verdict(null, null, null, null, null, null, null, null, List.of(),
+                    List.of("Nothing was measured."));
         }
         String driver = runs.stream().anyMatch(r -> r.driver().equals(LIBRARY)) ? LIBRARY : runs.get(0).driver();
         List<CellResult> ranked = runs.stream().filter(r -> r.driver().equals(driver))
                 .sorted(Comparator.comparingDouble((CellResult r) -> r.throughput().median()).reversed()).toList();
         CellResult winner = ranked.get(0);
         List<String> text = new ArrayList<>();
-        text.add(String.format(Locale.ROOT, "With the %s driver, %s won with %s messages/s processed (median of %d, "
-                        + "range %s-%s).", driver, name(winner), number(winner.throughput().median()),
-                winner.repetitions(), number(winner.throughput().min()), number(winner.throughput().max())));
+        text.add(String.format(Locale.ROOT, "With the %s driver, %s won with %s messages/s processed (%s).",
+                driver, name(winner), number(winner.throughput().median()),
+                winner.throughput().describe(winner.repetitions())));
         String runnerUpName = null;
         Double margin = null;
         Boolean beyond = null;
@@ -62,16 +116,72 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
         if (ranked.stream().mapToInt(CellResult::batchSize).distinct().count() > 1) {
             text.add(batchEffect(ranked));
         }
-        Double ceiling = ceiling(runs, winner).orElse(null);
-        if (ceiling != null) {
-            text.add(String.format(Locale.ROOT, "The library reached %.0f %% of the raw-SQL ceiling on the same"
-                    + " layout and batch size in this run%s.", ceiling, ceilingRange(runs)));
-        } else if (!driver.equals(LIBRARY) || runs.stream().noneMatch(r -> r.driver().equals(CEILING))) {
-            text.add("The raw-SQL ceiling was not measured alongside the library, so the library's cost is unknown"
-                    + " from this run.");
+        List<Ceiling> ceilings = ceilings(runs);
+        Ceiling mine = winner.driver().equals(LIBRARY) ? ceilings.stream().filter(c -> c.layout().equals(
+                winner.layout()) && c.batchSize() == winner.batchSize()).findFirst().orElse(null) : null;
+        if (driver.equals(LIBRARY)) {
+            text.addAll(ceilingText(runs, ceilings, mine));
         }
         brokers(runs, winner).forEach(text::add);
-        return new Verdict(driver, name(winner), runnerUpName, margin, beyond, ceiling, text);
+        return new Verdict(driver, name(winner), runnerUpName, margin, beyond,
+                mine == null ? null : mine.directToPgbenchPct(), mine == null ? null : mine.directToMinimalPct(),
+                mine == null ? null : mine.directToRawSqlPct(), ceilings, text);
+    }
+
+    /** The library against pgbench, pgbench-minimal and the JDBC loop, for the winner and over every cell. */
+    private static List<String> ceilingText(List<CellResult> runs, List<Ceiling> ceilings, Ceiling winner) {
+        List<String> text = new ArrayList<>();
+        boolean pgbench = ceilings.stream().anyMatch(c -> c.directToPgbenchPct() != null);
+        boolean minimal = ceilings.stream().anyMatch(c -> c.directToMinimalPct() != null);
+        if (winner != null && (winner.directToPgbenchPct() != null || winner.directToMinimalPct() != null)) {
+            List<String> parts = new ArrayList<>();
+            if (winner.directToPgbenchPct() != null) {
+                parts.add(String.format(Locale.ROOT, "%.0f %% of pgbench running the library's own statements (the"
+                        + " ceiling)", winner.directToPgbenchPct()));
+            }
+            if (winner.directToMinimalPct() != null) {
+                parts.add(String.format(Locale.ROOT, "%.0f %% of pgbench on the minimal queue (a bare insert and"
+                        + " delete of its own table)", winner.directToMinimalPct()));
+            }
+            text.add("Against PostgreSQL's own client on the same server in this run, the winner reached "
+                    + String.join(" and ", parts) + ".");
+        }
+        if (pgbench || minimal) {
+            range(ceilings, Ceiling::directToPgbenchPct, "pgbench").ifPresent(text::add);
+            range(ceilings, Ceiling::directToMinimalPct, "pgbench-minimal").ifPresent(text::add);
+            text.add("Per layout and batch size, the library's median as a percentage of "
+                    + (pgbench && minimal ? "pgbench's and pgbench-minimal's" : pgbench ? "pgbench's"
+                    : "pgbench-minimal's") + ": " + ceilings.stream()
+                    .filter(c -> c.directToPgbenchPct() != null || c.directToMinimalPct() != null)
+                    .map(c -> c.layout() + " batch " + c.batchSize() + " "
+                            + (pgbench ? pct(c.directToPgbenchPct()) : "")
+                            + (pgbench && minimal ? " / " : "") + (minimal ? pct(c.directToMinimalPct()) : ""))
+                    .collect(Collectors.joining("; ")) + ".");
+        } else if (runs.stream().anyMatch(r -> r.driver().equals(LIBRARY))) {
+            text.add("pgbench was not measured alongside the library, so how close the library comes to the ceiling"
+                    + " is unknown from this run (add pgbench and pgbench-minimal to --drivers).");
+        }
+        if (winner != null && winner.directToRawSqlPct() != null) {
+            text.add(String.format(Locale.ROOT, "Against the library's statements from a minimal JDBC loop (raw-sql,"
+                    + " the cost of a JDBC loop, not a ceiling), the winner reached %.0f %%.", winner.directToRawSqlPct()));
+        }
+        return text;
+    }
+
+    /** "Over all N layouts and batch sizes measured with both, the library reached between a % and b % of X.", with two or more. */
+    private static Optional<String> range(List<Ceiling> ceilings, Function<Ceiling, Double> pct, String other) {
+        List<Double> values = ceilings.stream().map(pct).filter(v -> v != null).toList();
+        if (values.size() < 2) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "Over all %d layouts and batch sizes measured with both, the library"
+                        + " reached between %.0f %% and %.0f %% of %s.", values.size(),
+                values.stream().mapToDouble(d -> d).min().orElse(0), values.stream().mapToDouble(d -> d).max().orElse(0),
+                other));
+    }
+
+    private static String pct(Double value) {
+        return value == null ? "-" : String.format(Locale.ROOT, "%.0f %%", value);
     }
 
     /** For each broker measured in the run, its best cell against the winner. */
@@ -98,34 +208,6 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
                         + " the winner processed %.1f times as many.", smallest, name(bestSmall),
                 number(bestSmall.throughput().median()),
                 winner.throughput().median() / Math.max(1, bestSmall.throughput().median()));
-    }
-
-    private static Optional<Double> ceiling(List<CellResult> runs, CellResult winner) {
-        if (!winner.driver().equals(LIBRARY)) {
-            return Optional.empty();
-        }
-        return runs.stream().filter(r -> r.driver().equals(CEILING) && r.layout().equals(winner.layout())
-                        && r.batchSize() == winner.batchSize() && r.throughput().median() > 0)
-                .findFirst().map(raw -> round(100 * winner.throughput().median() / raw.throughput().median()));
-    }
-
-    /** "; over all N cells measured with both drivers, between a and b %" or nothing. */
-    private static String ceilingRange(List<CellResult> runs) {
-        List<Double> ratios = new ArrayList<>();
-        for (CellResult library : runs) {
-            if (library.driver().equals(LIBRARY)) {
-                runs.stream().filter(r -> r.driver().equals(CEILING) && r.layout().equals(library.layout())
-                                && r.batchSize() == library.batchSize() && r.throughput().median() > 0)
-                        .findFirst()
-                        .ifPresent(raw -> ratios.add(100 * library.throughput().median() / raw.throughput().median()));
-            }
-        }
-        if (ratios.size() < 2) {
-            return "";
-        }
-        return String.format(Locale.ROOT, "; over all %d cells measured with both, between %.0f %% and %.0f %%",
-                ratios.size(), ratios.stream().mapToDouble(d -> d).min().orElse(0),
-                ratios.stream().mapToDouble(d -> d).max().orElse(0));
     }
 
     static String name(CellResult cell) {

@@ -1,9 +1,12 @@
 package io.dbqueue.bench.run;
 
 import java.util.List;
+import java.util.Locale;
 
 /** The median of repeated values, with the smallest and the largest. */
 public record Range(double median, double min, double max) {
+
+    private static final String ONE_RUN = "one run";
 
     public static Range of(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
@@ -15,6 +18,24 @@ public record Range(double median, double min, double max) {
     /** (max - min) / median in percent: how far repetitions of the same cell disagree. */
     public double spreadPercent() {
         return median == 0 ? 0 : round(100 * (max - min) / median);
+    }
+
+    /**
+     * How the reports state this range over {@code repetitions} runs, in whole numbers with thousands
+     * separators: "median of 3, range 1,200-1,350", or "one run" when there was a single run, whose
+     * range would say nothing.
+     */
+    public String describe(int repetitions) {
+        return repetitions <= 1 ? ONE_RUN : "median of " + repetitions + ", range " + minMax(repetitions);
+    }
+
+    /** A table's min-max column: "1,200-1,350", or "one run" when there was a single run. */
+    public String minMax(int repetitions) {
+        return repetitions <= 1 ? ONE_RUN : number(min) + "-" + number(max);
+    }
+
+    private static String number(double value) {
+        return String.format(Locale.ROOT, "%,.0f", value);
     }
 
     private static double round(double value) {

@@ -3,6 +3,7 @@ package io.dbqueue.bench.workload;
 import io.dbqueue.DeliveryMode;
 import io.dbqueue.Layout;
 import io.dbqueue.PollSettings;
+import io.dbqueue.postgres.ServerProfile;
 
 import java.time.Duration;
 import java.util.List;
@@ -22,15 +23,21 @@ import java.util.Set;
  * @param backlog      messages put into the table before the warm-up (they are not measured)
  * @param mode         the consumers' delivery mode (direct, raw-sql and stack)
  * @param stack        how the {@code stack} driver's test-app sends the load
+ * @param serverProfile the embedded server's settings beyond durability: stock unless a tuning is named
  */
 public record Workload(String name, List<String> layouts, List<Integer> batchSizes, List<String> drivers,
                        int repeat, Duration warmup, Duration duration, long messages, int messageSize,
                        int producerRate, int producers, int consumers, long maxBacklog, long backlog,
-                       DeliveryMode mode, StackLoad stack) {
+                       DeliveryMode mode, StackLoad stack, ServerProfile serverProfile) {
 
-    public static final List<String> DRIVERS = List.of("direct", "raw-sql", "stack", "rabbitmq", "nats");
+    public static final List<String> DRIVERS = List.of("direct", "raw-sql", "pgbench", "pgbench-minimal", "stack",
+            "rabbitmq", "nats");
     /** Drivers that do not use a queue table: their cells run once per batch size, whatever the layouts. */
     public static final Set<String> BROKERS = Set.of("rabbitmq", "nats");
+    /** The minimal queue measured by pgbench: its own table, whatever the cell's layout. */
+    public static final String MINIMAL_QUEUE = "pgbench-minimal";
+    /** Drivers whose cells run once per batch size, whatever the layouts. */
+    private static final Set<String> ONCE_PER_BATCH_SIZE = Set.of("rabbitmq", "nats", MINIMAL_QUEUE);
     public static final int MIN_MESSAGE_SIZE = 24;
 
     /** A delivery mode as workload files and flags spell it: at-least-once, exactly-once, at-most-once. */
@@ -82,16 +89,18 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         }
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(stack, "stack");
+        Objects.requireNonNull(serverProfile, "server_profile");
     }
 
     /**
      * Every cell of the matrix, in run order: the drivers of one layout and batch size run back to back,
      * so that a drift in the machine's background load affects both sides of a comparison alike. A
-     * broker's cells come with the first layout's, under {@link Cell#NO_LAYOUT}.
+     * broker's cells come with the first layout's, under {@link Cell#NO_LAYOUT}; so do the minimal
+     * queue's ({@code pgbench-minimal}, its own table whatever the layout), under the first layout.
      */
     public List<Cell> cells() {
         return layouts.stream().flatMap(layout -> batchSizes.stream().flatMap(batch -> drivers.stream()
-                .filter(driver -> !BROKERS.contains(driver) || layout.equals(layouts.get(0)))
+                .filter(driver -> !ONCE_PER_BATCH_SIZE.contains(driver) || layout.equals(layouts.get(0)))
                 .map(driver -> new Cell(driver, BROKERS.contains(driver) ? Cell.NO_LAYOUT : layout, batch))))
                 .toList();
     }
@@ -124,6 +133,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         private long backlog;
         private DeliveryMode mode;
         private StackLoad stack;
+        private ServerProfile serverProfile;
 
         private Builder(Workload w) {
             name = w.name;
@@ -142,6 +152,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             backlog = w.backlog;
             mode = w.mode;
             stack = w.stack;
+            serverProfile = w.serverProfile;
         }
 
         public Builder layouts(List<String> value) {
@@ -219,9 +230,15 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             return this;
         }
 
+        public Builder serverProfile(ServerProfile value) {
+            serverProfile = value;
+            return this;
+        }
+
         public Workload build() {
             return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, duration, messages, messageSize,
-                    producerRate, producers, consumers, maxBacklog, backlog, mode, stack);
+                    producerRate, producers, consumers, maxBacklog, backlog, mode, stack,
+                    serverProfile);
         }
     }
 

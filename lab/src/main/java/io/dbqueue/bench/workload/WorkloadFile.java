@@ -3,6 +3,8 @@ package io.dbqueue.bench.workload;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
+import io.dbqueue.postgres.ServerProfile;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,11 +24,11 @@ import java.util.Set;
  */
 public final class WorkloadFile {
 
-    public static final List<String> PROFILES = List.of("quick", "default", "full", "stability", "backlog");
+    public static final List<String> PROFILES = List.of("quick", "default", "full", "stability", "backlog", "ceiling");
 
     private static final Set<String> KEYS = Set.of("name", "layouts", "batch_sizes", "drivers", "repeat", "warmup",
             "duration", "messages", "message_size", "producer_rate", "producers", "consumers", "max_backlog",
-            "backlog", "mode", "stack");
+            "backlog", "mode", "stack", "server_profile");
     private static final Set<String> STACK_KEYS = Set.of("messages_per_request", "concurrency");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -58,7 +60,8 @@ public final class WorkloadFile {
                 (int) f.number("message_size"), (int) f.number("producer_rate"), (int) f.number("producers"),
                 (int) f.number("consumers"), f.number("max_backlog"), f.number("backlog"),
                 Workload.mode(f.text("mode")),
-                new StackLoad((int) stack.number("messages_per_request"), (int) stack.number("concurrency")));
+                new StackLoad((int) stack.number("messages_per_request"), (int) stack.number("concurrency")),
+                ServerProfile.named(f.text("server_profile")));
     }
 
     /** {@code values} over {@code defaults}, after checking that {@code values} sets only known keys. */

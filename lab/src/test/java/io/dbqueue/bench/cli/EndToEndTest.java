@@ -89,7 +89,7 @@ class EndToEndTest {
         }
     }
 
-    private static JsonSchema schema() throws Exception {
+    static JsonSchema schema() throws Exception {
         try (InputStream in = EndToEndTest.class.getResourceAsStream("/results.schema.json")) {
             return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(in);
         }

@@ -1,0 +1,95 @@
+package io.dbqueue.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dbqueue.DeliveryMode;
+import io.dbqueue.bench.workload.Workload;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The ceilings measured by PostgreSQL's own client: a tiny matrix with the library, pgbench running
+ * its statements and pgbench on the minimal queue, in every delivery mode, on a plain layout (its
+ * claim runs as a simple-mode compound) and a partitioned one (prepared, in an explicit
+ * transaction). Where pgbench is not installed, the cells must be skipped with a line saying how to
+ * install it.
+ */
+class PgbenchDriversTest {
+
+    @ParameterizedTest
+    @EnumSource(DeliveryMode.class)
+    void bothPgbenchDriversProcessMessagesBesideTheLibrary(DeliveryMode mode, @TempDir Path out) throws Exception {
+        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(new String[]{"run", "--workload", workload.toString(), "--out", out.toString(),
+                        "--layouts", "dbq_seq,queue_tasks_4", "--repeat", "1", "--drivers", "direct,pgbench,pgbench-minimal",
+                        "--mode", Workload.modeName(mode)},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+        JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        var errors = EndToEndTest.schema().validate(results);
+        assertTrue(errors.isEmpty(), "results.json does not match the schema: " + errors);
+        String verdict = results.at("/verdict").toString();
+
+        if (!pgbenchInstalled()) {
+            JsonNode skipped = results.get("skipped");
+            assertTrue(skipped.size() >= 3, "pgbench on two layouts, pgbench-minimal at least once: " + skipped);
+            for (JsonNode cell : skipped) {
+                assertTrue(cell.get("driver").asText().startsWith("pgbench"), skipped.toString());
+                assertEquals("skipped", cell.get("status").asText());
+                assertTrue(cell.get("reason").asText().contains("apt-get install postgresql-client"), skipped.toString());
+            }
+            assertEquals(2, results.get("runs").size(), "the library's cells still ran");
+            return;
+        }
+        assertEquals(0, results.get("skipped").size(), results.get("skipped").toString());
+        assertEquals(2, count(results, "direct"), results.toString());
+        assertEquals(2, count(results, "pgbench"), "pgbench on both layouts");
+        assertTrue(count(results, "pgbench-minimal") >= 1, "pgbench-minimal ran");
+        for (JsonNode run : results.get("runs")) {
+            String driver = run.get("driver").asText();
+            assertTrue(run.at("/throughput/median").asDouble() > 0, driver + " processed nothing");
+            assertTrue(run.at("/enqueue_throughput/median").asDouble() > 0, driver + " enqueued nothing");
+            assertTrue(run.at("/server/wal_bytes").asLong() > 0, driver + ": the server's figures are read");
+            if (driver.startsWith("pgbench")) {
+                assertTrue(run.get("latency_ms").isNull(), driver + " measures no latency: " + run.get("latency_ms"));
+            } else {
+                assertTrue(run.at("/latency_ms/p99").asDouble() > 0, run.toString());
+            }
+        }
+        assertTrue(verdict.contains("of pgbench running the library's own statements"), verdict);
+        assertTrue(verdict.contains("of pgbench on the minimal queue"), verdict);
+        assertEquals(2, results.at("/verdict/ceilings").size(), verdict);
+        for (JsonNode ceiling : results.at("/verdict/ceilings")) {
+            assertTrue(ceiling.get("direct_to_pgbench_pct").asDouble() > 0, verdict);
+            assertTrue(ceiling.get("direct_to_minimal_pct").asDouble() > 0, "minimal pairs by batch size: " + verdict);
+        }
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("## The library against the ceiling"), report);
+        assertTrue(report.contains("no latency: this driver does not measure it"), report);
+    }
+
+    private static long count(JsonNode results, String driver) {
+        long n = 0;
+        for (JsonNode run : results.get("runs")) {
+            n += run.get("driver").asText().equals(driver) ? 1 : 0;
+        }
+        return n;
+    }
+
+        private static boolean pgbenchInstalled() {
+        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "pgbench")));
+    }
+}

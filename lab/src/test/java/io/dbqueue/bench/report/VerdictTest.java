@@ -1,0 +1,67 @@
+package io.dbqueue.bench.report;
+
+import io.dbqueue.bench.metrics.LatencySummary;
+import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.run.Range;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The verdict's comparisons, from cell results made up for the purpose: no database. */
+class VerdictTest {
+
+    @Test
+    void theLibraryIsMeasuredAgainstBothPgbenchCeilingsOfItsOwnCell() {
+        Verdict verdict = Verdict.of(List.of(
+                cell("direct", "dbq_seq", 100, 40_000), cell("pgbench", "dbq_seq", 100, 50_000),
+                cell("pgbench-minimal", "dbq_seq", 100, 45_000), cell("raw-sql", "dbq_seq", 100, 32_000),
+                cell("direct", "dbq_seq", 10, 15_000), cell("pgbench", "dbq_seq", 10, 12_000)));
+        assertEquals("dbq_seq batch 100", verdict.winner());
+        assertEquals(80.0, verdict.libraryToCeilingPct());
+        assertEquals(88.9, verdict.libraryToMinimalPct());
+        assertEquals(125.0, verdict.libraryToRawSqlPct());
+        assertEquals(2, verdict.ceilings().size());
+        assertEquals(125.0, verdict.ceilings().get(1).directToPgbenchPct());
+        assertNull(verdict.ceilings().get(1).directToMinimalPct(), "pgbench-minimal did not run at batch 10");
+        String text = String.join(" ", verdict.text());
+        assertTrue(text.contains("80 % of pgbench running the library's own statements (the ceiling) and 89 % of"
+                + " pgbench on the minimal queue"), text);
+        assertTrue(text.contains("between 80 % and 125 % of pgbench"), text);
+        assertTrue(text.contains("raw-sql, the cost of a JDBC loop, not a ceiling"), text);
+    }
+
+    @Test
+    void withoutPgbenchTheVerdictSaysTheCeilingIsUnknown() {
+        Verdict verdict = Verdict.of(List.of(cell("direct", "dbq_seq", 100, 40_000),
+                cell("raw-sql", "dbq_seq", 100, 38_000)));
+        assertNull(verdict.libraryToCeilingPct());
+        assertTrue(String.join(" ", verdict.text()).contains("pgbench was not measured alongside the library"));
+    }
+
+    @Test
+    void theMinimalQueueRunsOncePerBatchSizeAndPairsWithEveryLayout() {
+        Verdict verdict = Verdict.of(List.of(
+                cell("direct", "queue_tasks_2", 10, 9_000), cell("pgbench", "queue_tasks_2", 10, 10_000),
+                cell("pgbench-minimal", "queue_tasks_2", 10, 20_000),
+                cell("direct", "dbq_seq", 10, 12_000), cell("pgbench", "dbq_seq", 10, 12_000)));
+        assertEquals("dbq_seq batch 10", verdict.winner());
+        assertEquals(100.0, verdict.libraryToCeilingPct());
+        assertEquals(60.0, verdict.libraryToMinimalPct(), "dbq_seq against the minimal queue run with queue_tasks_2");
+        assertNull(verdict.libraryToRawSqlPct());
+        String text = String.join(" ", verdict.text());
+        assertTrue(text.contains("Per layout and batch size, the library's median as a percentage of pgbench's and"
+                + " pgbench-minimal's: queue_tasks_2 batch 10 90 % / 45 %; dbq_seq batch 10 100 % / 60 %."), text);
+        assertTrue(text.contains("between 90 % and 100 % of pgbench."), text);
+        assertTrue(text.contains("between 45 % and 60 % of pgbench-minimal."), text);
+    }
+
+    private static CellResult cell(String driver, String layout, int batch, double median) {
+        Range throughput = new Range(median, median * 0.95, median * 1.05);
+        return new CellResult(driver, layout, batch, 3, throughput, throughput, 10,
+                new LatencySummary(0, 0, 0, 0, 0, 0), null, null, null, 1, List.of());
+    }
+}
