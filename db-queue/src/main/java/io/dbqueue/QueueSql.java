@@ -64,25 +64,27 @@ final class QueueSql {
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
-        // params: bigint[] ids
-        finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
+        // Statements by id name the queue too: where the primary key is (queue_name, id), it is their index.
+        // params: queue, bigint[] ids
+        finish = "DELETE FROM " + t + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
-        // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts
+        // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, queue
         retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = r.attempt, total_attempt = r.total_attempt"
                 + " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
-                + " WHERE t.id = r.id";
-        // params: bigint[] ids, bigint[] delays in microseconds
+                + " WHERE t.queue_name = ? AND t.id = r.id";
+        // params: bigint[] ids, bigint[] delays in microseconds, queue
         reenqueue = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = 0, reenqueue_attempt = t.reenqueue_attempt + 1"
-                + " FROM unnest(?::bigint[], ?::bigint[]) AS r(id, delay) WHERE t.id = r.id";
-        // Hands claimed but unstarted tasks back without counting the attempt. params: bigint[] ids
+                + " FROM unnest(?::bigint[], ?::bigint[]) AS r(id, delay) WHERE t.queue_name = ? AND t.id = r.id";
+        // Hands claimed but unstarted tasks back without counting the attempt. params: queue, bigint[] ids
         release = "UPDATE " + t + " SET next_process_at = now(), attempt = greatest(attempt - 1, 0),"
-                + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])";
-        // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors
+                + " total_attempt = greatest(total_attempt - 1, 0) WHERE queue_name = ? AND id = ANY(?::bigint[])";
+        // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, queue
         deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
                 + " AS f(id, attempt, total_attempt, error)),"
-                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id RETURNING t.*)"
+                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.queue_name = ? AND t.id = failed.id"
+                + " RETURNING t.*)"
                 + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
                 + " total_attempt, last_error)"
                 + " SELECT m.id, m.queue_name, m.payload, m.created_at, f.attempt, m.reenqueue_attempt,"

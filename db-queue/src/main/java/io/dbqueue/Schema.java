@@ -38,7 +38,8 @@ public final class Schema {
         if (layout.requestId()) {
             sql.append("    request_id        text,\n");
         }
-        sql.append("    PRIMARY KEY (id)\n)");
+        sql.append(layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY
+                ? "    PRIMARY KEY (queue_name, id)\n)" : "    PRIMARY KEY (id)\n)");
         if (layout.partitions() > 0) {
             sql.append(" PARTITION BY HASH (id);\n");
             for (int i = 0; i < layout.partitions(); i++) {
@@ -50,7 +51,7 @@ public final class Schema {
             sql.append(with(layout.tableOptions())).append(";\n");
         }
         String index = switch (layout.claimIndex()) {
-            case NONE -> null;
+            case NONE, PRIMARY_KEY -> null;
             case NEXT_PROCESS_AT -> "CREATE INDEX " + name + "_claim_idx ON " + name
                     + " USING btree (queue_name, next_process_at, id DESC)";
             case NEXT_PROCESS_AT_UNIQUE -> "CREATE UNIQUE INDEX " + name + "_claim_idx ON " + name

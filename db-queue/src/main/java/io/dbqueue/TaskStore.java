@@ -104,13 +104,13 @@ final class TaskStore {
 
     void finish(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
-            Jdbc.update(c, sql.finish, Jdbc.longs(c, ids(tasks)));
+            Jdbc.update(c, sql.finish, location.queueName(), Jdbc.longs(c, ids(tasks)));
         }
     }
 
     void release(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
-            Jdbc.update(c, sql.release, Jdbc.longs(c, ids(tasks)));
+            Jdbc.update(c, sql.release, location.queueName(), Jdbc.longs(c, ids(tasks)));
         }
     }
 
@@ -125,7 +125,8 @@ final class TaskStore {
             micros[i] = micros(delays.get(tasks.get(i)));
         }
         Jdbc.update(c, sql.retry, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros),
-                Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt)));
+                Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt)),
+                location.queueName());
     }
 
     void reenqueue(Connection c, Map<Task, Duration> delays) throws SQLException {
@@ -137,7 +138,7 @@ final class TaskStore {
         for (int i = 0; i < tasks.size(); i++) {
             micros[i] = micros(delays.get(tasks.get(i)));
         }
-        Jdbc.update(c, sql.reenqueue, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros));
+        Jdbc.update(c, sql.reenqueue, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros), location.queueName());
     }
 
     /** Moves tasks to the dead-letter table; {@code errors} maps each to its last error. */
@@ -151,7 +152,7 @@ final class TaskStore {
             messages[i] = errors.get(tasks.get(i)).replace('\0', ' ');
         }
         Jdbc.update(c, sql.deadLetter, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
-                Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages));
+                Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages), location.queueName());
     }
 
     private static int[] counter(List<Task> tasks, ToIntFunction<Task> counter) {

@@ -89,7 +89,7 @@ class QueueStatementsTest {
             workers.shutdown(Duration.ofSeconds(10));
             try (Connection c = oneConnection.getConnection(); Statement st = c.createStatement();
                  ResultSet rs = st.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
-                         + " WHERE statement LIKE 'DELETE FROM " + queue.table().name() + " WHERE id = ANY%'")) {
+                         + " WHERE statement LIKE 'DELETE FROM " + queue.table().name() + " WHERE queue_name = $1 AND id = ANY%'")) {
                 assertTrue(rs.next(), "the finish is a server-side prepared statement");
                 assertEquals(0, rs.getLong(2), "custom plans of the finish");
                 assertTrue(rs.getLong(1) >= 20, "generic plans of the finish: " + rs.getLong(1));
@@ -105,7 +105,7 @@ class QueueStatementsTest {
      */
     @Test
     void aClaimWalksTheClaimIndexOnStatisticsTakenWhileTheQueueWasAlmostEmpty() throws SQLException {
-        for (Layout layout : new Layout[] {Layout.DBQ_SEQ, Layout.QUEUE_TASKS_2}) {
+        for (Layout layout : new Layout[] {Layout.DBQ_SEQ, Layout.QUEUE_TASKS_2, Layout.DBQ_SEQ_PK}) {
             QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
             String table = queue.table().name();
             TestDatabase.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = off)");
@@ -121,11 +121,32 @@ class QueueStatementsTest {
             QueueSql sql = new QueueSql(queue.table());
             for (DeliveryMode mode : DeliveryMode.values()) {
                 String plan = plan(sql.claimSettings(mode), sql.claim(mode, 100), queue, mode);
-                assertTrue(plan.contains("Index Scan using " + table + "_claim_idx"), layout.name() + " " + mode + ":\n" + plan);
+                String index = table + (layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY ? "_pkey" : "_claim_idx");
+                assertTrue(plan.contains("Index Scan using " + index), layout.name() + " " + mode + ":\n" + plan);
                 for (String avoided : new String[] {"Sort", "Bitmap", "Seq Scan", "Semi Join"}) {
                     assertFalse(plan.contains(avoided), layout.name() + " " + mode + " plan has " + avoided + ":\n" + plan);
                 }
             }
+        }
+    }
+
+    /** Where the primary key is (queue_name, id), a statement by id finds its rows only if it names the queue. */
+    @Test
+    void aFinishOnTheQueuePrimaryKeyLayoutFindsItsRowsByTheKey() throws SQLException {
+        QueueLocation queue = queueWithTasks(Layout.DBQ_SEQ_PK, 20_000);
+        TestDatabase.execute("ANALYZE " + queue.table().name());
+        QueueSql sql = new QueueSql(queue.table());
+        try (Connection c = PostgresServer.shared().connect();
+             PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql.finish)) {
+            ps.setString(1, queue.queueName());
+            ps.setArray(2, c.createArrayOf("bigint", new Long[] {1L, 2L, 3L}));
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
+            }
+            assertTrue(plan.toString().contains("Index Scan using " + queue.table().name() + "_pkey"), plan.toString());
         }
     }
 

@@ -17,8 +17,8 @@ import java.util.function.Consumer;
 final class WorkloadOptions {
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
-            description = "quick (under 3 min), default (under 20 min), full, stability (10 min run),"
-                    + " backlog (1,000,000 waiting messages). Default: ${DEFAULT-VALUE}.")
+            description = "quick (smoke run, minutes), default (the matrix), full, ceiling (the library against pgbench),"
+                    + " stability (10 min run), backlog (1,000,000 waiting messages). Default: ${DEFAULT-VALUE}.")
     String profile;
 
     @Option(names = "--workload", paramLabel = "FILE",
@@ -32,7 +32,7 @@ final class WorkloadOptions {
     List<Integer> batchSizes;
 
     @Option(names = "--drivers", split = ",", paramLabel = "DRIVER",
-            description = "direct, raw-sql, stack, rabbitmq, nats")
+            description = "direct, pgbench, pgbench-minimal, raw-sql, stack, rabbitmq, nats")
     List<String> drivers;
 
     @Option(names = "--repeat", paramLabel = "N", description = "Repetitions of each cell.")

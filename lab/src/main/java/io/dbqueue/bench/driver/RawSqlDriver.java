@@ -116,6 +116,7 @@ public final class RawSqlDriver implements Driver {
             try (PreparedStatement claim = c.prepareStatement(sql.claimComposite(mode));
                  PreparedStatement finish = c.prepareStatement(sql.finish);
                  Statement setting = c.createStatement()) {
+                finish.setString(1, queue);
                 int p = 1;
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
                     claim.setLong(p++, RawSqlStatements.LEASE_MICROS);
@@ -142,7 +143,7 @@ public final class RawSqlDriver implements Driver {
                         if (genericPlans) {
                             setting.execute(RawSqlStatements.GENERIC_PLANS);
                         }
-                        finish.setArray(1, c.createArrayOf("bigint", boxed));
+                        finish.setArray(2, c.createArrayOf("bigint", boxed));
                         finish.executeUpdate();
                     }
                     if (mode == DeliveryMode.EXACTLY_ONCE) {

@@ -63,7 +63,7 @@ final class RawSqlStatements {
         claimLocked = "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
                 + " total_attempt + 1" + dueRows;
         claimAndDelete = "DELETE FROM " + t + " WHERE id = ANY(" + due + ") RETURNING " + columns;
-        finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
+        finish = "DELETE FROM " + t + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
         genericPlansBeforeFinish = table.layout().partitions() > 0;
     }
 

@@ -4,6 +4,7 @@ import io.dbqueue.bench.workload.Cell;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Tells the user what runs and how long is left: a bar redrawn in place on a terminal, one line
@@ -72,8 +73,10 @@ public final class Progress {
         lastDoneNanos = System.nanoTime();
         if (!terminal) {
             var m = repetition.measurement();
-            out.printf("[%d/%d] %s: %.0f processed/s, p99 %.1f ms%s%n", done, total, cell, m.processedPerSecond(),
-                    m.latency().p99(), m.interrupted() ? " (interrupted)" : "");
+            String latency = m.latency().measured() ? String.format(Locale.ROOT, "p99 %.1f ms", m.latency().p99())
+                    : "latency not measured";
+            out.printf(Locale.ROOT, "[%d/%d] %s: %.0f processed/s, %s%s%n", done, total, cell,
+                    m.processedPerSecond(), latency, m.interrupted() ? " (interrupted)" : "");
         }
     }
 
