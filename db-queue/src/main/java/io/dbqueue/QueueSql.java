@@ -108,8 +108,11 @@ final class QueueSql {
     /**
      * The claim of up to {@code limit} due tasks: with a lease (at least once), locked for the
      * caller's transaction (exactly once), or deleted (at most once). It is sent as one round trip
-     * after {@link #claimSettings}; params: [lease length in microseconds for at least once,] queue,
-     * [floor id].
+     * after {@link #claimSettings}; params: [lease length in microseconds for at least once,] queue
+     * ({@link #queueParams} times), [floor id].
+     *
+     * <p>The update or delete of the picked rows names the queue as well as their ids: where the
+     * primary key is (queue_name, id), ids alone would make it read the whole index.
      *
      * <p>The due rows are picked in an array subquery ({@code id = ANY(ARRAY(...))}), which PostgreSQL
      * runs once. Written as {@code id IN (subquery)}, the planner may turn it into a semi join that
@@ -131,14 +134,20 @@ final class QueueSql {
             // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
             case AT_LEAST_ONCE -> "UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
                     + " attempt = attempt + 1, total_attempt = total_attempt + 1"
-                    + " WHERE id = ANY(" + due + ") RETURNING " + TASK_COLUMNS;
+                    + " WHERE queue_name = ? AND id = ANY(" + due + ") RETURNING " + TASK_COLUMNS;
             // Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
             // lease and the attempt count alike, so neither is written; the result carries the counted attempt.
             case EXACTLY_ONCE -> "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
                     + " total_attempt + 1" + dueRows + limit + " FOR UPDATE SKIP LOCKED";
             // At most once: the task is gone once claimed, so this delete must be durable before it is handed out.
-            case AT_MOST_ONCE -> "DELETE FROM " + tableName + " WHERE id = ANY(" + due + ") RETURNING " + TASK_COLUMNS;
+            case AT_MOST_ONCE -> "DELETE FROM " + tableName + " WHERE queue_name = ? AND id = ANY(" + due + ")"
+                    + " RETURNING " + TASK_COLUMNS;
         };
+    }
+
+    /** How many times the claim of {@code mode} takes the queue name, one after the other. */
+    static int queueParams(DeliveryMode mode) {
+        return mode == DeliveryMode.EXACTLY_ONCE ? 1 : 2;
     }
 
     /**

@@ -48,7 +48,9 @@ final class TaskStore {
             if (mode == DeliveryMode.AT_LEAST_ONCE) {
                 ps.setLong(p++, micros(lease));
             }
-            ps.setString(p++, location.queueName());
+            for (int i = 0; i < QueueSql.queueParams(mode); i++) {
+                ps.setString(p++, location.queueName());
+            }
             if (cursor != null) {
                 ps.setLong(p, floor);
             }

@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -126,6 +127,10 @@ class QueueStatementsTest {
                 for (String avoided : new String[] {"Sort", "Bitmap", "Seq Scan", "Semi Join"}) {
                     assertFalse(plan.contains(avoided), layout.name() + " " + mode + " plan has " + avoided + ":\n" + plan);
                 }
+                if (layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY) {
+                    assertEquals(count(plan, "Index Scan"), count(plan, "Index Cond: ((queue_name = "),
+                            "every scan of the key starts at the queue, none reads the whole key: " + mode + ":\n" + plan);
+                }
             }
         }
     }
@@ -147,6 +152,7 @@ class QueueStatementsTest {
                 }
             }
             assertTrue(plan.toString().contains("Index Scan using " + queue.table().name() + "_pkey"), plan.toString());
+            assertEquals(1, count(plan.toString(), "Index Cond: ((queue_name = "), plan.toString());
         }
     }
 
@@ -182,6 +188,10 @@ class QueueStatementsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> sql.claim(DeliveryMode.AT_LEAST_ONCE, 0));
         assertEquals("claim limit must be at least 1, was 0", e.getMessage());
+    }
+
+    private static int count(String text, String part) {
+        return text.split(Pattern.quote(part), -1).length - 1;
     }
 
     private QueueLocation queueWithTasks(Layout layout, int count) throws SQLException {
@@ -229,7 +239,7 @@ class QueueStatementsTest {
                 if (mode == DeliveryMode.AT_LEAST_ONCE && placeholders > 0) {
                     ps.setLong(p++, LEASE.toNanos() / 1000);
                 }
-                if (p <= placeholders) {
+                for (int i = 0; i < QueueSql.queueParams(mode) && p <= placeholders; i++) {
                     ps.setString(p++, queue.queueName());
                 }
                 if (p <= placeholders) {

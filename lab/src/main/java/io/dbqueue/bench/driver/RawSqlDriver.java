@@ -121,7 +121,10 @@ public final class RawSqlDriver implements Driver {
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
                     claim.setLong(p++, RawSqlStatements.LEASE_MICROS);
                 }
-                claim.setString(p, queue);
+                claim.setString(p++, queue);
+                if (mode != DeliveryMode.EXACTLY_ONCE) {
+                    claim.setString(p, queue); // the update or delete of the picked rows names the queue too
+                }
                 while (running) {
                     int claimed = 0;
                     claim.execute();

@@ -29,13 +29,13 @@ final class RawSqlStatements {
 
     /** params: queue name, text[] payloads */
     final String enqueue;
-    /** At least once. params: lease in microseconds, queue name */
+    /** At least once. params: lease in microseconds, queue name, queue name */
     final String claim;
     /** Exactly once, in the transaction that also finishes. params: queue name */
     final String claimLocked;
-    /** At most once. params: queue name */
+    /** At most once. params: queue name, queue name */
     final String claimAndDelete;
-    /** params: bigint[] ids */
+    /** params: queue name, bigint[] ids */
     final String finish;
     /** Exactly once on a partitioned table, before the finish: generic plans for the rest of the transaction. */
     final boolean genericPlansBeforeFinish;
@@ -59,10 +59,10 @@ final class RawSqlStatements {
         String columns = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
         claim = "UPDATE " + t + " SET next_process_at = now() + ? * interval '1 microsecond',"
                 + " attempt = attempt + 1, total_attempt = total_attempt + 1"
-                + " WHERE id = ANY(" + due + ") RETURNING " + columns;
+                + " WHERE queue_name = ? AND id = ANY(" + due + ") RETURNING " + columns;
         claimLocked = "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
                 + " total_attempt + 1" + dueRows;
-        claimAndDelete = "DELETE FROM " + t + " WHERE id = ANY(" + due + ") RETURNING " + columns;
+        claimAndDelete = "DELETE FROM " + t + " WHERE queue_name = ? AND id = ANY(" + due + ") RETURNING " + columns;
         finish = "DELETE FROM " + t + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
         genericPlansBeforeFinish = table.layout().partitions() > 0;
     }

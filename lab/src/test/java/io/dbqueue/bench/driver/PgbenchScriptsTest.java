@@ -110,7 +110,7 @@ class PgbenchScriptsTest {
         Script script = PgbenchScripts.consumer(statements(Layout.QUEUE_TASKS_1, 1, DeliveryMode.AT_MOST_ONCE),
                 DeliveryMode.AT_MOST_ONCE, 1);
         assertEquals(QueryMode.PREPARED, script.mode());
-        assertTrue(script.text().startsWith("WITH c AS (DELETE FROM queue_tasks_1 WHERE id = ANY(ARRAY(SELECT id"),
+        assertTrue(script.text().startsWith("WITH c AS (DELETE FROM queue_tasks_1 WHERE queue_name = :queue AND id = ANY(ARRAY(SELECT id"),
                 script.text());
         assertFalse(script.text().contains("\\elif"), "a batch of one is never partial");
         assertFalse(script.text().contains("\\if :n > 0"), "at most once has no finish");
