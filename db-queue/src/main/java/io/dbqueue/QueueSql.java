@@ -24,6 +24,12 @@ final class QueueSql {
     final String enqueueDelayed;
     /** Whether the claim statements take a floor id after the queue name. */
     final boolean claimsFromFloor;
+    /**
+     * Whether the primary key is (queue_name, id): statements by id then take the queue name as
+     * their last parameter, since ids alone would read the whole key. Elsewhere they do not: there
+     * the planner could answer {@code queue_name = ?} from the claim index and read a whole queue.
+     */
+    final boolean byIdNamesQueue;
     private final String tableName;
     private final boolean claimIndexed;
     /** The claim's due rows in claim order, up to " LIMIT "; see {@link #claim}. */
@@ -49,6 +55,7 @@ final class QueueSql {
         claimsFromFloor = byId;
         String floor = byId ? " AND id >= ?" : "";
         tableName = t;
+        byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
         claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
         dueRows = " FROM " + t + " WHERE queue_name = ?" + floor + " AND next_process_at <= now()"
                 + " ORDER BY " + table.layout().claimOrder().orderBy() + " LIMIT ";
@@ -64,26 +71,25 @@ final class QueueSql {
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
-        // Statements by id name the queue too: where the primary key is (queue_name, id), it is their index.
-        // params: queue, bigint[] ids
-        finish = "DELETE FROM " + t + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
+        // Statements by id end with [queue] (byIdNamesQueue). params: bigint[] ids, [queue]
+        finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue();
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
-        // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, queue
+        // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, [queue]
         retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = r.attempt, total_attempt = r.total_attempt"
                 + " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
-                + " WHERE t.queue_name = ? AND t.id = r.id";
-        // params: bigint[] ids, bigint[] delays in microseconds, queue
+                + " WHERE t.id = r.id" + ofQueue();
+        // params: bigint[] ids, bigint[] delays in microseconds, [queue]
         reenqueue = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = 0, reenqueue_attempt = t.reenqueue_attempt + 1"
-                + " FROM unnest(?::bigint[], ?::bigint[]) AS r(id, delay) WHERE t.queue_name = ? AND t.id = r.id";
-        // Hands claimed but unstarted tasks back without counting the attempt. params: queue, bigint[] ids
+                + " FROM unnest(?::bigint[], ?::bigint[]) AS r(id, delay) WHERE t.id = r.id" + ofQueue();
+        // Hands claimed but unstarted tasks back without counting the attempt. params: bigint[] ids, [queue]
         release = "UPDATE " + t + " SET next_process_at = now(), attempt = greatest(attempt - 1, 0),"
-                + " total_attempt = greatest(total_attempt - 1, 0) WHERE queue_name = ? AND id = ANY(?::bigint[])";
-        // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, queue
+                + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])" + ofQueue();
+        // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, [queue]
         deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
                 + " AS f(id, attempt, total_attempt, error)),"
-                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.queue_name = ? AND t.id = failed.id"
+                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id" + ofQueue()
                 + " RETURNING t.*)"
                 + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
                 + " total_attempt, last_error)"
@@ -108,11 +114,8 @@ final class QueueSql {
     /**
      * The claim of up to {@code limit} due tasks: with a lease (at least once), locked for the
      * caller's transaction (exactly once), or deleted (at most once). It is sent as one round trip
-     * after {@link #claimSettings}; params: [lease length in microseconds for at least once,] queue
-     * ({@link #queueParams} times), [floor id].
-     *
-     * <p>The update or delete of the picked rows names the queue as well as their ids: where the
-     * primary key is (queue_name, id), ids alone would make it read the whole index.
+     * after {@link #claimSettings}; params: [lease length in microseconds for at least once,] queue,
+     * [floor id], [queue: the update or delete of the picked rows, where {@link #byIdNamesQueue}].
      *
      * <p>The due rows are picked in an array subquery ({@code id = ANY(ARRAY(...))}), which PostgreSQL
      * runs once. Written as {@code id IN (subquery)}, the planner may turn it into a semi join that
@@ -134,20 +137,24 @@ final class QueueSql {
             // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
             case AT_LEAST_ONCE -> "UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
                     + " attempt = attempt + 1, total_attempt = total_attempt + 1"
-                    + " WHERE queue_name = ? AND id = ANY(" + due + ") RETURNING " + TASK_COLUMNS;
+                    + " WHERE id = ANY(" + due + ")" + ofQueue() + " RETURNING " + TASK_COLUMNS;
             // Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
             // lease and the attempt count alike, so neither is written; the result carries the counted attempt.
             case EXACTLY_ONCE -> "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
                     + " total_attempt + 1" + dueRows + limit + " FOR UPDATE SKIP LOCKED";
             // At most once: the task is gone once claimed, so this delete must be durable before it is handed out.
-            case AT_MOST_ONCE -> "DELETE FROM " + tableName + " WHERE queue_name = ? AND id = ANY(" + due + ")"
+            case AT_MOST_ONCE -> "DELETE FROM " + tableName + " WHERE id = ANY(" + due + ")" + ofQueue()
                     + " RETURNING " + TASK_COLUMNS;
         };
     }
 
-    /** How many times the claim of {@code mode} takes the queue name, one after the other. */
-    static int queueParams(DeliveryMode mode) {
-        return mode == DeliveryMode.EXACTLY_ONCE ? 1 : 2;
+    /** Whether the claim of {@code mode} takes the queue name again after the floor. */
+    boolean claimNamesQueueAgain(DeliveryMode mode) {
+        return byIdNamesQueue && mode != DeliveryMode.EXACTLY_ONCE;
+    }
+
+    private String ofQueue() {
+        return byIdNamesQueue ? " AND queue_name = ?" : "";
     }
 
     /**

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -48,11 +49,12 @@ final class TaskStore {
             if (mode == DeliveryMode.AT_LEAST_ONCE) {
                 ps.setLong(p++, micros(lease));
             }
-            for (int i = 0; i < QueueSql.queueParams(mode); i++) {
-                ps.setString(p++, location.queueName());
-            }
+            ps.setString(p++, location.queueName());
             if (cursor != null) {
-                ps.setLong(p, floor);
+                ps.setLong(p++, floor);
+            }
+            if (sql.claimNamesQueueAgain(mode)) {
+                ps.setString(p, location.queueName());
             }
             ps.execute();
             for (int i = 0; i < claim.statementsBefore(); i++) {
@@ -106,13 +108,13 @@ final class TaskStore {
 
     void finish(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
-            Jdbc.update(c, sql.finish, location.queueName(), Jdbc.longs(c, ids(tasks)));
+            Jdbc.update(c, sql.finish, byId(Jdbc.longs(c, ids(tasks))));
         }
     }
 
     void release(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
-            Jdbc.update(c, sql.release, location.queueName(), Jdbc.longs(c, ids(tasks)));
+            Jdbc.update(c, sql.release, byId(Jdbc.longs(c, ids(tasks))));
         }
     }
 
@@ -126,9 +128,8 @@ final class TaskStore {
         for (int i = 0; i < tasks.size(); i++) {
             micros[i] = micros(delays.get(tasks.get(i)));
         }
-        Jdbc.update(c, sql.retry, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros),
-                Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt)),
-                location.queueName());
+        Jdbc.update(c, sql.retry, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros),
+                Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt))));
     }
 
     void reenqueue(Connection c, Map<Task, Duration> delays) throws SQLException {
@@ -140,7 +141,7 @@ final class TaskStore {
         for (int i = 0; i < tasks.size(); i++) {
             micros[i] = micros(delays.get(tasks.get(i)));
         }
-        Jdbc.update(c, sql.reenqueue, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros), location.queueName());
+        Jdbc.update(c, sql.reenqueue, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros)));
     }
 
     /** Moves tasks to the dead-letter table; {@code errors} maps each to its last error. */
@@ -153,8 +154,18 @@ final class TaskStore {
         for (int i = 0; i < tasks.size(); i++) {
             messages[i] = errors.get(tasks.get(i)).replace('\0', ' ');
         }
-        Jdbc.update(c, sql.deadLetter, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
-                Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages), location.queueName());
+        Jdbc.update(c, sql.deadLetter, byId(Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
+                Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages)));
+    }
+
+    /** The parameters of a statement by id, with the queue name last where the statement takes it. */
+    private Object[] byId(Object... params) {
+        if (!sql.byIdNamesQueue) {
+            return params;
+        }
+        Object[] withQueue = Arrays.copyOf(params, params.length + 1);
+        withQueue[params.length] = location.queueName();
+        return withQueue;
     }
 
     private static int[] counter(List<Task> tasks, ToIntFunction<Task> counter) {

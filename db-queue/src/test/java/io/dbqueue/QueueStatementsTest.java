@@ -11,6 +11,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -90,7 +92,7 @@ class QueueStatementsTest {
             workers.shutdown(Duration.ofSeconds(10));
             try (Connection c = oneConnection.getConnection(); Statement st = c.createStatement();
                  ResultSet rs = st.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
-                         + " WHERE statement LIKE 'DELETE FROM " + queue.table().name() + " WHERE queue_name = $1 AND id = ANY%'")) {
+                         + " WHERE statement LIKE 'DELETE FROM " + queue.table().name() + " WHERE id = ANY%'")) {
                 assertTrue(rs.next(), "the finish is a server-side prepared statement");
                 assertEquals(0, rs.getLong(2), "custom plans of the finish");
                 assertTrue(rs.getLong(1) >= 20, "generic plans of the finish: " + rs.getLong(1));
@@ -143,8 +145,8 @@ class QueueStatementsTest {
         QueueSql sql = new QueueSql(queue.table());
         try (Connection c = PostgresServer.shared().connect();
              PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql.finish)) {
-            ps.setString(1, queue.queueName());
-            ps.setArray(2, c.createArrayOf("bigint", new Long[] {1L, 2L, 3L}));
+            ps.setArray(1, c.createArrayOf("bigint", new Long[] {1L, 2L, 3L}));
+            ps.setString(2, queue.queueName());
             StringBuilder plan = new StringBuilder();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -153,6 +155,10 @@ class QueueStatementsTest {
             }
             assertTrue(plan.toString().contains("Index Scan using " + queue.table().name() + "_pkey"), plan.toString());
             assertEquals(1, count(plan.toString(), "Index Cond: ((queue_name = "), plan.toString());
+        }
+        for (Layout other : new Layout[] {Layout.DBQ_SEQ, Layout.QUEUE_TASKS_2}) {
+            assertFalse(new QueueSql(QueueTable.of(other)).finish.contains("queue_name"),
+                    "elsewhere the planner could read a whole queue from the claim index: " + other.name());
         }
     }
 
@@ -234,16 +240,22 @@ class QueueStatementsTest {
                 }
             }
             try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + claim)) {
-                int p = 1;
-                int placeholders = (int) claim.chars().filter(ch -> ch == '?').count();
-                if (mode == DeliveryMode.AT_LEAST_ONCE && placeholders > 0) {
-                    ps.setLong(p++, LEASE.toNanos() / 1000);
-                }
-                for (int i = 0; i < QueueSql.queueParams(mode) && p <= placeholders; i++) {
-                    ps.setString(p++, queue.queueName());
-                }
-                if (p <= placeholders) {
-                    ps.setLong(p, ClaimCursor.FROM_START);
+                if (claim.indexOf('?') >= 0) {
+                    QueueSql sql = new QueueSql(queue.table());
+                    List<Object> params = new ArrayList<>();
+                    if (mode == DeliveryMode.AT_LEAST_ONCE) {
+                        params.add(LEASE.toNanos() / 1000);
+                    }
+                    params.add(queue.queueName());
+                    if (sql.claimsFromFloor) {
+                        params.add(ClaimCursor.FROM_START);
+                    }
+                    if (sql.claimNamesQueueAgain(mode)) {
+                        params.add(queue.queueName());
+                    }
+                    for (int i = 0; i < params.size(); i++) {
+                        ps.setObject(i + 1, params.get(i));
+                    }
                 }
                 StringBuilder text = new StringBuilder();
                 try (ResultSet rs = ps.executeQuery()) {

@@ -116,14 +116,16 @@ public final class RawSqlDriver implements Driver {
             try (PreparedStatement claim = c.prepareStatement(sql.claimComposite(mode));
                  PreparedStatement finish = c.prepareStatement(sql.finish);
                  Statement setting = c.createStatement()) {
-                finish.setString(1, queue);
+                if (sql.byIdNamesQueue) {
+                    finish.setString(2, queue);
+                }
                 int p = 1;
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
                     claim.setLong(p++, RawSqlStatements.LEASE_MICROS);
                 }
                 claim.setString(p++, queue);
-                if (mode != DeliveryMode.EXACTLY_ONCE) {
-                    claim.setString(p, queue); // the update or delete of the picked rows names the queue too
+                if (sql.byIdNamesQueue && mode != DeliveryMode.EXACTLY_ONCE) {
+                    claim.setString(p, queue); // the update or delete of the picked rows, by id and queue
                 }
                 while (running) {
                     int claimed = 0;
@@ -146,7 +148,7 @@ public final class RawSqlDriver implements Driver {
                         if (genericPlans) {
                             setting.execute(RawSqlStatements.GENERIC_PLANS);
                         }
-                        finish.setArray(2, c.createArrayOf("bigint", boxed));
+                        finish.setArray(1, c.createArrayOf("bigint", boxed));
                         finish.executeUpdate();
                     }
                     if (mode == DeliveryMode.EXACTLY_ONCE) {

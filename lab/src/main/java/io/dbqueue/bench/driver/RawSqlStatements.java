@@ -29,16 +29,18 @@ final class RawSqlStatements {
 
     /** params: queue name, text[] payloads */
     final String enqueue;
-    /** At least once. params: lease in microseconds, queue name, queue name */
+    /** At least once. params: lease in microseconds, queue name, [queue name: {@link #byIdNamesQueue}] */
     final String claim;
     /** Exactly once, in the transaction that also finishes. params: queue name */
     final String claimLocked;
-    /** At most once. params: queue name, queue name */
+    /** At most once. params: queue name, [queue name] */
     final String claimAndDelete;
-    /** params: queue name, bigint[] ids */
+    /** params: bigint[] ids, [queue name] */
     final String finish;
     /** Exactly once on a partitioned table, before the finish: generic plans for the rest of the transaction. */
     final boolean genericPlansBeforeFinish;
+    /** Whether the primary key is (queue_name, id), so that statements by id end with the queue name, as the library's do. */
+    final boolean byIdNamesQueue;
     /** Whether the layout has a claim index for the planner to keep to. */
     private final boolean claimIndexed;
 
@@ -47,6 +49,8 @@ final class RawSqlStatements {
         boolean bySequence = table.layout().claimOrder() == ClaimOrder.ID;
         String order = bySequence ? "id" : "next_process_at";
         claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
+        byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
+        String ofQueue = byIdNamesQueue ? " AND queue_name = ?" : "";
         // Ordered by next_process_at, a batch keeps its order by being spread over consecutive microseconds.
         enqueue = bySequence
                 ? "INSERT INTO " + t + " (queue_name, payload) SELECT ?, p FROM unnest(?::text[]) AS p RETURNING id"
@@ -59,11 +63,11 @@ final class RawSqlStatements {
         String columns = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
         claim = "UPDATE " + t + " SET next_process_at = now() + ? * interval '1 microsecond',"
                 + " attempt = attempt + 1, total_attempt = total_attempt + 1"
-                + " WHERE queue_name = ? AND id = ANY(" + due + ") RETURNING " + columns;
+                + " WHERE id = ANY(" + due + ")" + ofQueue + " RETURNING " + columns;
         claimLocked = "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
                 + " total_attempt + 1" + dueRows;
-        claimAndDelete = "DELETE FROM " + t + " WHERE queue_name = ? AND id = ANY(" + due + ") RETURNING " + columns;
-        finish = "DELETE FROM " + t + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
+        claimAndDelete = "DELETE FROM " + t + " WHERE id = ANY(" + due + ")" + ofQueue + " RETURNING " + columns;
+        finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue;
         genericPlansBeforeFinish = table.layout().partitions() > 0;
     }
 

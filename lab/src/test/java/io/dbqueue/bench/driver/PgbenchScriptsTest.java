@@ -74,7 +74,7 @@ class PgbenchScriptsTest {
         assertTrue(lines[0].endsWith("SELECT count(*) AS n, array_agg(id) AS ids, array_agg(payload) AS payloads"
                 + " FROM c \\gset"), lines[0]);
         assertEquals("\\if :n > 0", lines[1]);
-        assertTrue(lines[2].startsWith("DELETE FROM dbq_seq WHERE queue_name = "), lines[2]);
+        assertTrue(lines[2].startsWith("DELETE FROM dbq_seq WHERE id = ANY("), lines[2]);
         assertTrue(script.text().contains("\\if :n = 0\n\\sleep 100 ms\n\\elif :n < 10\n\\sleep 10 ms\n\\endif\n"),
                 script.text());
     }
@@ -102,7 +102,7 @@ class PgbenchScriptsTest {
         assertTrue(first.endsWith("current_setting('dbq.saved_enable_sort'), true) \\aset"),
                 "the restore travels with the claim, and \\aset keeps the claim's columns: " + first);
         assertTrue(simple.contains("\\if :n > 0\nSET LOCAL plan_cache_mode = force_generic_plan \\; DELETE FROM"
-                + " queue_tasks_4 WHERE queue_name = ':queue' AND id = ANY(':ids'::bigint[]) \\; COMMIT;\n\\else\nCOMMIT;\n\\endif\n"), simple);
+                + " queue_tasks_4 WHERE id = ANY(':ids'::bigint[]) \\; COMMIT;\n\\else\nCOMMIT;\n\\endif\n"), simple);
     }
 
     @Test
@@ -110,7 +110,7 @@ class PgbenchScriptsTest {
         Script script = PgbenchScripts.consumer(statements(Layout.QUEUE_TASKS_1, 1, DeliveryMode.AT_MOST_ONCE),
                 DeliveryMode.AT_MOST_ONCE, 1);
         assertEquals(QueryMode.PREPARED, script.mode());
-        assertTrue(script.text().startsWith("WITH c AS (DELETE FROM queue_tasks_1 WHERE queue_name = :queue AND id = ANY(ARRAY(SELECT id"),
+        assertTrue(script.text().startsWith("WITH c AS (DELETE FROM queue_tasks_1 WHERE id = ANY(ARRAY(SELECT id"),
                 script.text());
         assertFalse(script.text().contains("\\elif"), "a batch of one is never partial");
         assertFalse(script.text().contains("\\if :n > 0"), "at most once has no finish");
