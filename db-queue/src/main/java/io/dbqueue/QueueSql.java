@@ -187,6 +187,22 @@ final class QueueSql {
         return calls.isEmpty() ? null : "SELECT " + String.join(", ", calls);
     }
 
+    /**
+     * The claim as the library sends it: {@link #claimSettings}, {@link #claim} and, exactly once,
+     * {@link #restoreSettings} as one composite statement, one round trip and one implicit
+     * transaction. Its claim's rows are the result after {@link #resultsBeforeClaim} others.
+     */
+    String claimComposite(DeliveryMode mode, int limit) {
+        String settings = claimSettings(mode);
+        String restore = mode == DeliveryMode.EXACTLY_ONCE ? restoreSettings() : null;
+        return (settings == null ? "" : settings + "; ") + claim(mode, limit) + (restore == null ? "" : "; " + restore);
+    }
+
+    /** How many results precede the claim's in {@link #claimComposite}. */
+    int resultsBeforeClaim(DeliveryMode mode) {
+        return claimSettings(mode) == null ? 0 : 1;
+    }
+
     /** Exactly once, after the claim: the caller's planner settings again. Null when none were changed. */
     String restoreSettings() {
         if (!claimIndexed) {

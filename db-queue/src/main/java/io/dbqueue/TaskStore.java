@@ -38,8 +38,7 @@ final class TaskStore {
 
     /**
      * Claims up to {@code limit} due tasks: with a lease (at least once), locked for the caller's
-     * transaction (exactly once), or deleted (at most once). One round trip: the claim's settings,
-     * the claim and, exactly once, the settings' restore travel as one composite statement.
+     * transaction (exactly once), or deleted (at most once), in one round trip ({@link QueueSql#claimComposite}).
      */
     List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
         long floor = cursor == null ? ClaimCursor.FROM_START : cursor.floor();
@@ -57,7 +56,7 @@ final class TaskStore {
                 ps.setString(p, location.queueName());
             }
             ps.execute();
-            for (int i = 0; i < claim.statementsBefore(); i++) {
+            for (int i = 0; i < claim.resultsBefore(); i++) {
                 ps.getMoreResults();
             }
             List<Task> tasks = new ArrayList<>(limit);
@@ -78,18 +77,14 @@ final class TaskStore {
     private ClaimStatement claimStatement(DeliveryMode mode, int limit) {
         ClaimStatement claim = lastClaim;
         if (claim == null || claim.mode() != mode || claim.limit() != limit) {
-            String settings = sql.claimSettings(mode);
-            String restore = mode == DeliveryMode.EXACTLY_ONCE ? sql.restoreSettings() : null;
-            String composite = (settings == null ? "" : settings + "; ") + sql.claim(mode, limit)
-                    + (restore == null ? "" : "; " + restore);
-            claim = new ClaimStatement(mode, limit, composite, settings == null ? 0 : 1);
+            claim = new ClaimStatement(mode, limit, sql.claimComposite(mode, limit), sql.resultsBeforeClaim(mode));
             lastClaim = claim;
         }
         return claim;
     }
 
-    /** @param statementsBefore how many results precede the claim's in the composite statement */
-    private record ClaimStatement(DeliveryMode mode, int limit, String sql, int statementsBefore) {
+    /** @param resultsBefore how many results precede the claim's in the composite statement */
+    private record ClaimStatement(DeliveryMode mode, int limit, String sql, int resultsBefore) {
     }
 
     /**

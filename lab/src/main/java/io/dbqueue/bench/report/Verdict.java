@@ -51,9 +51,8 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
             double direct = library.throughput().median();
             Double pgbench = median(runs, library, CEILING);
             // the minimal queue's own table does not depend on the layout: its cell of the same batch size
-            Double minimal = Optional.ofNullable(median(runs, library, MINIMAL)).orElseGet(() -> runs.stream()
-                    .filter(r -> r.driver().equals(MINIMAL) && r.batchSize() == library.batchSize())
-                    .findFirst().map(r -> r.throughput().median()).orElse(null));
+            Double minimal = runs.stream().filter(r -> r.driver().equals(MINIMAL) && r.batchSize() == library.batchSize())
+                    .findFirst().map(r -> r.throughput().median()).orElse(null);
             Double raw = median(runs, library, RAW_SQL);
             return new Ceiling(library.layout(), library.batchSize(), direct, pgbench, minimal, raw,
                     pct(direct, pgbench), pct(direct, minimal), pct(direct, raw));
