@@ -3,17 +3,17 @@ package io.dbqueue;
 import java.time.Duration;
 
 /** Waits for a condition with a deadline, polling; tests use it instead of fixed sleeps. */
-final class Await {
+public final class Await {
 
     @FunctionalInterface
-    interface Condition {
+    public interface Condition {
         boolean holds() throws Exception;
     }
 
     private Await() {
     }
 
-    static void until(Duration timeout, String what, Condition condition) throws Exception {
+    public static void until(Duration timeout, String what, Condition condition) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.holds()) {
             if (System.nanoTime() > deadline) {

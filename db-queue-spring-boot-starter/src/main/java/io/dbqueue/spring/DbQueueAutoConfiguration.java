@@ -1,7 +1,7 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.QueueListener;
-import io.dbqueue.QueueNotifier;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueNotifier;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

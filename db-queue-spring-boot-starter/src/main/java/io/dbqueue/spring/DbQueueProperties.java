@@ -1,10 +1,8 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.VacuumPolicy;
-
+import io.dbqueue.queue.QueueNotifier;
+import io.dbqueue.queue.VacuumPolicy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-
-import io.dbqueue.QueueNotifier;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,12 +1,12 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.DeadLetters;
-import io.dbqueue.QueueListener;
-import io.dbqueue.QueueNotifier;
-import io.dbqueue.QueueLocation;
-import io.dbqueue.QueueMonitor;
-import io.dbqueue.QueueProducer;
-import io.dbqueue.QueueWorkers;
+import io.dbqueue.queue.DeadLetters;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueMonitor;
+import io.dbqueue.queue.QueueNotifier;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueWorkers;
 
 import javax.sql.DataSource;
 import java.util.List;

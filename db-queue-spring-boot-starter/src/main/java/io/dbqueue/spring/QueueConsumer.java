@@ -1,7 +1,7 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.BatchHandler;
-import io.dbqueue.TaskBatch;
+import io.dbqueue.queue.BatchHandler;
+import io.dbqueue.queue.TaskBatch;
 
 /**
  * A bean that consumes one configured queue. The starter starts the queue's workers (per

@@ -1,9 +1,9 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.QueueListener;
-import io.dbqueue.QueueLocation;
-import io.dbqueue.QueueWakeups;
-import io.dbqueue.QueueWorkers;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueWakeups;
+import io.dbqueue.queue.QueueWorkers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;

@@ -1,7 +1,7 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.QueueConfig;
-import io.dbqueue.QueueLocation;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueLocation;
 
 import java.util.Objects;
 import java.util.Optional;

@@ -1,14 +1,14 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.DeliveryMode;
-import io.dbqueue.Layout;
-import io.dbqueue.PollSettings;
-import io.dbqueue.QueueConfig;
-import io.dbqueue.QueueLocation;
-import io.dbqueue.QueueTable;
-import io.dbqueue.RetryPolicy;
-import io.dbqueue.VacuumPolicy;
-import io.dbqueue.RetryPolicy.RetryType;
+import io.dbqueue.queue.DeliveryMode;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.PollSettings;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.RetryPolicy.RetryType;
+import io.dbqueue.queue.RetryPolicy;
+import io.dbqueue.queue.VacuumPolicy;
 
 import java.time.Duration;
 import java.util.Collection;

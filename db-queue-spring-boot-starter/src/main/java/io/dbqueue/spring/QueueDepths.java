@@ -1,7 +1,7 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.QueueMonitor;
-import io.dbqueue.QueueMonitor.Depth;
+import io.dbqueue.queue.QueueMonitor.Depth;
+import io.dbqueue.queue.QueueMonitor;
 
 import javax.sql.DataSource;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.QueueProducer;
+import io.dbqueue.queue.QueueProducer;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.AutowireCandidateQualifier;

@@ -1,8 +1,8 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.QueueException;
-import io.dbqueue.QueueTable;
-import io.dbqueue.Schema;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.Schema;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;

@@ -1,9 +1,9 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.QueueTable;
-import io.dbqueue.VacuumListener;
-import io.dbqueue.VacuumThresholds;
-import io.dbqueue.VacuumWatch;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.vacuum.VacuumListener;
+import io.dbqueue.vacuum.VacuumThresholds;
+import io.dbqueue.vacuum.VacuumWatch;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,6 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
+import io.dbqueue.queue.Layout;
 import io.dbqueue.spring.health.DbQueueHealthAutoConfiguration;
 import io.dbqueue.spring.health.DbQueueHealthIndicator;
 import io.dbqueue.spring.metrics.DbQueueMetrics;

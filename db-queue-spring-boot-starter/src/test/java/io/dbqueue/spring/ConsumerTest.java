@@ -1,12 +1,12 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
-import io.dbqueue.QueueListener;
-import io.dbqueue.QueueLocation;
-import io.dbqueue.QueueProducer;
-import io.dbqueue.Task;
-import io.dbqueue.TaskBatch;
-import io.dbqueue.QueueWorkers;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.Task;
+import io.dbqueue.queue.TaskBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

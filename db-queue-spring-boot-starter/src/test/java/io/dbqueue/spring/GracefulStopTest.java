@@ -1,8 +1,8 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
-import io.dbqueue.QueueWorkers;
-import io.dbqueue.TaskBatch;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.TaskBatch;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;

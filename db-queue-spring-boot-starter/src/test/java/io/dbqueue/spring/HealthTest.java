@@ -1,6 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
+import io.dbqueue.queue.Layout;
 import io.dbqueue.spring.health.DbQueueHealthIndicator;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;

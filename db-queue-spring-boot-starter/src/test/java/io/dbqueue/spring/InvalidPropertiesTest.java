@@ -1,7 +1,7 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
-import io.dbqueue.TaskBatch;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.TaskBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,6 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
+import io.dbqueue.queue.Layout;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

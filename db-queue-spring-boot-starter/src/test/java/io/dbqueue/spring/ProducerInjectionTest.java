@@ -1,10 +1,10 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
-import io.dbqueue.QueueLocation;
-import io.dbqueue.QueueProducer;
-import org.postgresql.ds.PGSimpleDataSource;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueProducer;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.beans.factory.annotation.Qualifier;
 
 import static io.dbqueue.spring.StarterTestSupport.count;

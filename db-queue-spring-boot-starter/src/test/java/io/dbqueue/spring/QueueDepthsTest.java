@@ -1,9 +1,9 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
-import io.dbqueue.QueueProducer;
-import io.dbqueue.QueueTable;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueTable;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -24,7 +24,7 @@ class QueueDepthsTest {
         dataSource.setUser(PostgresServer.shared().user());
         dataSource.setPassword(PostgresServer.shared().password());
         QueueDefinition main = new QueueDefinition("main",
-                io.dbqueue.QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main")), false, false,
+                io.dbqueue.queue.QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main")), false, false,
                 Optional.empty());
         AtomicLong clock = new AtomicLong();
         QueueDepths depths = new QueueDepths(dataSource, new QueueDefinitions(List.of(main)), Duration.ofSeconds(5),

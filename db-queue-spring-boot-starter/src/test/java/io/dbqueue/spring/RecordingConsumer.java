@@ -1,7 +1,7 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Task;
-import io.dbqueue.TaskBatch;
+import io.dbqueue.queue.Task;
+import io.dbqueue.queue.TaskBatch;
 
 import java.time.Duration;
 import java.util.List;

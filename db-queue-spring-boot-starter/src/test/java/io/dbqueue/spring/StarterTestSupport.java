@@ -1,15 +1,15 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
-import io.dbqueue.QueueTable;
-import io.dbqueue.Schema;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.Schema;
 import io.dbqueue.spring.health.DbQueueHealthAutoConfiguration;
 import io.dbqueue.spring.metrics.DbQueueMetricsAutoConfiguration;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import javax.sql.DataSource;
 import java.sql.Connection;

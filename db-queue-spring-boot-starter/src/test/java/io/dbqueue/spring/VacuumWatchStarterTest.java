@@ -1,8 +1,8 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Layout;
-import io.dbqueue.VacuumWatch;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.vacuum.VacuumWatch;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

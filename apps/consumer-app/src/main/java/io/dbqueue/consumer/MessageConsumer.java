@@ -1,7 +1,7 @@
 package io.dbqueue.consumer;
 
-import io.dbqueue.Task;
-import io.dbqueue.TaskBatch;
+import io.dbqueue.queue.Task;
+import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.spring.QueueConsumer;
 
 /**

@@ -1,8 +1,8 @@
 package io.dbqueue.consumer;
 
-import io.dbqueue.QueueLocation;
-import io.dbqueue.Task;
-import io.dbqueue.QueueListener;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.Task;
 
 import java.time.Instant;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.dbqueue.consumer;
 
-import io.dbqueue.Layout;
-import io.dbqueue.QueueProducer;
-import io.dbqueue.QueueTable;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueTable;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import tools.jackson.databind.ObjectMapper;
 

@@ -1,8 +1,8 @@
 package io.dbqueue.consumer;
 
 import com.sun.net.httpserver.HttpServer;
-import io.dbqueue.DeadLetters;
-import io.dbqueue.QueueProducer;
+import io.dbqueue.queue.DeadLetters;
+import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.spring.DbQueues;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

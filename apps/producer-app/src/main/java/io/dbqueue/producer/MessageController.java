@@ -1,6 +1,6 @@
 package io.dbqueue.producer;
 
-import io.dbqueue.QueueProducer;
+import io.dbqueue.queue.QueueProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;

@@ -1,6 +1,6 @@
 package io.dbqueue.producer;
 
-import io.dbqueue.QueueProducer;
+import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.spring.DbQueues;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -1,11 +1,11 @@
 package io.dbqueue.producer;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.dbqueue.Layout;
-import io.dbqueue.QueueProducer;
-import io.dbqueue.QueueTable;
-import io.dbqueue.Schema;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,10 +1,10 @@
 package io.dbqueue.stack;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.dbqueue.Layout;
-import io.dbqueue.QueueTable;
-import io.dbqueue.Schema;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

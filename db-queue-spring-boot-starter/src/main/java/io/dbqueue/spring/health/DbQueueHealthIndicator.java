@@ -1,6 +1,6 @@
 package io.dbqueue.spring.health;
 
-import io.dbqueue.QueueWorkers;
+import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.spring.DbQueues;
 import io.dbqueue.spring.QueueDepths;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;

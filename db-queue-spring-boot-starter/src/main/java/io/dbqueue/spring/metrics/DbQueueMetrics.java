@@ -1,8 +1,8 @@
 package io.dbqueue.spring.metrics;
 
-import io.dbqueue.QueueListener;
-import io.dbqueue.QueueLocation;
-import io.dbqueue.Task;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.Task;
 import io.dbqueue.spring.QueueDefinition;
 import io.dbqueue.spring.QueueDefinitions;
 import io.micrometer.core.instrument.Counter;

@@ -1,6 +1,6 @@
 package io.dbqueue.spring.metrics;
 
-import io.dbqueue.QueueMonitor.Depth;
+import io.dbqueue.queue.QueueMonitor.Depth;
 import io.dbqueue.spring.QueueDepths;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

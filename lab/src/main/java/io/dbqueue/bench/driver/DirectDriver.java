@@ -1,18 +1,18 @@
 package io.dbqueue.bench.driver;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.dbqueue.PollSettings;
-import io.dbqueue.QueueConfig;
-import io.dbqueue.QueueListener;
-import io.dbqueue.QueueLocation;
-import io.dbqueue.QueueProducer;
-import io.dbqueue.QueueWorkers;
-import io.dbqueue.Task;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
 import io.dbqueue.bench.run.CellContext;
 import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.queue.PollSettings;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.Task;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.DeliveryMode;
-import io.dbqueue.PollSettings;
+import io.dbqueue.queue.DeliveryMode;
+import io.dbqueue.queue.PollSettings;
 
 import java.util.ArrayList;
 import java.util.List;

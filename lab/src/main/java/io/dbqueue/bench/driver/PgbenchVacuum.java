@@ -1,6 +1,6 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.VacuumPolicy;
+import io.dbqueue.queue.VacuumPolicy;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,9 +1,9 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.ClaimOrder;
-import io.dbqueue.DeliveryMode;
-import io.dbqueue.Layout;
-import io.dbqueue.QueueTable;
+import io.dbqueue.queue.ClaimOrder;
+import io.dbqueue.queue.DeliveryMode;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueTable;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.dbqueue.bench.enqueue;
 
-import io.dbqueue.Layout;
-import io.dbqueue.QueueTable;
-import io.dbqueue.Schema;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.Schema;
 
 import javax.sql.DataSource;
 import java.sql.Connection;

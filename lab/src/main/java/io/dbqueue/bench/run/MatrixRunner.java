@@ -1,13 +1,13 @@
 package io.dbqueue.bench.run;
 
-import io.dbqueue.Layout;
-import io.dbqueue.QueueLocation;
 import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.metrics.ClientProbe;
 import io.dbqueue.bench.metrics.ServerProbe;
 import io.dbqueue.bench.workload.Cell;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueLocation;
 
 import javax.sql.DataSource;
 import java.io.PrintStream;

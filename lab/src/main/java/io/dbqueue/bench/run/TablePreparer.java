@@ -1,8 +1,8 @@
 package io.dbqueue.bench.run;
 
-import io.dbqueue.QueueLocation;
-import io.dbqueue.Schema;
 import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.Schema;
 
 import javax.sql.DataSource;
 import java.io.PrintStream;

@@ -1,9 +1,9 @@
 package io.dbqueue.bench.workload;
 
-import io.dbqueue.DeliveryMode;
-import io.dbqueue.Layout;
-import io.dbqueue.PollSettings;
 import io.dbqueue.postgres.ServerProfile;
+import io.dbqueue.queue.DeliveryMode;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.PollSettings;
 
 import java.time.Duration;
 import java.util.List;

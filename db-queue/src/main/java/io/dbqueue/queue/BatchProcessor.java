@@ -1,0 +1,304 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.internal.Jdbc;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/** One claim-handle-acknowledge cycle of a worker, for each delivery mode, on the worker's thread or an executor. */
+final class BatchProcessor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BatchProcessor.class);
+
+    private final DataSource dataSource;
+    private final QueueConfig config;
+    private final BatchHandler handler;
+    private final QueueListener listener;
+    private final TaskStore store;
+    private final QueueLocation queue;
+
+    BatchProcessor(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener) {
+        this.dataSource = dataSource;
+        this.config = config;
+        this.handler = handler;
+        this.listener = listener;
+        this.queue = config.location();
+        this.store = new TaskStore(queue);
+    }
+
+    /** Claims one batch and processes it. Returns the number of tasks claimed. */
+    int runOnce() throws SQLException, InterruptedException {
+        try (Connection c = dataSource.getConnection()) {
+            return switch (config.mode()) {
+                case AT_MOST_ONCE -> atMostOnce(c);
+                case AT_LEAST_ONCE -> atLeastOnce(c);
+                case EXACTLY_ONCE -> exactlyOnce(c);
+            };
+        }
+    }
+
+    private int atMostOnce(Connection c) throws SQLException, InterruptedException {
+        c.setAutoCommit(true);
+        List<Task> tasks = claim(c);
+        if (tasks.isEmpty()) {
+            return 0;
+        }
+        handleDeleted(tasks);
+        return tasks.size();
+    }
+
+    /** Handles tasks an at-most-once claim has already deleted, and reports the answers. */
+    private void handleDeleted(List<Task> tasks) throws InterruptedException {
+        TaskBatch batch = new TaskBatch(queue, tasks, config.mode(), null);
+        Throwable error = handle(batch);
+        // The tasks are already gone: a failure is reported, never retried.
+        List<Task> finished = new ArrayList<>(tasks.size());
+        batch.results(fallback(error)).forEach((task, result) -> {
+            if (result instanceof TaskResult.Fail fail) {
+                listener.failed(queue, task, fail.error(), false);
+            } else if (result instanceof TaskResult.Reenqueue) {
+                LOG.warn("{}: task {} asked to be re-enqueued, but AT_MOST_ONCE deleted it when claimed", queue, task.id());
+            } else {
+                finished.add(task);
+            }
+        });
+        listener.finished(queue, finished);
+    }
+
+    private int atLeastOnce(Connection c) throws SQLException, InterruptedException {
+        c.setAutoCommit(true);
+        List<Task> tasks = claim(c);
+        if (tasks.isEmpty()) {
+            return 0;
+        }
+        write(c, handleLeased(deadLetterExpired(c, tasks)));
+        return tasks.size();
+    }
+
+    /**
+     * Claims one batch on the calling thread and hands its handling and acknowledgement to
+     * {@code executor}, which runs {@code done} when it is over; {@code done} runs exactly once when
+     * this returns a claim of one task or more, and not otherwise. An executor that rejects the batch makes the calling thread handle it, so
+     * nothing claimed waits unhandled. AT_LEAST_ONCE and AT_MOST_ONCE only. Returns the number of
+     * tasks claimed.
+     */
+    int dispatchOnce(Executor executor, Runnable done) throws SQLException {
+        List<Task> tasks;
+        List<Task> live;
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            tasks = claim(c);
+            live = config.mode() == DeliveryMode.AT_LEAST_ONCE ? deadLetterExpired(c, tasks) : tasks;
+        }
+        if (tasks.isEmpty()) {
+            return 0;
+        }
+        Runnable job = () -> {
+            try {
+                if (config.mode() == DeliveryMode.AT_MOST_ONCE) {
+                    handleDeleted(live);
+                } else {
+                    Answers answers = handleLeased(live);
+                    try (Connection c = dataSource.getConnection()) {
+                        write(c, answers);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                LOG.warn("{}: acknowledging a batch on the executor failed; its tasks reappear when their leases expire: {}",
+                        queue, e.toString());
+                listener.crashed(queue, e);
+            } finally {
+                done.run();
+            }
+        };
+        try {
+            executor.execute(job);
+        } catch (RejectedExecutionException e) {
+            job.run();
+        }
+        return tasks.size();
+    }
+
+    /**
+     * Runs the handler on leased tasks. After an interrupt (a forced shutdown) the answers given so
+     * far are kept and the rest are to be handed back without counting the attempt.
+     */
+    private Answers handleLeased(List<Task> live) {
+        TaskBatch batch = new TaskBatch(queue, live, config.mode(), null);
+        try {
+            Throwable error = handle(batch);
+            return new Answers(batch.results(fallback(error)), List.of(), null);
+        } catch (InterruptedException e) {
+            Map<Task, TaskResult> answered = batch.results(null);
+            List<Task> unanswered = new ArrayList<>();
+            answered.entrySet().removeIf(entry -> entry.getValue() == null && unanswered.add(entry.getKey()));
+            return new Answers(answered, unanswered, e);
+        }
+    }
+
+    private void write(Connection c, Answers answers) throws SQLException, InterruptedException {
+        acknowledge(c, answers.results());
+        store.release(c, answers.unanswered());
+        if (answers.interrupted() != null) {
+            throw answers.interrupted();
+        }
+    }
+
+    private int exactlyOnce(Connection c) throws SQLException, InterruptedException {
+        c.setAutoCommit(false);
+        try {
+            List<Task> tasks = claim(c);
+            if (tasks.isEmpty()) {
+                c.commit();
+                return 0;
+            }
+            List<Task> live = deadLetterExpired(c, tasks);
+            TaskBatch batch = new TaskBatch(queue, live, config.mode(), c);
+            Throwable error = handle(batch);
+            if (error != null) {
+                c.rollback();
+                // The claim was rolled back with the handler's work; record the failed attempt on its own.
+                Map<Task, TaskResult> failures = new LinkedHashMap<>();
+                tasks.forEach(task -> failures.put(task, TaskResult.fail(TaskBatch.describe(error))));
+                acknowledge(c, failures);
+                return tasks.size();
+            }
+            Map<Task, TaskResult> results = batch.results(TaskResult.finish());
+            store.preferGenericPlans(c);
+            Outcome outcome = apply(c, results);
+            c.commit();
+            outcome.report();
+            return tasks.size();
+        } catch (SQLException | RuntimeException | InterruptedException e) {
+            Jdbc.rollbackQuietly(c, e);
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    private List<Task> claim(Connection c) throws SQLException {
+        long start = System.nanoTime();
+        List<Task> tasks = store.claim(c, config.poll().batchSize(), config.mode(), config.leaseTimeout());
+        listener.picked(queue, tasks, System.nanoTime() - start);
+        return tasks;
+    }
+
+    /**
+     * Runs the handler; returns what it threw, or null. Interruption is passed on, and so are errors
+     * of the JVM itself; any other Throwable (an AssertionError, a NoClassDefFoundError) fails the batch
+     * instead of killing the worker.
+     */
+    private Throwable handle(TaskBatch batch) throws InterruptedException {
+        if (batch.tasks().isEmpty()) {
+            return null;
+        }
+        listener.started(queue, batch.tasks());
+        long start = System.nanoTime();
+        try {
+            handler.handle(batch);
+            return null;
+        } catch (InterruptedException | VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
+            LOG.debug("{}: handler failed", queue, e);
+            return e;
+        } finally {
+            listener.executed(queue, batch.tasks(), System.nanoTime() - start);
+        }
+    }
+
+    /**
+     * A task claimed more often than the policy allows has outlived its leases without an answer
+     * (its consumer crashed each time, or the handler always overran the lease): dead-letter it
+     * rather than hand it out forever.
+     */
+    private List<Task> deadLetterExpired(Connection c, List<Task> tasks) throws SQLException {
+        Map<Task, String> expired = new LinkedHashMap<>();
+        List<Task> live = new ArrayList<>(tasks.size());
+        for (Task task : tasks) {
+            if (task.attempt() > config.retry().maxAttempts()) {
+                expired.put(task, "claimed " + task.attempt() + " times without an answer: the lease expired each time");
+            } else {
+                live.add(task);
+            }
+        }
+        if (!expired.isEmpty()) {
+            store.deadLetter(c, expired);
+            expired.forEach((task, error) -> listener.failed(queue, task, error, true));
+        }
+        return live;
+    }
+
+    /** Writes the answers in one transaction (a single statement when every task finished) and reports them. */
+    private void acknowledge(Connection c, Map<Task, TaskResult> results) throws SQLException {
+        if (results.isEmpty()) {
+            return;
+        }
+        Outcome outcome = results.values().stream().allMatch(r -> r == TaskResult.finish())
+                ? apply(c, results)
+                : Jdbc.inTransaction(c, tx -> apply(tx, results));
+        outcome.report();
+    }
+
+    private Outcome apply(Connection c, Map<Task, TaskResult> results) throws SQLException {
+        Outcome outcome = new Outcome();
+        results.forEach((task, result) -> {
+            if (result instanceof TaskResult.Fail fail) {
+                if (config.retry().exhausted(task.attempt())) {
+                    outcome.dead.put(task, fail.error());
+                } else {
+                    outcome.retries.put(task, config.retry().delayAfter(task.attempt()));
+                    outcome.errors.put(task, fail.error());
+                }
+            } else if (result instanceof TaskResult.Reenqueue reenqueue) {
+                outcome.reenqueues.put(task, reenqueue.delay());
+            } else {
+                outcome.finished.add(task);
+            }
+        });
+        store.finish(c, outcome.finished);
+        store.retry(c, outcome.retries);
+        store.reenqueue(c, outcome.reenqueues);
+        store.deadLetter(c, outcome.dead);
+        return outcome;
+    }
+
+    private static TaskResult fallback(Throwable error) {
+        return error == null ? TaskResult.finish() : TaskResult.fail(TaskBatch.describe(error));
+    }
+
+    /** A handler's answers for a leased batch, the tasks it left unanswered, and the interrupt that cut it short. */
+    private record Answers(Map<Task, TaskResult> results, List<Task> unanswered, InterruptedException interrupted) {
+    }
+
+    /** What one acknowledgement did, reported to the listener once it is committed. */
+    private final class Outcome {
+        final List<Task> finished = new ArrayList<>();
+        final Map<Task, Duration> retries = new LinkedHashMap<>();
+        final Map<Task, String> errors = new LinkedHashMap<>();
+        final Map<Task, Duration> reenqueues = new LinkedHashMap<>();
+        final Map<Task, String> dead = new LinkedHashMap<>();
+
+        void report() {
+            if (!finished.isEmpty()) {
+                listener.finished(queue, finished);
+            }
+            errors.forEach((task, error) -> listener.failed(queue, task, error, false));
+            dead.forEach((task, error) -> listener.failed(queue, task, error, true));
+            reenqueues.keySet().forEach(task -> listener.reenqueued(queue, task));
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.dbqueue.queue;
+
+/** The order in which a layout hands out ready tasks. */
+public enum ClaimOrder {
+    /**
+     * The experiment's order: earliest {@code next_process_at} first, as its index
+     * (queue_name, next_process_at, id DESC) yields it. A tie-break on id would force a sort of every
+     * row sharing a timestamp (a whole backlog inserted at once); instead the enqueue spreads a batch
+     * over consecutive microseconds so that its order survives.
+     */
+    NEXT_PROCESS_AT("next_process_at"),
+    /** Enqueue order by the bigint sequence, among tasks that are due. */
+    ID("id");
+
+    private final String orderBy;
+
+    ClaimOrder(String orderBy) {
+        this.orderBy = orderBy;
+    }
+
+    String orderBy() {
+        return orderBy;
+    }
+}

@@ -1,0 +1,93 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.internal.Jdbc;
+
+import javax.sql.DataSource;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Lists, requeues and deletes the failed tasks of one queue. */
+public final class DeadLetters {
+
+    public static final int MAX_PAGE = 10_000;
+
+    private final DataSource dataSource;
+    private final QueueLocation location;
+    private final QueueSql sql;
+
+    public DeadLetters(DataSource dataSource, QueueLocation location) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.location = Objects.requireNonNull(location, "location");
+        this.sql = new QueueSql(location.table());
+    }
+
+    /** Up to {@code limit} failed tasks with an id above {@code afterId}, oldest first (page with the last id). */
+    public List<DeadTask> list(long afterId, int limit) {
+        if (limit <= 0 || limit > MAX_PAGE) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_PAGE + ", was " + limit);
+        }
+        return Jdbc.autoCommitted(dataSource, "list dead letters of " + location, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.listDead)) {
+                ps.setString(1, location.queueName());
+                ps.setLong(2, afterId);
+                ps.setInt(3, limit);
+                List<DeadTask> tasks = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        tasks.add(new DeadTask(rs.getLong(1), rs.getString(2), rs.getString(3),
+                                rs.getTimestamp(4).toInstant(), rs.getTimestamp(8).toInstant(), rs.getInt(5),
+                                rs.getInt(6), rs.getInt(7), rs.getString(9)));
+                    }
+                }
+                return tasks;
+            }
+        });
+    }
+
+    public long count() {
+        return Jdbc.autoCommitted(dataSource, "count dead letters of " + location, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.countDead)) {
+                ps.setString(1, location.queueName());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
+    /** Puts the given failed tasks back in the queue, due now, with fresh attempt counters. Returns how many moved. */
+    public int requeue(List<Long> ids) {
+        long[] values = ids(ids);
+        return Jdbc.autoCommitted(dataSource, "requeue dead letters of " + location,
+                c -> Jdbc.update(c, sql.requeueDead, location.queueName(), Jdbc.longs(c, values)));
+    }
+
+    public int requeueAll() {
+        return Jdbc.autoCommitted(dataSource, "requeue dead letters of " + location,
+                c -> Jdbc.update(c, sql.requeueAllDead, location.queueName()));
+    }
+
+    /** Deletes the given failed tasks for good. Returns how many were deleted. */
+    public int delete(List<Long> ids) {
+        long[] values = ids(ids);
+        return Jdbc.autoCommitted(dataSource, "delete dead letters of " + location,
+                c -> Jdbc.update(c, sql.deleteDead, location.queueName(), Jdbc.longs(c, values)));
+    }
+
+    public int deleteAll() {
+        return Jdbc.autoCommitted(dataSource, "delete dead letters of " + location,
+                c -> Jdbc.update(c, sql.deleteAllDead, location.queueName()));
+    }
+
+    private static long[] ids(List<Long> ids) {
+        if (ids == null || ids.isEmpty() || ids.size() > MAX_PAGE) {
+            throw new IllegalArgumentException("ids must hold between 1 and " + MAX_PAGE + " ids, was "
+                    + (ids == null ? "null" : ids.size()));
+        }
+        return ids.stream().mapToLong(id -> Objects.requireNonNull(id, "ids must not contain null")).toArray();
+    }
+}

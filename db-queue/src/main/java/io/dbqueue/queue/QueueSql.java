@@ -1,0 +1,214 @@
+package io.dbqueue.queue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every statement the library runs against one queue table, in one place. Only the validated
+ * table name and the layout's claim order are spliced in; all values are bound parameters, and
+ * batches travel as arrays so that a batch is one statement and one round trip.
+ */
+final class QueueSql {
+
+    /** The rest of the transaction runs cached generic plans; see {@link TaskStore#preferGenericPlans}. */
+    static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
+
+    /** Planner methods the claim must not use; see {@link #claimSettings}. */
+    private static final List<String> PLANNER_SETTINGS = List.of("enable_seqscan", "enable_bitmapscan", "enable_sort");
+    /** Prefix of the custom settings that keep the caller's planner settings during an exactly-once claim. */
+    private static final String SAVED = "dbq.saved_";
+
+    private static final String TASK_COLUMNS = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
+
+    final String enqueue;
+    final String enqueueDelayed;
+    /** Whether the claim statements take a floor id after the queue name. */
+    final boolean claimsFromFloor;
+    /**
+     * Whether the primary key is (queue_name, id): statements by id then take the queue name as
+     * their last parameter, since ids alone would read the whole key. Elsewhere they do not: there
+     * the planner could answer {@code queue_name = ?} from the claim index and read a whole queue.
+     */
+    final boolean byIdNamesQueue;
+    private final String tableName;
+    private final boolean claimIndexed;
+    /** The claim's due rows in claim order, up to " LIMIT "; see {@link #claim}. */
+    private final String dueRows;
+    final String finish;
+    final String retry;
+    final String reenqueue;
+    final String release;
+    final String deadLetter;
+    final String listDead;
+    final String countDead;
+    final String requeueDead;
+    final String requeueAllDead;
+    final String deleteDead;
+    final String deleteAllDead;
+    final String depth;
+
+    QueueSql(QueueTable table) {
+        String t = table.name();
+        String dead = table.deadLetterTable();
+        boolean byId = table.layout().claimOrder() == ClaimOrder.ID;
+        // In id order the scan starts at a floor (see ClaimCursor).
+        claimsFromFloor = byId;
+        String floor = byId ? " AND id >= ?" : "";
+        tableName = t;
+        byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
+        claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
+        dueRows = " FROM " + t + " WHERE queue_name = ?" + floor + " AND next_process_at <= now()"
+                + " ORDER BY " + table.layout().claimOrder().orderBy() + " LIMIT ";
+
+        // The n-th task of a batch is due n-1 microseconds after the first, so that ordering by
+        // next_process_at keeps the batch's order. params: queue, text[] payloads
+        enqueue = byId
+                ? "INSERT INTO " + t + " (queue_name, payload) SELECT ?, p FROM unnest(?::text[]) AS p RETURNING id"
+                : "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
+                + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
+                + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
+        // params: queue, delay in microseconds, text[] payloads
+        enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
+                + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
+                + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
+        // Statements by id end with [queue] (byIdNamesQueue). params: bigint[] ids, [queue]
+        finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue();
+        // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
+        // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, [queue]
+        retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
+                + " attempt = r.attempt, total_attempt = r.total_attempt"
+                + " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
+                + " WHERE t.id = r.id" + ofQueue();
+        // params: bigint[] ids, bigint[] delays in microseconds, [queue]
+        reenqueue = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
+                + " attempt = 0, reenqueue_attempt = t.reenqueue_attempt + 1"
+                + " FROM unnest(?::bigint[], ?::bigint[]) AS r(id, delay) WHERE t.id = r.id" + ofQueue();
+        // Hands claimed but unstarted tasks back without counting the attempt. params: bigint[] ids, [queue]
+        release = "UPDATE " + t + " SET next_process_at = now(), attempt = greatest(attempt - 1, 0),"
+                + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])" + ofQueue();
+        // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, [queue]
+        deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
+                + " AS f(id, attempt, total_attempt, error)),"
+                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id" + ofQueue()
+                + " RETURNING t.*)"
+                + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
+                + " total_attempt, last_error)"
+                + " SELECT m.id, m.queue_name, m.payload, m.created_at, f.attempt, m.reenqueue_attempt,"
+                + " f.total_attempt, f.error FROM moved m JOIN failed f ON f.id = m.id";
+        // params: queue, after id, limit
+        listDead = "SELECT id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt,"
+                + " failed_at, last_error FROM " + dead + " WHERE queue_name = ? AND id > ? ORDER BY id LIMIT ?";
+        countDead = "SELECT count(*) FROM " + dead + " WHERE queue_name = ?";
+        String requeue = " INSERT INTO " + t + " (queue_name, payload, created_at, reenqueue_attempt, total_attempt)"
+                + " SELECT queue_name, payload, created_at, reenqueue_attempt, total_attempt FROM moved";
+        // params: queue, bigint[] ids
+        requeueDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])"
+                + " RETURNING *)" + requeue;
+        requeueAllDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? RETURNING *)" + requeue;
+        deleteDead = "DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
+        deleteAllDead = "DELETE FROM " + dead + " WHERE queue_name = ?";
+        // params: queue
+        depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
+    }
+
+    /**
+     * The claim of up to {@code limit} due tasks: with a lease (at least once), locked for the
+     * caller's transaction (exactly once), or deleted (at most once). It is sent as one round trip
+     * after {@link #claimSettings}; params: [lease length in microseconds for at least once,] queue,
+     * [floor id], [queue: the update or delete of the picked rows, where {@link #byIdNamesQueue}].
+     *
+     * <p>The due rows are picked in an array subquery ({@code id = ANY(ARRAY(...))}), which PostgreSQL
+     * runs once. Written as {@code id IN (subquery)}, the planner may turn it into a semi join that
+     * runs the locking subquery again for every row of the table, locking a batch each time; on a
+     * stock server, statistics taken while the queue was empty made one claim take 95 s
+     * (docs/performance.md, "Stock PostgreSQL").
+     *
+     * <p>The limit is written into the statement, not bound: with a bound limit the planner cannot
+     * cost a generic plan and plans every claim anew, which on a partitioned table costs more than
+     * the claim itself. It is the batch size, a validated number, so the statement stays one per
+     * queue and mode.
+     */
+    String claim(DeliveryMode mode, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("claim limit must be at least 1, was " + limit);
+        }
+        String due = "ARRAY(SELECT id" + dueRows + limit + " FOR UPDATE SKIP LOCKED)";
+        return switch (mode) {
+            // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
+            case AT_LEAST_ONCE -> "UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
+                    + " attempt = attempt + 1, total_attempt = total_attempt + 1"
+                    + " WHERE id = ANY(" + due + ")" + ofQueue() + " RETURNING " + TASK_COLUMNS;
+            // Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
+            // lease and the attempt count alike, so neither is written; the result carries the counted attempt.
+            case EXACTLY_ONCE -> "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
+                    + " total_attempt + 1" + dueRows + limit + " FOR UPDATE SKIP LOCKED";
+            // At most once: the task is gone once claimed, so this delete must be durable before it is handed out.
+            case AT_MOST_ONCE -> "DELETE FROM " + tableName + " WHERE id = ANY(" + due + ")" + ofQueue()
+                    + " RETURNING " + TASK_COLUMNS;
+        };
+    }
+
+    /** Whether the claim of {@code mode} takes the queue name again after the floor. */
+    boolean claimNamesQueueAgain(DeliveryMode mode) {
+        return byIdNamesQueue && mode != DeliveryMode.EXACTLY_ONCE;
+    }
+
+    private String ofQueue() {
+        return byIdNamesQueue ? " AND queue_name = ?" : "";
+    }
+
+    /**
+     * Runs just before the claim, in its transaction, so that it holds for the claim's planning and
+     * commit only. The planner is kept on the claim index: a queue's statistics are taken by vacuum
+     * whenever it happens to run, often while the table is almost empty, and a plan costed on them
+     * (a bitmap scan and a sort of every due row, a sequential scan) is fast on an empty queue and
+     * hundreds of times slower on a backlog. Without a claim index there is nothing to keep to.
+     *
+     * <p>At least once, the lease's commit does not wait for a WAL flush: a lease lost with the
+     * server is a claim that never happened, so the task is delivered again, as at least once
+     * allows, and the acknowledgement that follows a kept lease is a durable commit that flushes
+     * the lease with it. Exactly once, the settings are saved first and put back by
+     * {@link #restoreSettings}, so that the handler's statements in the same transaction run with
+     * the caller's. Null when nothing needs setting.
+     */
+    String claimSettings(DeliveryMode mode) {
+        List<String> calls = new ArrayList<>();
+        if (claimIndexed) {
+            for (String setting : PLANNER_SETTINGS) {
+                if (mode == DeliveryMode.EXACTLY_ONCE) {
+                    calls.add("set_config('" + SAVED + setting + "', current_setting('" + setting + "'), true)");
+                }
+                calls.add("set_config('" + setting + "', 'off', true)");
+            }
+        }
+        if (mode == DeliveryMode.AT_LEAST_ONCE) {
+            calls.add("set_config('synchronous_commit', 'off', true)");
+        }
+        return calls.isEmpty() ? null : "SELECT " + String.join(", ", calls);
+    }
+
+    /**
+     * The claim as the library sends it: {@link #claimSettings}, {@link #claim} and, exactly once,
+     * {@link #restoreSettings} as one composite statement, one round trip and one implicit
+     * transaction. Its claim's rows are the result after {@link #resultsBeforeClaim} others.
+     */
+    String claimComposite(DeliveryMode mode, int limit) {
+        String settings = claimSettings(mode);
+        String restore = mode == DeliveryMode.EXACTLY_ONCE ? restoreSettings() : null;
+        return (settings == null ? "" : settings + "; ") + claim(mode, limit) + (restore == null ? "" : "; " + restore);
+    }
+
+    /** How many results precede the claim's in {@link #claimComposite}. */
+    int resultsBeforeClaim(DeliveryMode mode) {
+        return claimSettings(mode) == null ? 0 : 1;
+    }
+
+    /** Exactly once, after the claim: the caller's planner settings again. Null when none were changed. */
+    String restoreSettings() {
+        if (!claimIndexed) {
+            return null;
+        }
+        return "SELECT " + String.join(", ", PLANNER_SETTINGS.stream()
+                .map(s -> "set_config('" + s + "', current_setting('" + SAVED + s + "'), true)").toList());
+    }
+}

@@ -1,0 +1,31 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.Identifiers;
+
+import java.util.Objects;
+
+/**
+ * A queue table: its name and the layout it was created with (the layout decides the claim order).
+ * Several queues can share one table; they are told apart by {@code queue_name}.
+ */
+public record QueueTable(String name, Layout layout) {
+
+    public QueueTable {
+        Identifiers.tableName(name);
+        Objects.requireNonNull(layout, "layout");
+    }
+
+    /** The table named after the layout, e.g. {@code queue_tasks_5}. */
+    public static QueueTable of(Layout layout) {
+        return new QueueTable(layout.name(), layout);
+    }
+
+    /** Dead letters of this table live in a companion table with this name. */
+    public String deadLetterTable() {
+        return name + "_dead";
+    }
+
+    public QueueLocation queue(String queueName) {
+        return new QueueLocation(this, queueName);
+    }
+}

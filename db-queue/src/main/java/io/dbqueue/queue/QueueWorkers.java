@@ -1,0 +1,277 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.internal.WakeupSignal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The worker threads of one queue. Each thread claims a batch, gives it to the handler, and
+ * acknowledges the answers, per {@link QueueConfig#mode()}; or, started with
+ * {@link #startWithExecutor}, only claims and leaves handling and acknowledging to an executor. A
+ * worker never dies of a failure: it logs, reports {@link QueueListener#crashed}, backs off and goes
+ * on; a task it had claimed is never lost (its lease expires, or its transaction rolls back).
+ */
+public final class QueueWorkers implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueWorkers.class);
+    private static final int MAX_BACKOFF_DOUBLINGS = 5;
+
+    private final QueueConfig config;
+    private final BatchProcessor processor;
+    private final QueueListener listener;
+    private final QueueVacuum vacuum; // null: the policy leaves the table to autovacuum
+    private final WakeupSignal signal = new WakeupSignal();
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicInteger busy = new AtomicInteger();
+    private final Executor handlers;
+    private final int maxBatchesInFlight;
+    private final Semaphore batchesInFlight;
+    private volatile boolean running = true;
+    private volatile boolean paused;
+
+    private QueueWorkers(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener,
+                         Executor handlers, int maxBatchesInFlight) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.handlers = handlers;
+        this.maxBatchesInFlight = maxBatchesInFlight;
+        this.batchesInFlight = new Semaphore(maxBatchesInFlight);
+        Objects.requireNonNull(listener, "listener");
+        this.vacuum = config.vacuum().enabled()
+                ? new QueueVacuum(Objects.requireNonNull(dataSource, "dataSource"), config.location().table(), config.vacuum())
+                : null;
+        this.listener = SafeListener.wrap(vacuum == null ? listener : QueueListener.composite(List.of(vacuum, listener)));
+        this.processor = new BatchProcessor(Objects.requireNonNull(dataSource, "dataSource"), config,
+                Objects.requireNonNull(handler, "handler"), this.listener);
+    }
+
+    public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler) {
+        return start(dataSource, config, handler, QueueListener.NONE);
+    }
+
+    public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler,
+                                     QueueListener listener) {
+        QueueLocation q = config.location();
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory platform = r -> new Thread(r, "dbq-" + q.table().name() + "-" + q.queueName() + "-" + n.incrementAndGet());
+        return start(dataSource, config, handler, listener, platform);
+    }
+
+    /** As {@link #start(DataSource, QueueConfig, BatchHandler, QueueListener)} on threads from {@code threadFactory}
+     *  (on JDK 21+, {@code Thread.ofVirtual().factory()} gives virtual threads). */
+    public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler,
+                                     QueueListener listener, ThreadFactory threadFactory) {
+        return new QueueWorkers(dataSource, config, handler, listener, null, 0).startThreads(threadFactory);
+    }
+
+    /**
+     * The experiment's "external executor" mode: the {@link QueueConfig#threads()} worker threads from
+     * {@code threadFactory} only claim batches, and {@code handlers} runs the handler and acknowledges
+     * each batch. A worker claims only while fewer than {@code maxBatchesInFlight} batches are with the
+     * executor, so claimed tasks never wait in its queue while their leases run out. A batch the
+     * executor rejects is handled on the worker thread. Not for {@link DeliveryMode#EXACTLY_ONCE}: its
+     * claim, handler and finish are one transaction on the worker's connection.
+     */
+    public static QueueWorkers startWithExecutor(DataSource dataSource, QueueConfig config, BatchHandler handler,
+                                                 QueueListener listener, ThreadFactory threadFactory,
+                                                 Executor handlers, int maxBatchesInFlight) {
+        Objects.requireNonNull(handlers, "handlers");
+        if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
+            throw new IllegalArgumentException("an external executor needs AT_LEAST_ONCE or AT_MOST_ONCE; "
+                    + "EXACTLY_ONCE claims, handles and finishes a batch in one transaction on the worker's connection");
+        }
+        if (maxBatchesInFlight < 1) {
+            throw new IllegalArgumentException("maxBatchesInFlight must be at least 1, was " + maxBatchesInFlight);
+        }
+        return new QueueWorkers(dataSource, config, handler, listener, handlers, maxBatchesInFlight)
+                .startThreads(threadFactory);
+    }
+
+    private QueueWorkers startThreads(ThreadFactory threadFactory) {
+        for (int i = 0; i < config.threads(); i++) {
+            threads.add(threadFactory.newThread(this::work));
+        }
+        threads.forEach(Thread::start);
+        return this;
+    }
+
+    public QueueConfig config() {
+        return config;
+    }
+
+    /** Stops claiming; batches in progress complete. */
+    public void pause() {
+        paused = true;
+        signal.signalAll();
+    }
+
+    public void resume() {
+        paused = false;
+        signal.signalAll();
+    }
+
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /** Cuts idle workers' poll wait short, e.g. right after this process enqueued. */
+    public void wakeup() {
+        signal.signalAll();
+    }
+
+    /** Batches being claimed, handled or acknowledged right now (on the executor too). */
+    public int busyWorkers() {
+        return busy.get();
+    }
+
+    public boolean isRunning() {
+        return running && threads.stream().anyMatch(Thread::isAlive);
+    }
+
+    /**
+     * Stops claiming and waits up to {@code timeout} for batches in progress to be acknowledged.
+     * Workers still busy then are interrupted: an at-least-once batch keeps the answers given and
+     * releases its other tasks at once; an exactly-once batch rolls back. Batches on an external
+     * executor are not interrupted (its threads are not ours): their tasks reappear when their leases
+     * expire. Returns whether every batch was done in time.
+     */
+    public boolean shutdown(Duration timeout) {
+        running = false;
+        signal.signalAll();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean clean = joinUntil(deadline);
+        if (!clean) {
+            LOG.warn("{}: workers still busy after {}, interrupting them", config.location(), timeout);
+            threads.forEach(Thread::interrupt);
+            joinUntil(System.nanoTime() + Duration.ofSeconds(10).toNanos());
+        }
+        if (vacuum != null) {
+            vacuum.close();
+        }
+        return clean && executorDrained(deadline);
+    }
+
+    private boolean executorDrained(long deadline) {
+        if (handlers == null) {
+            return true;
+        }
+        try {
+            if (batchesInFlight.tryAcquire(maxBatchesInFlight, Math.max(0, deadline - System.nanoTime()),
+                    TimeUnit.NANOSECONDS)) {
+                batchesInFlight.release(maxBatchesInFlight);
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.warn("{}: {} batches still on the executor at the deadline; their tasks reappear when their leases expire",
+                config.location(), maxBatchesInFlight - batchesInFlight.availablePermits());
+        return false;
+    }
+
+    /** {@link #shutdown} with 30 seconds to finish. */
+    @Override
+    public void close() {
+        shutdown(Duration.ofSeconds(30));
+    }
+
+    private boolean joinUntil(long deadline) {
+        for (Thread thread : threads) {
+            long left = deadline - System.nanoTime();
+            try {
+                if (left > 0) {
+                    thread.join(Math.max(1, left / 1_000_000));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            if (thread.isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void work() {
+        PollSettings poll = config.poll();
+        int failures = 0;
+        while (running) {
+            try {
+                if (paused) {
+                    signal.awaitWhile(() -> paused && running);
+                    continue;
+                }
+                long wait;
+                long signalsSeen = signal.generation();
+                busy.incrementAndGet();
+                try {
+                    if (paused) {
+                        // pause() came after the check above; whoever waits for busyWorkers() == 0 relies on this.
+                        continue;
+                    }
+                    int claimed = handlers == null ? processor.runOnce() : dispatch();
+                    failures = 0;
+                    wait = claimed >= poll.batchSize() ? 0
+                            : claimed > 0 ? poll.betweenTaskTimeout().toNanos() : poll.noTaskTimeout().toNanos();
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception e) {
+                    failures++;
+                    LOG.warn("{}: worker cycle failed ({} in a row), backing off: {}", config.location(), failures,
+                            e.toString());
+                    listener.crashed(config.location(), e);
+                    wait = poll.fatalCrashTimeout().toNanos() << Math.min(failures - 1, MAX_BACKOFF_DOUBLINGS);
+                } finally {
+                    busy.decrementAndGet();
+                }
+                if (wait > 0 && running) {
+                    signal.awaitSince(signalsSeen, wait);
+                }
+            } catch (InterruptedException e) {
+                if (running) {
+                    LOG.warn("{}: worker interrupted while running; stopping this worker", config.location());
+                }
+                return;
+            } catch (Error e) {
+                LOG.error("{}: worker stopped by {}", config.location(), e.toString(), e);
+                listener.crashed(config.location(), e);
+                throw e;
+            }
+        }
+    }
+
+    /** Waits for room on the executor, then claims a batch and hands it over. */
+    private int dispatch() throws SQLException, InterruptedException {
+        batchesInFlight.acquire();
+        if (!running || paused) {
+            batchesInFlight.release();
+            return 0;
+        }
+        busy.incrementAndGet();
+        Runnable done = () -> {
+            busy.decrementAndGet();
+            batchesInFlight.release();
+        };
+        int claimed = 0;
+        try {
+            claimed = processor.dispatchOnce(handlers, done);
+            return claimed;
+        } finally {
+            if (claimed == 0) {
+                done.run();
+            }
+        }
+    }
+}

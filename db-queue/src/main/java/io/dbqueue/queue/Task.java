@@ -1,0 +1,14 @@
+package io.dbqueue.queue;
+
+import java.time.Instant;
+
+/**
+ * A claimed task as its handler sees it.
+ *
+ * @param attempt          claims since it was enqueued or re-enqueued, this one included
+ * @param reenqueueAttempt times a handler re-enqueued it
+ * @param totalAttempt     claims over its whole life
+ */
+public record Task(long id, String queueName, String payload, Instant createdAt, int attempt,
+                   int reenqueueAttempt, int totalAttempt) {
+}

@@ -1,0 +1,85 @@
+package io.dbqueue.queue;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The tasks of one claim, and the handler's answers for them. Used by one worker thread. */
+public final class TaskBatch {
+
+    private final QueueLocation queue;
+    private final List<Task> tasks;
+    private final DeliveryMode mode;
+    private final Connection connection;
+    private final Map<Long, TaskResult> answers = new LinkedHashMap<>();
+
+    TaskBatch(QueueLocation queue, List<Task> tasks, DeliveryMode mode, Connection connection) {
+        this.queue = queue;
+        this.tasks = Collections.unmodifiableList(tasks);
+        this.mode = mode;
+        this.connection = connection;
+    }
+
+    public QueueLocation queue() {
+        return queue;
+    }
+
+    /** The claimed tasks in claim order (FIFO for the layout's order). */
+    public List<Task> tasks() {
+        return tasks;
+    }
+
+    public DeliveryMode mode() {
+        return mode;
+    }
+
+    /**
+     * The connection whose transaction claims and finishes this batch; SQL the handler runs on it
+     * commits or rolls back together with the batch. Only in {@link DeliveryMode#EXACTLY_ONCE}; the
+     * handler must not commit, roll back or close it.
+     */
+    public Connection connection() {
+        if (connection == null) {
+            throw new IllegalStateException("a batch has a transaction connection only in EXACTLY_ONCE mode, this is "
+                    + mode);
+        }
+        return connection;
+    }
+
+    public void finish(Task task) {
+        answer(task, TaskResult.finish());
+    }
+
+    public void fail(Task task, String error) {
+        answer(task, TaskResult.fail(error));
+    }
+
+    public void reenqueue(Task task, Duration delay) {
+        answer(task, TaskResult.reenqueue(delay));
+    }
+
+    /** Records the answer for {@code task}; a later answer for the same task replaces an earlier one. */
+    public void answer(Task task, TaskResult result) {
+        if (!tasks.contains(task)) {
+            throw new IllegalArgumentException("task " + task.id() + " is not part of this batch");
+        }
+        answers.put(task.id(), result);
+    }
+
+    /** The answer for every task; unanswered tasks get {@code fallback}. */
+    Map<Task, TaskResult> results(TaskResult fallback) {
+        Map<Task, TaskResult> results = new LinkedHashMap<>();
+        for (Task task : tasks) {
+            results.put(task, answers.getOrDefault(task.id(), fallback));
+        }
+        return results;
+    }
+
+    static String describe(Throwable e) {
+        String message = e.getMessage();
+        return message == null ? e.getClass().getName() : e.getClass().getSimpleName() + ": " + message;
+    }
+}

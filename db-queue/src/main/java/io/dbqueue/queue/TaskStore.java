@@ -1,0 +1,183 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.internal.Jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToIntFunction;
+
+/** The consumer side's statements on one queue, each a single round trip for a whole batch. */
+final class TaskStore {
+
+    private final QueueLocation location;
+    private final QueueSql sql;
+    private final boolean partitioned;
+    private final ClaimCursor cursor; // null: the layout claims in next_process_at order, from the start
+    // A queue's workers claim with one mode and batch size: the statement is built once, not per claim.
+    private volatile ClaimStatement lastClaim;
+    // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order.
+    private static final Comparator<Task> BY_ID = Comparator.comparingLong(Task::id);
+
+    TaskStore(QueueLocation location) {
+        this(location, ClaimCursor.RESCAN_INTERVAL);
+    }
+
+    TaskStore(QueueLocation location, Duration rescanInterval) {
+        this.location = location;
+        this.sql = new QueueSql(location.table());
+        this.partitioned = location.table().layout().partitions() > 0;
+        this.cursor = sql.claimsFromFloor ? new ClaimCursor(rescanInterval) : null;
+    }
+
+    /**
+     * Claims up to {@code limit} due tasks: with a lease (at least once), locked for the caller's
+     * transaction (exactly once), or deleted (at most once), in one round trip ({@link QueueSql#claimComposite}).
+     */
+    List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
+        long floor = cursor == null ? ClaimCursor.FROM_START : cursor.floor();
+        ClaimStatement claim = claimStatement(mode, limit);
+        try (PreparedStatement ps = c.prepareStatement(claim.sql())) {
+            int p = 1;
+            if (mode == DeliveryMode.AT_LEAST_ONCE) {
+                ps.setLong(p++, micros(lease));
+            }
+            ps.setString(p++, location.queueName());
+            if (cursor != null) {
+                ps.setLong(p++, floor);
+            }
+            if (sql.claimNamesQueueAgain(mode)) {
+                ps.setString(p, location.queueName());
+            }
+            ps.execute();
+            for (int i = 0; i < claim.resultsBefore(); i++) {
+                ps.getMoreResults();
+            }
+            List<Task> tasks = new ArrayList<>(limit);
+            try (ResultSet rs = ps.getResultSet()) {
+                while (rs.next()) {
+                    tasks.add(new Task(rs.getLong(1), rs.getString(2), rs.getString(3),
+                            rs.getTimestamp(4).toInstant(), rs.getInt(5), rs.getInt(6), rs.getInt(7)));
+                }
+            }
+            tasks.sort(BY_ID);
+            if (cursor != null) {
+                cursor.claimed(floor, tasks, limit);
+            }
+            return tasks;
+        }
+    }
+
+    private ClaimStatement claimStatement(DeliveryMode mode, int limit) {
+        ClaimStatement claim = lastClaim;
+        if (claim == null || claim.mode() != mode || claim.limit() != limit) {
+            claim = new ClaimStatement(mode, limit, sql.claimComposite(mode, limit), sql.resultsBeforeClaim(mode));
+            lastClaim = claim;
+        }
+        return claim;
+    }
+
+    /** @param resultsBefore how many results precede the claim's in the composite statement */
+    private record ClaimStatement(DeliveryMode mode, int limit, String sql, int resultsBefore) {
+    }
+
+    /**
+     * On a partitioned table, makes the rest of the caller's transaction run cached generic plans.
+     * There a custom plan for a delete by ids prunes partitions, so it always looks cheaper than the
+     * generic one and PostgreSQL plans every delete anew, at more cost than the delete itself. Call
+     * it after the handler's statements, so that only the queue's own statements follow.
+     */
+    void preferGenericPlans(Connection c) throws SQLException {
+        if (partitioned) {
+            try (Statement st = c.createStatement()) {
+                st.execute(QueueSql.GENERIC_PLANS);
+            }
+        }
+    }
+
+    void finish(Connection c, List<Task> tasks) throws SQLException {
+        if (!tasks.isEmpty()) {
+            Jdbc.update(c, sql.finish, byId(Jdbc.longs(c, ids(tasks))));
+        }
+    }
+
+    void release(Connection c, List<Task> tasks) throws SQLException {
+        if (!tasks.isEmpty()) {
+            Jdbc.update(c, sql.release, byId(Jdbc.longs(c, ids(tasks))));
+        }
+    }
+
+    /** Schedules retries: {@code delays} maps each failed task to its backoff. */
+    void retry(Connection c, Map<Task, Duration> delays) throws SQLException {
+        if (delays.isEmpty()) {
+            return;
+        }
+        List<Task> tasks = new ArrayList<>(delays.keySet());
+        long[] micros = new long[tasks.size()];
+        for (int i = 0; i < tasks.size(); i++) {
+            micros[i] = micros(delays.get(tasks.get(i)));
+        }
+        Jdbc.update(c, sql.retry, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros),
+                Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt))));
+    }
+
+    void reenqueue(Connection c, Map<Task, Duration> delays) throws SQLException {
+        if (delays.isEmpty()) {
+            return;
+        }
+        List<Task> tasks = new ArrayList<>(delays.keySet());
+        long[] micros = new long[tasks.size()];
+        for (int i = 0; i < tasks.size(); i++) {
+            micros[i] = micros(delays.get(tasks.get(i)));
+        }
+        Jdbc.update(c, sql.reenqueue, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros)));
+    }
+
+    /** Moves tasks to the dead-letter table; {@code errors} maps each to its last error. */
+    void deadLetter(Connection c, Map<Task, String> errors) throws SQLException {
+        if (errors.isEmpty()) {
+            return;
+        }
+        List<Task> tasks = new ArrayList<>(errors.keySet());
+        String[] messages = new String[tasks.size()];
+        for (int i = 0; i < tasks.size(); i++) {
+            messages[i] = errors.get(tasks.get(i)).replace('\0', ' ');
+        }
+        Jdbc.update(c, sql.deadLetter, byId(Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
+                Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages)));
+    }
+
+    /** The parameters of a statement by id, with the queue name last where the statement takes it. */
+    private Object[] byId(Object... params) {
+        if (!sql.byIdNamesQueue) {
+            return params;
+        }
+        Object[] withQueue = Arrays.copyOf(params, params.length + 1);
+        withQueue[params.length] = location.queueName();
+        return withQueue;
+    }
+
+    private static int[] counter(List<Task> tasks, ToIntFunction<Task> counter) {
+        return tasks.stream().mapToInt(counter).toArray();
+    }
+
+    private static long[] ids(List<Task> tasks) {
+        long[] ids = new long[tasks.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = tasks.get(i).id();
+        }
+        return ids;
+    }
+
+    private static long micros(Duration d) {
+        return d.toNanos() / 1000;
+    }
+}

@@ -1,0 +1,155 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.Await;
+import io.dbqueue.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import javax.sql.DataSource;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The experiment's "external executor" mode: worker threads only claim; an executor handles and acknowledges. */
+class ExternalExecutorTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final PollSettings FAST_POLL = PollSettings.DEFAULT.withTimeouts(Duration.ZERO, Duration.ofMillis(5),
+            Duration.ofMillis(50));
+
+    private final DataSource ds = TestDatabase.dataSource();
+    private final List<Thread> pickers = new CopyOnWriteArrayList<>();
+    private final ThreadFactory pickerThreads = r -> {
+        Thread thread = new Thread(r, "picker-" + pickers.size());
+        pickers.add(thread);
+        return thread;
+    };
+    private QueueTable table;
+    private QueueConfig config;
+
+    @BeforeEach
+    void freshTable() throws SQLException {
+        table = TestDatabase.freshTable(Layout.DBQ_SEQ);
+        config = QueueConfig.of(table.queue("external")).withPoll(FAST_POLL).withBatchSize(10).withThreads(2);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = DeliveryMode.class, names = {"AT_LEAST_ONCE", "AT_MOST_ONCE"})
+    void workersClaimOnlyWhileTheExecutorHasRoomAndTheExecutorHandlesEveryBatch(DeliveryMode mode) throws Exception {
+        enqueue(100);
+        LinkedBlockingQueue<Runnable> held = new LinkedBlockingQueue<>();
+        AtomicInteger claimed = new AtomicInteger();
+        Set<String> handlerThreads = ConcurrentHashMap.newKeySet();
+        AtomicInteger handled = new AtomicInteger();
+        try (QueueWorkers workers = QueueWorkers.startWithExecutor(ds, config.withMode(mode), batch -> {
+            handlerThreads.add(Thread.currentThread().getName());
+            handled.addAndGet(batch.tasks().size());
+        }, counting(claimed), pickerThreads, held::add, 3)) {
+            Await.until(TIMEOUT, "both workers wait for room on the executor",
+                    () -> pickers.size() == 2 && pickers.stream().allMatch(t -> t.getState() == Thread.State.WAITING));
+            assertEquals(3, held.size(), "three batches handed over");
+            assertEquals(30, claimed.get(), "nothing claimed beyond the three batches in flight");
+
+            ExecutorService executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "executor"));
+            try {
+                // Each finished batch makes room for one more claim.
+                while (handled.get() < 100) {
+                    Runnable next = held.poll(30, TimeUnit.SECONDS);
+                    assertTrue(next != null, "a batch was handed over after room was made; handled " + handled);
+                    executor.submit(next).get(30, TimeUnit.SECONDS);
+                }
+            } finally {
+                executor.shutdown();
+            }
+            assertEquals(Set.of("executor"), handlerThreads);
+            Await.until(TIMEOUT, "every task acknowledged", () -> rows() == 0);
+            assertEquals(100, claimed.get(), "each task claimed once");
+        }
+    }
+
+    @Test
+    void aBatchTheExecutorRejectsIsHandledOnTheWorkerThread() throws Exception {
+        enqueue(25);
+        Set<String> handlerThreads = ConcurrentHashMap.newKeySet();
+        AtomicInteger handled = new AtomicInteger();
+        try (QueueWorkers workers = QueueWorkers.startWithExecutor(ds, config, batch -> {
+            handlerThreads.add(Thread.currentThread().getName());
+            handled.addAndGet(batch.tasks().size());
+        }, QueueListener.NONE, pickerThreads, job -> {
+            throw new RejectedExecutionException("full");
+        }, 2)) {
+            Await.until(TIMEOUT, "every task acknowledged", () -> rows() == 0);
+            assertEquals(25, handled.get());
+            assertTrue(handlerThreads.stream().allMatch(name -> name.startsWith("picker-")), handlerThreads.toString());
+        }
+    }
+
+    @Test
+    void shutdownWaitsForBatchesOnTheExecutorAndTheirTasksAreNotLost() throws Exception {
+        enqueue(1);
+        CountDownLatch inHandler = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            QueueWorkers workers = QueueWorkers.startWithExecutor(ds, config, batch -> {
+                inHandler.countDown();
+                assertTrue(release.await(30, TimeUnit.SECONDS));
+            }, QueueListener.NONE, pickerThreads, executor, 2);
+            assertTrue(inHandler.await(30, TimeUnit.SECONDS));
+            assertFalse(workers.shutdown(Duration.ofMillis(100)), "the batch on the executor is not done");
+            assertEquals(1, workers.busyWorkers());
+            release.countDown();
+            Await.until(TIMEOUT, "the batch acknowledged after all", () -> rows() == 0);
+            Await.until(TIMEOUT, "nothing in flight", () -> workers.busyWorkers() == 0);
+        } finally {
+            executor.shutdown();
+        }
+    }
+
+    @Test
+    void exactlyOnceCannotUseAnExecutor() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> QueueWorkers.startWithExecutor(ds,
+                config.withMode(DeliveryMode.EXACTLY_ONCE), batch -> { }, QueueListener.NONE, pickerThreads, Runnable::run, 1));
+        assertTrue(e.getMessage().contains("EXACTLY_ONCE"), e.getMessage());
+        assertTrue(pickers.isEmpty(), "no thread started");
+    }
+
+    private static QueueListener counting(AtomicInteger claimed) {
+        return new QueueListener() {
+            @Override
+            public void picked(QueueLocation q, List<Task> tasks, long claimNanos) {
+                claimed.addAndGet(tasks.size());
+            }
+        };
+    }
+
+    private void enqueue(int n) {
+        List<String> payloads = new ArrayList<>();
+        IntStream.range(0, n).forEach(i -> payloads.add("task " + i));
+        new QueueProducer(ds, config.location()).enqueueAll(payloads);
+    }
+
+    private long rows() throws SQLException {
+        return TestDatabase.queryLong("SELECT count(*) FROM " + table.name());
+    }
+}

@@ -1,0 +1,378 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.Await;
+import io.dbqueue.TestDatabase;
+import io.dbqueue.internal.Jdbc;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The queue's promises, checked on every layout against a real PostgreSQL. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("layouts")
+class QueueContractTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    @Parameter
+    Layout layout;
+
+    private final DataSource ds = TestDatabase.dataSource();
+    private QueueTable table;
+    private QueueLocation queue;
+    private QueueProducer producer;
+
+    static Stream<Layout> layouts() {
+        return Layout.presets().stream();
+    }
+
+    @BeforeEach
+    void freshTable() throws SQLException {
+        table = TestDatabase.freshTable(layout);
+        queue = table.queue("contract");
+        producer = new QueueProducer(ds, queue);
+    }
+
+    @Test
+    void singleConsumerGetsTasksInEnqueueOrder() throws Exception {
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            producer.enqueue("single-" + i);
+            expected.add("single-" + i);
+        }
+        List<String> batch = LongStream.range(0, 50).mapToObj(i -> "batch-" + i).toList();
+        producer.enqueueAll(batch);
+        expected.addAll(batch);
+
+        List<String> seen = new CopyOnWriteArrayList<>();
+        QueueConfig config = QueueConfig.of(queue).withBatchSize(7);
+        try (QueueWorkers ignored = QueueWorkers.start(ds, config, BatchHandler.perTask((task, b) -> {
+            seen.add(task.payload());
+            return TaskResult.finish();
+        }))) {
+            Await.until(TIMEOUT, "all 70 tasks processed", () -> seen.size() == 70);
+        }
+        assertEquals(expected, seen);
+        assertEquals(0, rows());
+    }
+
+    @Test
+    void concurrentProducersAndConsumersLoseNothingAndProcessNothingTwice() throws Exception {
+        int producers = 8;
+        int perProducer = 300;
+        Map<Long, Integer> processed = new ConcurrentHashMap<>();
+        AtomicInteger total = new AtomicInteger();
+        QueueConfig config = QueueConfig.of(queue).withThreads(8).withBatchSize(10)
+                .withPoll(PollSettings.DEFAULT.withBatchSize(10).withTimeouts(Duration.ZERO, Duration.ofMillis(5),
+                        Duration.ofMillis(100)));
+        List<Long> enqueued = new ArrayList<>();
+        try (QueueWorkers ignored = QueueWorkers.start(ds, config, batch -> {
+            for (Task task : batch.tasks()) {
+                processed.merge(task.id(), 1, Integer::sum);
+            }
+            total.addAndGet(batch.tasks().size());
+        })) {
+            ExecutorService pool = Executors.newFixedThreadPool(producers);
+            List<Future<List<Long>>> futures = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                int producerId = p;
+                futures.add(pool.submit(() -> {
+                    List<Long> ids = new ArrayList<>();
+                    int sent = 0;
+                    while (sent < perProducer) {
+                        int size = Math.min(perProducer - sent, 1 + ThreadLocalRandom.current().nextInt(20));
+                        List<String> payloads = new ArrayList<>();
+                        for (int i = 0; i < size; i++) {
+                            payloads.add("p" + producerId + "-" + (sent + i));
+                        }
+                        ids.addAll(producer.enqueueAll(payloads));
+                        sent += size;
+                    }
+                    return ids;
+                }));
+            }
+            for (Future<List<Long>> f : futures) {
+                enqueued.addAll(f.get());
+            }
+            pool.shutdown();
+            Await.until(TIMEOUT, "every task processed", () -> total.get() >= producers * perProducer);
+        }
+        assertEquals(producers * perProducer, enqueued.size());
+        assertEquals(producers * perProducer, processed.size(), "distinct tasks processed");
+        assertEquals(List.of(), processed.entrySet().stream().filter(e -> e.getValue() != 1).toList(),
+                "tasks processed more than once");
+        assertEquals(enqueued.stream().mapToLong(Long::longValue).sum(),
+                processed.keySet().stream().mapToLong(Long::longValue).sum(), "checksum of ids");
+        assertEquals(0, rows());
+    }
+
+    @Test
+    void delayedTaskIsInvisibleUntilDue() throws Exception {
+        Instant before = Instant.now();
+        long delayed = producer.enqueue("later", Duration.ofSeconds(2));
+        long now = producer.enqueue("now");
+        TaskStore store = new TaskStore(queue);
+        List<Task> first = claim(store, 10);
+        // The delay runs from the enqueue's now(), which is not before this; on a stalled machine the
+        // first claim may come after it, and then both tasks are due.
+        if (Duration.between(before, Instant.now()).compareTo(Duration.ofSeconds(2)) < 0) {
+            assertEquals(List.of(now), ids(first));
+            awaitDelayed(store, delayed);
+        } else {
+            assertTrue(ids(first).contains(now), "the task due at once was claimed");
+        }
+        assertTrue(Duration.between(before, Instant.now()).compareTo(Duration.ofSeconds(2)) >= 0,
+                "delayed task appeared before its delay");
+    }
+
+    private void awaitDelayed(TaskStore store, long delayed) throws Exception {
+        Await.until(TIMEOUT, "delayed task becomes due", () -> {
+            List<Task> tasks = claim(store, 10);
+            if (tasks.isEmpty()) {
+                return false;
+            }
+            assertEquals(List.of(delayed), ids(tasks));
+            return true;
+        });
+    }
+
+    @Test
+    void tasksOfAConsumerThatDiedReappearWhenTheLeaseExpires() throws Exception {
+        long id = producer.enqueue("orphan");
+        TaskStore store = new TaskStore(queue);
+        // The lease runs from the claim's now(), which is not before this.
+        Instant beforeClaim = Instant.now();
+        // A consumer claims with a 1 s lease and dies without answering.
+        try (Connection dying = ds.getConnection()) {
+            List<Task> claimed = store.claim(dying, 10, DeliveryMode.AT_LEAST_ONCE, Duration.ofSeconds(1));
+            assertEquals(List.of(id), ids(claimed));
+        }
+        List<Task> again = new ArrayList<>(claim(store, 10));
+        if (Duration.between(beforeClaim, Instant.now()).toMillis() < 1000) {
+            assertEquals(List.of(), again, "leased task must stay hidden");
+        }
+        Await.until(TIMEOUT, "orphaned task reappears", () -> !again.isEmpty() || again.addAll(claim(store, 10)));
+        assertEquals(List.of(id), ids(again));
+        assertEquals(2, again.get(0).attempt());
+        assertTrue(Duration.between(beforeClaim, Instant.now()).toMillis() >= 1000, "reappeared before the lease expired");
+    }
+
+    @Test
+    void failuresBackOffGeometricallyInTheRow() throws Exception {
+        long id = producer.enqueue("flaky");
+        RetryPolicy retry = RetryPolicy.of(RetryPolicy.RetryType.GEOMETRIC, Duration.ofSeconds(10), 5);
+        BatchProcessor processor = processor(QueueConfig.of(queue).withRetry(retry),
+                BatchHandler.perTask((task, b) -> TaskResult.fail("boom")));
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            assertEquals(1, processor.runOnce());
+            double seconds = secondsUntilDue(id);
+            double expected = 10 * Math.pow(2, attempt - 1);
+            // 10, 20, 40: geometric, and far from arithmetic (10, 30, 50) and linear (10, 10, 10) even on a stalled machine
+            assertTrue(Math.abs(seconds - expected) < 5, "attempt " + attempt + ": due in " + seconds + " s, expected "
+                    + expected);
+            assertEquals(attempt, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id));
+            makeDue(id);
+        }
+    }
+
+    @Test
+    void taskThatKeepsFailingMovesToDeadLettersAfterMaxAttempts() throws Exception {
+        long id = producer.enqueue("poison");
+        List<Boolean> deadFlags = new CopyOnWriteArrayList<>();
+        QueueListener listener = new QueueListener() {
+            @Override
+            public void failed(QueueLocation q, Task task, String error, boolean deadLettered) {
+                deadFlags.add(deadLettered);
+            }
+        };
+        RetryPolicy retry = RetryPolicy.of(RetryPolicy.RetryType.LINEAR, Duration.ofSeconds(30), 3);
+        BatchProcessor processor = new BatchProcessor(ds, QueueConfig.of(queue).withRetry(retry), batch -> {
+            throw new IllegalStateException("cannot parse " + batch.tasks().get(0).payload());
+        }, listener);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(1, processor.runOnce());
+            makeDue(id);
+        }
+        assertEquals(List.of(false, false, true), deadFlags);
+        assertEquals(0, rows());
+        DeadLetters dead = new DeadLetters(ds, queue);
+        List<DeadTask> failed = dead.list(0, 10);
+        assertEquals(1, failed.size());
+        assertEquals(id, failed.get(0).id());
+        assertEquals(3, failed.get(0).attempt());
+        assertEquals("poison", failed.get(0).payload());
+        assertEquals("IllegalStateException: cannot parse poison", failed.get(0).lastError());
+        assertEquals(0, processor.runOnce(), "a dead task is not claimed again");
+    }
+
+    @Test
+    void deadLettersCanBeRequeuedAndDeleted() throws Exception {
+        List<Long> ids = producer.enqueueAll(List.of("a", "b", "c"));
+        BatchProcessor processor = processor(QueueConfig.of(queue)
+                        .withRetry(RetryPolicy.of(RetryPolicy.RetryType.LINEAR, Duration.ofSeconds(1), 1)),
+                BatchHandler.perTask((task, b) -> TaskResult.fail("no")));
+        assertEquals(3, processor.runOnce());
+        DeadLetters dead = new DeadLetters(ds, queue);
+        assertEquals(3, dead.count());
+        assertEquals(1, dead.requeue(List.of(ids.get(0))));
+        assertEquals(1, dead.delete(List.of(ids.get(1))));
+        assertEquals(0, dead.delete(List.of(ids.get(0))), "requeued task is no longer dead");
+        assertEquals(1, dead.count());
+        assertEquals(1, rows());
+        assertEquals(0, TestDatabase.queryLong("SELECT attempt FROM " + table.name()));
+        assertEquals("a", claim(new TaskStore(queue), 10).get(0).payload());
+        assertEquals(1, dead.requeueAll());
+        assertEquals(0, dead.count());
+        assertThrows(IllegalArgumentException.class, () -> dead.requeue(List.of()));
+    }
+
+    @Test
+    void exactlyOnceCommitsHandlerWorkWithTheFinishAndRollsBothBackOnFailure() throws Exception {
+        TestDatabase.execute("DROP TABLE IF EXISTS effects; CREATE TABLE effects (task_id bigint PRIMARY KEY)");
+        long id = producer.enqueue("pay");
+        AtomicInteger calls = new AtomicInteger();
+        QueueConfig config = QueueConfig.of(queue).withMode(DeliveryMode.EXACTLY_ONCE)
+                .withRetry(RetryPolicy.of(RetryPolicy.RetryType.LINEAR, Duration.ofSeconds(30), 5));
+        BatchProcessor processor = processor(config, batch -> {
+            for (Task task : batch.tasks()) {
+                Jdbc.update(batch.connection(), "INSERT INTO effects VALUES (?)", task.id());
+            }
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("crash after the effect");
+            }
+        });
+        assertEquals(1, processor.runOnce());
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM effects"), "effect rolled back");
+        assertEquals(1, rows(), "task still queued");
+        assertEquals(1, TestDatabase.queryLong("SELECT attempt FROM " + table.name()), "failed attempt recorded");
+        assertTrue(secondsUntilDue(id) > 20, "retry scheduled by the policy");
+
+        makeDue(id);
+        assertEquals(1, processor.runOnce());
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM effects WHERE task_id = " + id));
+        assertEquals(0, rows());
+    }
+
+    @Test
+    void atMostOnceRemovesTheTaskWhenClaimedEvenIfTheHandlerFails() throws Exception {
+        producer.enqueueAll(List.of("x", "y"));
+        List<String> failures = new CopyOnWriteArrayList<>();
+        BatchProcessor processor = new BatchProcessor(ds, QueueConfig.of(queue).withMode(DeliveryMode.AT_MOST_ONCE),
+                batch -> {
+                    throw new IllegalStateException("lost");
+                }, new QueueListener() {
+                    @Override
+                    public void failed(QueueLocation q, Task task, String error, boolean deadLettered) {
+                        failures.add(task.payload());
+                    }
+                });
+        assertEquals(2, processor.runOnce());
+        assertEquals(0, rows());
+        assertEquals(0, new DeadLetters(ds, queue).count());
+        assertEquals(List.of("x", "y"), failures);
+    }
+
+    @Test
+    void enqueueInTheCallersTransactionRollsBackWithIt() throws Exception {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            producer.enqueue(c, "rolled back");
+            producer.enqueueAll(c, List.of("also rolled back"), Duration.ZERO);
+            c.rollback();
+            producer.enqueue(c, "committed");
+            c.commit();
+            c.setAutoCommit(true);
+        }
+        assertEquals(1, rows());
+        assertEquals("committed", claim(new TaskStore(queue), 10).get(0).payload());
+    }
+
+    @Test
+    void reenqueueRunsTheTaskAgainLaterWithAFreshAttemptCounter() throws Exception {
+        long id = producer.enqueue("poll me");
+        BatchProcessor processor = processor(QueueConfig.of(queue),
+                BatchHandler.perTask((task, b) -> TaskResult.reenqueue(Duration.ofSeconds(60))));
+        assertEquals(1, processor.runOnce());
+        assertEquals(0, TestDatabase.queryLong("SELECT attempt FROM " + table.name()));
+        assertEquals(1, TestDatabase.queryLong("SELECT reenqueue_attempt FROM " + table.name()));
+        assertTrue(Math.abs(secondsUntilDue(id) - 60) < 5);
+    }
+
+    @Test
+    void badInputFailsWithTheFieldNamedAndWritesNothing() throws Exception {
+        List<String> withNul = new ArrayList<>(List.of("ok", "ok", "bad\0bad"));
+        IllegalArgumentException nul = assertThrows(IllegalArgumentException.class, () -> producer.enqueueAll(withNul));
+        assertEquals("payload[2] contains a NUL character (U+0000) at index 3, which PostgreSQL text cannot store",
+                nul.getMessage());
+        List<String> withNull = new ArrayList<>(List.of("ok"));
+        withNull.add(null);
+        assertEquals("payload[1] must not be null",
+                assertThrows(IllegalArgumentException.class, () -> producer.enqueueAll(withNull)).getMessage());
+        assertEquals("payload must not be null",
+                assertThrows(IllegalArgumentException.class, () -> producer.enqueue(null)).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> producer.enqueueAll(List.of())).getMessage()
+                .startsWith("batch size must be between 1 and"));
+        List<String> tooMany = java.util.Collections.nCopies(QueueProducer.MAX_BATCH_SIZE + 1, "x");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> producer.enqueueAll(tooMany)).getMessage()
+                .startsWith("batch size must be between 1 and"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> producer.enqueue("x", Duration.ofSeconds(-1)))
+                .getMessage().startsWith("delay must be zero or positive"));
+        assertEquals(0, rows(), "nothing written");
+    }
+
+    private BatchProcessor processor(QueueConfig config, BatchHandler handler) {
+        return new BatchProcessor(ds, config, handler, QueueListener.NONE);
+    }
+
+    private List<Task> claim(TaskStore store, int limit) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            return store.claim(c, limit, DeliveryMode.AT_LEAST_ONCE, Duration.ofMinutes(5));
+        }
+    }
+
+    private long rows() throws SQLException {
+        return TestDatabase.queryLong("SELECT count(*) FROM " + table.name());
+    }
+
+    private double secondsUntilDue(long id) throws SQLException {
+        try (Connection c = ds.getConnection(); var st = c.createStatement();
+             var rs = st.executeQuery("SELECT extract(epoch FROM next_process_at - now()) FROM " + table.name()
+                     + " WHERE id = " + id)) {
+            assertTrue(rs.next(), "task " + id + " is not in the queue");
+            return rs.getDouble(1);
+        }
+    }
+
+    private void makeDue(long id) throws SQLException {
+        TestDatabase.execute("UPDATE " + table.name() + " SET next_process_at = now() WHERE id = " + id);
+    }
+
+    private static List<Long> ids(List<Task> tasks) {
+        return tasks.stream().map(Task::id).collect(Collectors.toList());
+    }
+}

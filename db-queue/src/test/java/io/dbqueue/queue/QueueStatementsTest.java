@@ -1,0 +1,273 @@
+package io.dbqueue.queue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.TestDatabase;
+import io.dbqueue.postgres.PostgresServer;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the queue's statements ask of PostgreSQL besides the rows: commit durability and plan caching. */
+class QueueStatementsTest {
+
+    private static final Duration LEASE = Duration.ofMinutes(5);
+
+    private final DataSource ds = TestDatabase.dataSource();
+
+    @Test
+    void aLeaseCommitsWithoutWaitingForAFlushAndLeavesTheSettingToItsTransaction() throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            assertEquals("off", synchronousCommitAfterClaim(c, DeliveryMode.AT_LEAST_ONCE),
+                    "the lease's transaction does not wait for a flush");
+            c.commit();
+            assertEquals("on", synchronousCommit(c), "the next transaction on the connection is durable again");
+        }
+    }
+
+    @Test
+    void anExactlyOnceClaimKeepsItsTransactionDurable() throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            assertEquals("on", synchronousCommitAfterClaim(c, DeliveryMode.EXACTLY_ONCE),
+                    "the handler's work and the delete commit with this transaction");
+            c.rollback();
+        }
+    }
+
+    /** With a limit bound as a parameter, a claim on 2,000 waiting tasks got a custom plan every time. */
+    @Test
+    void claimsOnAPartitionedTableReuseOneGenericPlan() throws SQLException {
+        QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_5, 2000);
+        String table = queue.table().name();
+        // No autovacuum during the test: its ANALYZE would invalidate the plans and restart the count.
+        for (int p = 0; p < Layout.QUEUE_TASKS_5.partitions(); p++) {
+            TestDatabase.execute("ALTER TABLE " + table + "_p" + p + " SET (autovacuum_enabled = off)");
+        }
+        TestDatabase.execute("ANALYZE " + table);
+        TaskStore store = new TaskStore(queue);
+        // A connection of its own: a pooled one may hold a prepared claim from an earlier table of this name.
+        try (Connection c = PostgresServer.shared().connect()) {
+            c.setAutoCommit(false);
+            for (int i = 0; i < 30; i++) {
+                assertEquals(10, store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, LEASE).size());
+                c.rollback();
+            }
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                         + " WHERE statement LIKE '%FOR UPDATE SKIP LOCKED%'")) {
+                assertTrue(rs.next(), "the claim is a server-side prepared statement");
+                long generic = rs.getLong(1);
+                assertTrue(generic >= 20, "after five custom plans the claim runs its cached generic plan, ran "
+                        + generic + " generic and " + rs.getLong(2) + " custom");
+            }
+            c.rollback();
+        }
+    }
+
+    /** Without it, every delete of the same run got a custom plan. */
+    @Test
+    void anExactlyOnceFinishOnAPartitionedTableRunsACachedGenericPlan() throws Exception {
+        QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_5, 300);
+        CountDownLatch handled = new CountDownLatch(300);
+        try (HikariDataSource oneConnection = PostgresServer.shared().dataSource(1)) {
+            QueueWorkers workers = QueueWorkers.start(oneConnection,
+                    QueueConfig.of(queue).withMode(DeliveryMode.EXACTLY_ONCE).withThreads(1),
+                    batch -> batch.tasks().forEach(task -> handled.countDown()));
+            assertTrue(handled.await(30, TimeUnit.SECONDS), "all tasks handled");
+            workers.shutdown(Duration.ofSeconds(10));
+            try (Connection c = oneConnection.getConnection(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                         + " WHERE statement LIKE 'DELETE FROM " + queue.table().name() + " WHERE id = ANY%'")) {
+                assertTrue(rs.next(), "the finish is a server-side prepared statement");
+                assertEquals(0, rs.getLong(2), "custom plans of the finish");
+                assertTrue(rs.getLong(1) >= 20, "generic plans of the finish: " + rs.getLong(1));
+            }
+        }
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + queue.table().name()));
+    }
+
+    /**
+     * A queue's statistics are what vacuum saw when it last ran, often an almost empty table. On
+     * them a claim written as {@code IN (subquery)} with the planner left alone sorted every due row
+     * of a backlog (a bitmap scan and a sort), or ran its locking subquery once per row of the table.
+     */
+    @Test
+    void aClaimWalksTheClaimIndexOnStatisticsTakenWhileTheQueueWasAlmostEmpty() throws SQLException {
+        for (Layout layout : new Layout[] {Layout.DBQ_SEQ, Layout.QUEUE_TASKS_2, Layout.DBQ_SEQ_PK}) {
+            QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
+            String table = queue.table().name();
+            TestDatabase.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = off)");
+            TestDatabase.execute(insert(table, 5_000));
+            TestDatabase.execute("DELETE FROM " + table + " WHERE id > (SELECT min(id) + 9 FROM " + table + ")");
+            TestDatabase.execute("VACUUM " + table);
+            TestDatabase.execute(insert(table, 50_000));
+            String unguided = plan(null, "SELECT id FROM " + table + " WHERE queue_name = 'claims'"
+                    + " AND next_process_at <= now() ORDER BY " + layout.claimOrder().orderBy()
+                    + " LIMIT 100 FOR UPDATE SKIP LOCKED", queue, DeliveryMode.AT_MOST_ONCE);
+            assertTrue(unguided.contains("Sort"), "control: these statistics lead the planner to sort the backlog on "
+                    + layout.name() + ":\n" + unguided);
+            QueueSql sql = new QueueSql(queue.table());
+            for (DeliveryMode mode : DeliveryMode.values()) {
+                String plan = plan(sql.claimSettings(mode), sql.claim(mode, 100), queue, mode);
+                String index = table + (layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY ? "_pkey" : "_claim_idx");
+                assertTrue(plan.contains("Index Scan using " + index), layout.name() + " " + mode + ":\n" + plan);
+                for (String avoided : new String[] {"Sort", "Bitmap", "Seq Scan", "Semi Join"}) {
+                    assertFalse(plan.contains(avoided), layout.name() + " " + mode + " plan has " + avoided + ":\n" + plan);
+                }
+                if (layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY) {
+                    assertEquals(count(plan, "Index Scan"), count(plan, "Index Cond: ((queue_name = "),
+                            "every scan of the key starts at the queue, none reads the whole key: " + mode + ":\n" + plan);
+                }
+            }
+        }
+    }
+
+    /** Where the primary key is (queue_name, id), a statement by id finds its rows only if it names the queue. */
+    @Test
+    void aFinishOnTheQueuePrimaryKeyLayoutFindsItsRowsByTheKey() throws SQLException {
+        QueueLocation queue = queueWithTasks(Layout.DBQ_SEQ_PK, 20_000);
+        TestDatabase.execute("ANALYZE " + queue.table().name());
+        QueueSql sql = new QueueSql(queue.table());
+        try (Connection c = PostgresServer.shared().connect();
+             PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql.finish)) {
+            ps.setArray(1, c.createArrayOf("bigint", new Long[] {1L, 2L, 3L}));
+            ps.setString(2, queue.queueName());
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
+            }
+            assertTrue(plan.toString().contains("Index Scan using " + queue.table().name() + "_pkey"), plan.toString());
+            assertEquals(1, count(plan.toString(), "Index Cond: ((queue_name = "), plan.toString());
+        }
+        for (Layout other : new Layout[] {Layout.DBQ_SEQ, Layout.QUEUE_TASKS_2}) {
+            assertFalse(new QueueSql(QueueTable.of(other)).finish.contains("queue_name"),
+                    "elsewhere the planner could read a whole queue from the claim index: " + other.name());
+        }
+    }
+
+    @Test
+    void anExactlyOnceHandlerRunsWithTheCallersPlannerSettings() throws SQLException {
+        TaskStore store = new TaskStore(queueWithTasks(Layout.DBQ_SEQ, 10));
+        try (Connection c = PostgresServer.shared().connect(); Statement st = c.createStatement()) {
+            st.execute("SET enable_bitmapscan = off"); // the caller's session differs from the default here
+            c.setAutoCommit(false);
+            assertEquals(10, store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, LEASE).size());
+            assertEquals("off", setting(c, "enable_bitmapscan"));
+            assertEquals("on", setting(c, "enable_sort"));
+            assertEquals("on", setting(c, "enable_seqscan"));
+            c.rollback();
+        }
+    }
+
+    @Test
+    void anAutoCommittedClaimLeavesNoPlannerSettingBehind() throws SQLException {
+        TaskStore store = new TaskStore(queueWithTasks(Layout.DBQ_SEQ, 20));
+        try (Connection c = PostgresServer.shared().connect()) {
+            for (DeliveryMode mode : new DeliveryMode[] {DeliveryMode.AT_LEAST_ONCE, DeliveryMode.AT_MOST_ONCE}) {
+                assertEquals(10, store.claim(c, 10, mode, LEASE).size());
+                assertEquals("on", setting(c, "enable_sort"), mode.name());
+                assertEquals("on", setting(c, "synchronous_commit"), mode.name());
+            }
+        }
+    }
+
+    @Test
+    void aClaimLimitBelowOneIsRefused() {
+        QueueSql sql = new QueueSql(QueueTable.of(Layout.QUEUE_TASKS_2));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> sql.claim(DeliveryMode.AT_LEAST_ONCE, 0));
+        assertEquals("claim limit must be at least 1, was 0", e.getMessage());
+    }
+
+    private static int count(String text, String part) {
+        return text.split(Pattern.quote(part), -1).length - 1;
+    }
+
+    private QueueLocation queueWithTasks(Layout layout, int count) throws SQLException {
+        QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
+        new QueueProducer(ds, queue).enqueueAll(IntStream.range(0, count).mapToObj(i -> "task " + i).toList());
+        return queue;
+    }
+
+    /** Claims ten tasks in a transaction it leaves open on {@code c}; returns synchronous_commit inside it. */
+    private String synchronousCommitAfterClaim(Connection c, DeliveryMode mode) throws SQLException {
+        TaskStore store = new TaskStore(queueWithTasks(Layout.QUEUE_TASKS_2, 10));
+        c.setAutoCommit(false);
+        assertEquals(10, store.claim(c, 10, mode, LEASE).size());
+        return synchronousCommit(c);
+    }
+
+    private static String synchronousCommit(Connection c) throws SQLException {
+        return setting(c, "synchronous_commit");
+    }
+
+    private static String setting(Connection c, String name) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW " + name)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static String insert(String table, int rows) {
+        return "INSERT INTO " + table + " (queue_name, payload) SELECT 'claims', repeat('x', 100) FROM generate_series(1, "
+                + rows + ")";
+    }
+
+    /** EXPLAIN of {@code claim} with the claim's parameters, after {@code settings} in the same transaction. */
+    private static String plan(String settings, String claim, QueueLocation queue, DeliveryMode mode) throws SQLException {
+        try (Connection c = PostgresServer.shared().connect()) {
+            c.setAutoCommit(false);
+            if (settings != null) {
+                try (Statement st = c.createStatement()) {
+                    st.execute(settings);
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + claim)) {
+                if (claim.indexOf('?') >= 0) {
+                    QueueSql sql = new QueueSql(queue.table());
+                    List<Object> params = new ArrayList<>();
+                    if (mode == DeliveryMode.AT_LEAST_ONCE) {
+                        params.add(LEASE.toNanos() / 1000);
+                    }
+                    params.add(queue.queueName());
+                    if (sql.claimsFromFloor) {
+                        params.add(ClaimCursor.FROM_START);
+                    }
+                    if (sql.claimNamesQueueAgain(mode)) {
+                        params.add(queue.queueName());
+                    }
+                    for (int i = 0; i < params.size(); i++) {
+                        ps.setObject(i + 1, params.get(i));
+                    }
+                }
+                StringBuilder text = new StringBuilder();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        text.append(rs.getString(1)).append('\n');
+                    }
+                }
+                return text.toString();
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+}

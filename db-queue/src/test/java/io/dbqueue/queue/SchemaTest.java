@@ -1,0 +1,81 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.TestDatabase;
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SchemaTest {
+
+    @Test
+    void partitionCountAndStorageOptionsAreParameters() throws SQLException {
+        Layout sixteen = Layout.QUEUE_TASKS_5.withPartitions(16).withTableOptions(Map.of("fillfactor", "50"));
+        QueueTable table = new QueueTable("queue_tasks_16", sixteen);
+        Schema.recreate(TestDatabase.dataSource(), table);
+        assertEquals(16, TestDatabase.queryLong("SELECT count(*) FROM pg_inherits WHERE inhparent = 'queue_tasks_16'::regclass"));
+        assertEquals(16, TestDatabase.queryLong("SELECT count(*) FROM pg_class WHERE relname LIKE 'queue\\_tasks\\_16\\_p%'"
+                + " AND reloptions @> ARRAY['fillfactor=50']"));
+        Schema.drop(TestDatabase.dataSource(), table);
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM pg_class WHERE relname LIKE 'queue\\_tasks\\_16%'"));
+    }
+
+    @Test
+    void createIfMissingCreatesOnceAndKeepsExistingTasks() throws Exception {
+        QueueTable table = new QueueTable("created_once", Layout.DBQ_SEQ);
+        Schema.drop(TestDatabase.dataSource(), table);
+        assertTrue(!Schema.exists(TestDatabase.dataSource(), table));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        java.util.List<java.util.concurrent.Future<Object>> starts = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            starts.add(pool.submit(() -> {
+                Schema.createIfMissing(TestDatabase.dataSource(), table);
+                return null;
+            }));
+        }
+        for (java.util.concurrent.Future<Object> start : starts) {
+            start.get();
+        }
+        pool.shutdown();
+        assertTrue(Schema.exists(TestDatabase.dataSource(), table));
+        new QueueProducer(TestDatabase.dataSource(), table.queue("q")).enqueue("kept");
+        Schema.createIfMissing(TestDatabase.dataSource(), table);
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM created_once"));
+    }
+
+    @Test
+    void experimentLayoutsKeepTheirColumnsAndIndexes() {
+        String ddl = Schema.ddl(QueueTable.of(Layout.QUEUE_TASKS_3));
+        assertTrue(ddl.contains("request_id        text"));
+        assertTrue(ddl.contains("CREATE UNIQUE INDEX queue_tasks_3_claim_idx ON queue_tasks_3 USING btree "
+                + "(queue_name, next_process_at, id DESC) WITH (fillfactor = 30)"));
+        assertTrue(ddl.contains(") WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500,"
+                + " autovacuum_vacuum_scale_factor = 0.0001);"));
+        String baseline = Schema.ddl(QueueTable.of(Layout.QUEUE_TASKS_1));
+        assertTrue(!baseline.contains("INDEX queue_tasks_1_claim_idx") && !baseline.contains("request_id"));
+        assertEquals(6, Layout.QUEUE_TASKS_4.partitions());
+        assertEquals(8, Layout.QUEUE_TASKS_5.partitions());
+        assertEquals(10, Layout.QUEUE_TASKS_6.partitions());
+    }
+
+    @Test
+    void namesThatCouldReachSqlTextAreValidated() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new QueueTable("tasks; DROP TABLE x", Layout.DBQ_SEQ))
+                .getMessage().startsWith("table name 'tasks; DROP TABLE x' is not a valid identifier"));
+        assertThrows(IllegalArgumentException.class, () -> new QueueTable("Tasks", Layout.DBQ_SEQ));
+        assertThrows(IllegalArgumentException.class, () -> new QueueTable("t".repeat(51), Layout.DBQ_SEQ));
+        assertEquals("queue name must not be empty",
+                assertThrows(IllegalArgumentException.class, () -> QueueTable.of(Layout.DBQ_SEQ).queue("")).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> QueueTable.of(Layout.DBQ_SEQ).queue("a'b"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Layout.named("queue_tasks_9")).getMessage()
+                .startsWith("unknown layout 'queue_tasks_9'; known layouts: [queue_tasks_1"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> Layout.DBQ_SEQ.withTableOptions(Map.of("fillfactor", "1); DROP TABLE x; --"))).getMessage()
+                .startsWith("storage option fillfactor=1); DROP TABLE x; -- is not valid"));
+        assertThrows(IllegalArgumentException.class, () -> Layout.DBQ_SEQ.withPartitions(-1));
+    }
+}
