@@ -1,6 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.queue.DeliveryMode;
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;

@@ -1,5 +1,7 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.DeliveryMode;
+
 /**
  * Receives each claimed batch. It answers per task through {@link TaskBatch} ({@code finish},
  * {@code fail}, {@code reenqueue}); tasks it does not answer are finished when it returns. If it

@@ -1,5 +1,7 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.DeliveryMode;
+
 import java.time.Duration;
 import java.util.Objects;
 

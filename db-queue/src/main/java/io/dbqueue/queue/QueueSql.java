@@ -1,5 +1,7 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.DeliveryMode;
+
 import java.util.ArrayList;
 import java.util.List;
 

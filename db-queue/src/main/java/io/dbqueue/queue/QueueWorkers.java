@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.internal.WakeupSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

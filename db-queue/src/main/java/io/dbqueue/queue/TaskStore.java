@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.internal.Jdbc;
 
 import java.sql.Connection;

@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.Await;
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

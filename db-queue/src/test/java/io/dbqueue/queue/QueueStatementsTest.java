@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.postgres.PostgresServer;
 import org.junit.jupiter.api.Test;

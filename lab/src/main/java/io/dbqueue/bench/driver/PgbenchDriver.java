@@ -1,11 +1,11 @@
 package io.dbqueue.bench.driver;
 
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.run.CellContext;
 import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
-import io.dbqueue.queue.DeliveryMode;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.VacuumPolicy;

@@ -1,6 +1,6 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.queue.DeliveryMode;
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.queue.PollSettings;
 
 import java.util.ArrayList;

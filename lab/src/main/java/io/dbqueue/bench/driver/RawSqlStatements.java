@@ -1,7 +1,7 @@
 package io.dbqueue.bench.driver;
 
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.queue.ClaimOrder;
-import io.dbqueue.queue.DeliveryMode;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueTable;
 

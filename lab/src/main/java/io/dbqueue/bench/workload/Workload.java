@@ -1,7 +1,7 @@
 package io.dbqueue.bench.workload;
 
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.postgres.ServerProfile;
-import io.dbqueue.queue.DeliveryMode;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 

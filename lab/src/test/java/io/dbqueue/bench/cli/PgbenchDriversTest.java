@@ -2,8 +2,8 @@ package io.dbqueue.bench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.workload.Workload;
-import io.dbqueue.queue.DeliveryMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

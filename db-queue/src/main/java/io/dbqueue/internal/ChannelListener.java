@@ -1,0 +1,153 @@
+package io.dbqueue.internal;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One thread holding one connection (LISTEN needs a session: not through a transaction-mode pooler)
+ * that listens on some channels and runs the callbacks registered for each channel and payload. If
+ * the connection fails it reconnects with a growing pause and runs every callback after
+ * reconnecting, since notifications sent in between are lost. Readers still poll: a notification
+ * only cuts their wait.
+ */
+public final class ChannelListener implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelListener.class);
+    private static final int RECEIVE_TIMEOUT_MILLIS = 500;
+    private static final Duration MAX_RECONNECT_PAUSE = Duration.ofSeconds(5);
+    private static final Duration FIRST_ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
+
+    private final DataSource dataSource;
+    private final Map<String, Map<String, List<Runnable>>> byChannelAndPayload;
+    private final Thread thread;
+    private final CountDownLatch firstAttempt = new CountDownLatch(1);
+    private volatile boolean running = true;
+    private volatile boolean listening;
+
+    private ChannelListener(DataSource dataSource, Map<String, Map<String, List<Runnable>>> byChannelAndPayload,
+                            String threadName) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.byChannelAndPayload = Map.copyOf(byChannelAndPayload);
+        this.thread = new Thread(this::run, threadName);
+        thread.setDaemon(true);
+    }
+
+    /**
+     * Starts listening on the channels of {@code byChannelAndPayload} (channel names must come from
+     * validated identifiers). Returns once listening, or once the first attempt has failed (it is
+     * retried in the background), or after 10 seconds.
+     */
+    public static ChannelListener start(DataSource dataSource, Map<String, Map<String, List<Runnable>>> byChannelAndPayload,
+                                        String threadName) {
+        ChannelListener listener = new ChannelListener(dataSource, byChannelAndPayload, threadName);
+        listener.thread.start();
+        try {
+            listener.firstAttempt.await(FIRST_ATTEMPT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return listener;
+    }
+
+    /** Whether the LISTEN session is established right now. */
+    public boolean isListening() {
+        return listening;
+    }
+
+    private void run() {
+        long pauseMillis = 100;
+        while (running) {
+            try (Connection c = dataSource.getConnection()) {
+                try {
+                    listen(c);
+                    firstAttempt.countDown();
+                    pauseMillis = 100;
+                    receive(c.unwrap(PGConnection.class));
+                } finally {
+                    unlistenQuietly(c); // a pool must not hand out a connection that still collects notifications
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (running) {
+                    LOG.warn("{}: listening failed, retrying in {} ms (readers keep polling): {}", thread.getName(),
+                            pauseMillis, e.getMessage());
+                }
+            } finally {
+                listening = false;
+                firstAttempt.countDown();
+            }
+            if (!pause(pauseMillis)) {
+                return;
+            }
+            pauseMillis = Math.min(pauseMillis * 2, MAX_RECONNECT_PAUSE.toMillis());
+        }
+    }
+
+    private void listen(Connection c) throws SQLException {
+        c.setAutoCommit(true);
+        try (Statement st = c.createStatement()) {
+            for (String channel : byChannelAndPayload.keySet()) {
+                st.execute("LISTEN " + channel);
+            }
+        }
+        listening = true;
+        // anything notified while not listening was missed
+        byChannelAndPayload.values().forEach(byPayload -> byPayload.values().forEach(l -> l.forEach(Runnable::run)));
+    }
+
+    private static void unlistenQuietly(Connection c) {
+        try (Statement st = c.createStatement()) {
+            st.execute("UNLISTEN *");
+            c.unwrap(PGConnection.class).getNotifications(); // drops what arrived but was not read
+        } catch (SQLException e) {
+            LOG.debug("UNLISTEN failed on a connection being given back: {}", e.getMessage());
+        }
+    }
+
+    private void receive(PGConnection connection) throws SQLException {
+        while (running) {
+            PGNotification[] notifications = connection.getNotifications(RECEIVE_TIMEOUT_MILLIS);
+            if (notifications == null) {
+                continue;
+            }
+            for (PGNotification n : notifications) {
+                byChannelAndPayload.getOrDefault(n.getName(), Map.of()).getOrDefault(n.getParameter(), List.of())
+                        .forEach(Runnable::run);
+            }
+        }
+    }
+
+    private boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return running;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Stops listening. */
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(Duration.ofSeconds(5).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

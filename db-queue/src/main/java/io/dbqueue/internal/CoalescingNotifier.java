@@ -1,0 +1,96 @@
+package io.dbqueue.internal;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends {@code pg_notify(channel, payload)}, at most once per channel and payload per interval.
+ *
+ * <p>NOTIFY takes a cluster-wide lock at commit, so one notification per write would cap the whole
+ * server at a few hundred to a thousand commits a second. The first request after a quiet interval
+ * is sent at once; requests during an interval get one notification at its end, so none waits
+ * longer than the interval. Notifications go out on a background thread and their own connection:
+ * a writer never waits for one, and a failed one is logged and dropped (readers still poll).
+ */
+public final class CoalescingNotifier implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CoalescingNotifier.class);
+
+    private final DataSource dataSource;
+    private final long intervalNanos;
+    private final ScheduledExecutorService sender;
+    private final Map<Target, Coalescing> targets = new ConcurrentHashMap<>();
+
+    public CoalescingNotifier(DataSource dataSource, Duration interval) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        if (interval == null || interval.isNegative()) {
+            throw new IllegalArgumentException("interval must be zero or positive, was " + interval);
+        }
+        this.intervalNanos = interval.toNanos();
+        this.sender = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "dbq-notifier");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    public void notify(String channel, String payload) {
+        Target target = new Target(channel, payload);
+        Coalescing state = targets.computeIfAbsent(target, t -> new Coalescing());
+        long delay;
+        synchronized (state) {
+            if (state.scheduled) {
+                return;
+            }
+            state.scheduled = true;
+            delay = Math.max(0, state.lastSent + intervalNanos - System.nanoTime());
+        }
+        sender.schedule(() -> send(target, state), delay, TimeUnit.NANOSECONDS);
+    }
+
+    private void send(Target target, Coalescing state) {
+        synchronized (state) {
+            state.scheduled = false;
+            state.lastSent = System.nanoTime();
+        }
+        try {
+            Jdbc.autoCommitted(dataSource, "notify " + target, c -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+                    ps.setString(1, target.channel());
+                    ps.setString(2, target.payload());
+                    return ps.execute();
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.warn("could not notify {} (readers will find the new rows when they poll): {}", target, e.getMessage());
+        }
+    }
+
+    /** Stops sending; notifications not yet sent are dropped. */
+    @Override
+    public void close() {
+        sender.shutdownNow();
+    }
+
+    private record Target(String channel, String payload) {
+        @Override
+        public String toString() {
+            return channel + "/" + payload;
+        }
+    }
+
+    private static final class Coalescing {
+        boolean scheduled;
+        long lastSent = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
+    }
+}

@@ -1,0 +1,78 @@
+package io.dbqueue.log;
+
+import io.dbqueue.DeliveryMode;
+import io.dbqueue.Identifiers;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * How a member of a consumer group reads a topic.
+ *
+ * @param batchSize    records read from a partition at once
+ * @param lease        how long a partition stays with a member that stops renewing it (heartbeats
+ *                     renew it every third of the lease); a dead member's partitions move after this
+ * @param pollInterval how long an idle member waits before reading again, unless woken ({@link LogWakeups})
+ * @param startFrom    where a group that has never read the topic starts
+ * @param memberId     this member's id in the group; unique per member
+ */
+public record GroupConfig(String topic, String group, DeliveryMode mode, int batchSize, Duration lease,
+                          Duration pollInterval, StartFrom startFrom, String memberId) {
+
+    public static final int MAX_BATCH_SIZE = 10_000;
+
+    /** Where a group starts on a topic it has never read. */
+    public enum StartFrom { EARLIEST, LATEST }
+
+    public GroupConfig {
+        Identifiers.topicName(topic);
+        Identifiers.groupName(group);
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(startFrom, "startFrom");
+        Identifiers.groupName(memberId);
+        if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException("batchSize must be 1 to " + MAX_BATCH_SIZE + ", was " + batchSize);
+        }
+        if (lease == null || lease.toMillis() < 300) {
+            throw new IllegalArgumentException("lease must be at least 300 ms, was " + lease);
+        }
+        if (pollInterval == null || pollInterval.isNegative() || pollInterval.isZero()) {
+            throw new IllegalArgumentException("pollInterval must be positive, was " + pollInterval);
+        }
+    }
+
+    /** At least once, batches of 200, a 10 s lease, polling every 100 ms, from the earliest offset. */
+    public static GroupConfig of(String topic, String group) {
+        return new GroupConfig(topic, group, DeliveryMode.AT_LEAST_ONCE, 200, Duration.ofSeconds(10),
+                Duration.ofMillis(100), StartFrom.EARLIEST, group + "-" + UUID.randomUUID());
+    }
+
+    public GroupConfig withMode(DeliveryMode mode) {
+        return new GroupConfig(topic, group, mode, batchSize, lease, pollInterval, startFrom, memberId);
+    }
+
+    public GroupConfig withBatchSize(int batchSize) {
+        return new GroupConfig(topic, group, mode, batchSize, lease, pollInterval, startFrom, memberId);
+    }
+
+    public GroupConfig withLease(Duration lease) {
+        return new GroupConfig(topic, group, mode, batchSize, lease, pollInterval, startFrom, memberId);
+    }
+
+    public GroupConfig withPollInterval(Duration pollInterval) {
+        return new GroupConfig(topic, group, mode, batchSize, lease, pollInterval, startFrom, memberId);
+    }
+
+    public GroupConfig withStartFrom(StartFrom startFrom) {
+        return new GroupConfig(topic, group, mode, batchSize, lease, pollInterval, startFrom, memberId);
+    }
+
+    public GroupConfig withMemberId(String memberId) {
+        return new GroupConfig(topic, group, mode, batchSize, lease, pollInterval, startFrom, memberId);
+    }
+
+    Duration heartbeatInterval() {
+        return lease.dividedBy(3);
+    }
+}

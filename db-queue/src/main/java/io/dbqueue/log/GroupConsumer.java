@@ -1,0 +1,257 @@
+package io.dbqueue.log;
+
+import io.dbqueue.DeliveryMode;
+import io.dbqueue.internal.Jdbc;
+import io.dbqueue.internal.WakeupSignal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A member of a consumer group: one thread that holds some of the topic's partitions (its share
+ * among the group's live members, {@link Assignment}) and reads them in turn, a batch per partition
+ * per round, per {@link GroupConfig#mode()}. A pooled connection is held only for a statement (or,
+ * exactly once, for the batch's transaction), never while an at-least-once or at-most-once handler
+ * runs. A member never dies of a failure: it reports, backs off and goes on.
+ */
+public final class GroupConsumer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupConsumer.class);
+    private static final Duration FAILURE_BACKOFF = Duration.ofSeconds(1);
+    private static final int MAX_BACKOFF_DOUBLINGS = 4;
+
+    private final DataSource dataSource;
+    private final GroupConfig config;
+    private final GroupStore store;
+    private final RecordHandler handler;
+    private final LogListener listener;
+    private final WakeupSignal signal = new WakeupSignal();
+    private final Map<Integer, Long> behindAt = new HashMap<>(); // partition -> committed offset last reported
+    private final Thread thread;
+    private volatile Set<Integer> held = Set.of();
+    private volatile boolean running = true;
+
+    private GroupConsumer(DataSource dataSource, Topic topic, GroupConfig config, RecordHandler handler,
+                          LogListener listener) {
+        this.dataSource = dataSource;
+        this.config = config;
+        this.store = new GroupStore(topic, config);
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.thread = new Thread(this::run, "dbq-log-" + config.topic() + "-" + config.memberId());
+    }
+
+    public static GroupConsumer start(DataSource dataSource, GroupConfig config, RecordHandler handler) {
+        return start(dataSource, config, handler, LogListener.NONE);
+    }
+
+    /** Joins the group (creating its positions per {@link GroupConfig#startFrom()}) and starts reading. */
+    public static GroupConsumer start(DataSource dataSource, GroupConfig config, RecordHandler handler,
+                                      LogListener listener) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        Topic topic = LogSchema.describe(dataSource, config.topic());
+        GroupConsumer consumer = new GroupConsumer(dataSource, topic, config, handler, listener);
+        Jdbc.autoCommitted(dataSource, "join group " + config.group(), c -> {
+            consumer.store.join(c);
+            return null;
+        });
+        consumer.thread.start();
+        return consumer;
+    }
+
+    public GroupConfig config() {
+        return config;
+    }
+
+    /** The partitions this member holds right now. */
+    public Set<Integer> partitions() {
+        return held;
+    }
+
+    /** Cuts an idle member's wait short. */
+    public void wakeup() {
+        signal.signalAll();
+    }
+
+    public boolean isRunning() {
+        return running && thread.isAlive();
+    }
+
+    private void run() {
+        long nextHeartbeat = System.nanoTime();
+        int failures = 0;
+        while (running) {
+            long seen = signal.generation();
+            long wait;
+            try {
+                if (System.nanoTime() - nextHeartbeat >= 0) {
+                    heartbeat();
+                    nextHeartbeat = System.nanoTime() + config.heartbeatInterval().toNanos();
+                }
+                boolean full = false;
+                for (int partition : held) {
+                    full |= readOnce(partition) >= config.batchSize();
+                }
+                failures = 0;
+                wait = full ? 0 : Math.min(config.pollInterval().toNanos(), nextHeartbeat - System.nanoTime());
+            } catch (InterruptedException e) {
+                break;
+            } catch (Exception e) {
+                failures++;
+                LOG.warn("{}/{}: read cycle failed ({} in a row), backing off: {}", config.topic(), config.group(),
+                        failures, e.toString());
+                listener.crashed(config.topic(), config.group(), e);
+                wait = FAILURE_BACKOFF.toNanos() << Math.min(failures - 1, MAX_BACKOFF_DOUBLINGS);
+            }
+            try {
+                if (wait > 0 && running) {
+                    signal.awaitSince(seen, wait);
+                }
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+        leaveQuietly();
+    }
+
+    private void heartbeat() {
+        Set<Integer> now = Jdbc.autoCommitted(dataSource, "heartbeat of " + config.memberId(), store::heartbeat);
+        if (!now.equals(held)) {
+            LOG.info("{}/{}: member {} holds partitions {}", config.topic(), config.group(), config.memberId(), now);
+            held = Set.copyOf(now);
+            listener.assigned(config.topic(), config.group(), held);
+        }
+    }
+
+    /** Reads and handles one batch of {@code partition}; returns how many records it had. */
+    private int readOnce(int partition) throws Exception {
+        if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
+            try (Connection c = dataSource.getConnection()) {
+                return readInTransaction(c, partition);
+            }
+        }
+        GroupStore.Read read = Jdbc.autoCommitted(dataSource, "read " + config.topic() + " partition " + partition,
+                c -> store.read(c, partition, false));
+        if (!readable(partition, read)) {
+            return 0;
+        }
+        RecordBatch batch = new RecordBatch(config.topic(), config.group(), partition, read.records(), config.mode(), null);
+        if (config.mode() == DeliveryMode.AT_MOST_ONCE && !commitOwn(partition, read)) {
+            return 0;
+        }
+        handler.handle(batch);
+        if (config.mode() == DeliveryMode.AT_LEAST_ONCE) {
+            commitOwn(partition, read);
+        }
+        return read.records().size();
+    }
+
+    /** Exactly once: the read (locking the group's row), the handler's SQL and the commit are one transaction. */
+    private int readInTransaction(Connection c, int partition) throws Exception {
+        c.setAutoCommit(false);
+        try {
+            GroupStore.Read read = store.read(c, partition, true);
+            if (!readable(partition, read)) {
+                c.commit();
+                return 0;
+            }
+            handler.handle(new RecordBatch(config.topic(), config.group(), partition, read.records(), config.mode(), c));
+            if (!commit(c, partition, read)) {
+                throw new IllegalStateException("commit refused although the group's row was locked");
+            }
+            c.commit();
+            return read.records().size();
+        } catch (Exception e) {
+            Jdbc.rollbackQuietly(c, e);
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    private boolean readable(int partition, GroupStore.Read read) {
+        if (read == null) {
+            return false; // the partition moved to another member since the last heartbeat
+        }
+        if (read.committedOffset() < read.lowOffset()) {
+            reportBehind(partition, read);
+            return false;
+        }
+        behindAt.remove(partition);
+        return !read.records().isEmpty();
+    }
+
+    private void reportBehind(int partition, GroupStore.Read read) {
+        Long reported = behindAt.put(partition, read.committedOffset());
+        if (reported == null || reported != read.committedOffset()) {
+            GroupBehindRetentionException e = new GroupBehindRetentionException(config.topic(), config.group(),
+                    partition, read.committedOffset(), read.lowOffset());
+            LOG.error(e.getMessage());
+            listener.behindRetention(config.topic(), config.group(), partition, e);
+        }
+    }
+
+    private boolean commitOwn(int partition, GroupStore.Read read) {
+        return Jdbc.autoCommitted(dataSource, "commit " + config.topic() + " partition " + partition,
+                c -> commit(c, partition, read));
+    }
+
+    private boolean commit(Connection c, int partition, GroupStore.Read read) throws SQLException {
+        long next = read.records().get(read.records().size() - 1).offset() + 1;
+        if (!store.commit(c, partition, read.committedOffset(), next)) {
+            LOG.info("{}/{}: commit of partition {} at {} refused: the partition moved to another member or the group "
+                    + "was reset; its records from {} may be delivered again", config.topic(), config.group(),
+                    partition, next, read.committedOffset());
+            return false;
+        }
+        listener.consumed(config.topic(), config.group(), partition, read.records().size(), read.nextOffset() - next);
+        return true;
+    }
+
+    private void leaveQuietly() {
+        try {
+            Jdbc.autoCommitted(dataSource, "leave group " + config.group(), c -> {
+                store.leave(c);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            LOG.warn("{}/{}: member {} could not leave the group; its partitions move when their leases expire: {}",
+                    config.topic(), config.group(), config.memberId(), e.getMessage());
+        }
+        held = Set.of();
+    }
+
+    /**
+     * Stops reading, waits up to {@code timeout} for the batch in hand to be handled and committed,
+     * and leaves the group. Returns whether the member stopped in time.
+     */
+    public boolean shutdown(Duration timeout) {
+        running = false;
+        signal.signalAll();
+        try {
+            thread.join(Math.max(1, timeout.toMillis()));
+            if (thread.isAlive()) {
+                thread.interrupt();
+                thread.join(Duration.ofSeconds(10).toMillis());
+                return false;
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        shutdown(Duration.ofSeconds(30));
+    }
+}

@@ -1,0 +1,116 @@
+package io.dbqueue.log;
+
+import io.dbqueue.internal.Jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** A group member's statements on its topic: membership, reading a partition's next range, committing. */
+final class GroupStore {
+
+    /** What a read found: the group's position and the partition's bounds, and the records after the position. */
+    record Read(long committedOffset, long lowOffset, long nextOffset, List<LogRecord> records) {
+    }
+
+    private final Topic topic;
+    private final GroupConfig config;
+    private final LogSql sql;
+
+    GroupStore(Topic topic, GroupConfig config) {
+        this.topic = topic;
+        this.config = config;
+        this.sql = new LogSql(topic);
+    }
+
+    /** Gives the group a position on every partition it has none on yet, per {@link GroupConfig#startFrom()}. */
+    void join(Connection c) throws SQLException {
+        Jdbc.update(c, sql.joinGroup, config.group(), config.startFrom() == GroupConfig.StartFrom.LATEST);
+    }
+
+    /**
+     * Says this member is alive, lets go of the partitions that are no longer its share and takes
+     * those of its share that are free or whose lease ran out; returns the partitions it holds.
+     */
+    Set<Integer> heartbeat(Connection c) throws SQLException {
+        return Jdbc.inTransaction(c, tx -> {
+            long leaseMillis = config.lease().toMillis();
+            Jdbc.update(tx, sql.heartbeat, config.group(), config.memberId(), leaseMillis);
+            Jdbc.update(tx, sql.forgetDeadMembers, config.group());
+            List<String> live = new ArrayList<>();
+            try (PreparedStatement ps = tx.prepareStatement(sql.liveMembers)) {
+                ps.setString(1, config.group());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        live.add(rs.getString(1));
+                    }
+                }
+            }
+            int[] share = Assignment.share(live, config.memberId(), topic.partitions()).stream()
+                    .mapToInt(Integer::intValue).toArray();
+            Jdbc.update(tx, sql.release, config.group(), config.memberId(), Jdbc.ints(tx, share));
+            Set<Integer> held = new TreeSet<>();
+            try (PreparedStatement ps = tx.prepareStatement(sql.acquire)) {
+                ps.setString(1, config.memberId());
+                ps.setLong(2, leaseMillis);
+                ps.setString(3, config.group());
+                ps.setArray(4, Jdbc.ints(tx, share));
+                ps.setString(5, config.memberId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        held.add(rs.getInt(1));
+                    }
+                }
+            }
+            return held;
+        });
+    }
+
+    /** Leaves the group: its partitions are free at once instead of when their leases run out. */
+    void leave(Connection c) throws SQLException {
+        Jdbc.inTransaction(c, tx -> {
+            Jdbc.update(tx, sql.releaseAll, config.group(), config.memberId());
+            return Jdbc.update(tx, sql.leave, config.group(), config.memberId());
+        });
+    }
+
+    /**
+     * The next records of {@code partition} after the group's position, or null if this member no
+     * longer holds the partition. {@code locking} locks the group's row for the transaction.
+     */
+    Read read(Connection c, int partition, boolean locking) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.read(partition, locking))) {
+            ps.setInt(1, config.batchSize());
+            ps.setString(2, config.group());
+            ps.setInt(3, partition);
+            ps.setString(4, config.memberId());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long committed = rs.getLong(1);
+                long low = rs.getLong(2);
+                long next = rs.getLong(3);
+                List<LogRecord> records = new ArrayList<>();
+                do {
+                    long offset = rs.getLong(4);
+                    if (!rs.wasNull()) {
+                        records.add(new LogRecord(topic.name(), partition, offset, rs.getString(5), rs.getString(6),
+                                rs.getTimestamp(7).toInstant()));
+                    }
+                } while (rs.next());
+                return new Read(committed, low, next, records);
+            }
+        }
+    }
+
+    /** Moves the group's position from {@code expected} to {@code next}; false if the partition moved on or was reset. */
+    boolean commit(Connection c, int partition, long expected, long next) throws SQLException {
+        return Jdbc.update(c, sql.commit, next, config.group(), partition, config.memberId(), expected) == 1;
+    }
+}

@@ -1,0 +1,107 @@
+package io.dbqueue.log;
+
+import io.dbqueue.Identifiers;
+import io.dbqueue.internal.Jdbc;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Looks at and moves consumer groups' positions on a topic. */
+public final class LogAdmin {
+
+    private final DataSource dataSource;
+    private final Topic topic;
+    private final LogSql sql;
+
+    private LogAdmin(DataSource dataSource, Topic topic) {
+        this.dataSource = dataSource;
+        this.topic = topic;
+        this.sql = new LogSql(topic);
+    }
+
+    public static LogAdmin of(DataSource dataSource, String topicName) {
+        return new LogAdmin(dataSource, LogSchema.describe(dataSource, topicName));
+    }
+
+    /** Every group's position on every partition, by group and partition. */
+    public List<GroupLag> lag() {
+        return Jdbc.autoCommitted(dataSource, "lag of " + topic.name(), c -> {
+            List<GroupLag> lags = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql.lag); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    lags.add(new GroupLag(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                            rs.getString(6)));
+                }
+            }
+            return lags;
+        });
+    }
+
+    /**
+     * Sets the group's next offset on {@code partition}: from the lowest kept offset up to the next
+     * offset to be appended. A member reading the partition right now has its commit refused and
+     * goes on from the new position.
+     */
+    public void resetGroup(String group, int partition, long offset) {
+        Identifiers.groupName(group);
+        topic.checkPartition(partition);
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must not be negative, was " + offset);
+        }
+        Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
+            long[] bounds = bounds(tx, partition);
+            if (offset < bounds[0] || offset > bounds[1]) {
+                throw new IllegalArgumentException("topic " + topic.name() + " partition " + partition + " holds offsets "
+                        + bounds[0] + " to " + (bounds[1] - 1) + "; a group can be set to " + bounds[0] + " to "
+                        + bounds[1] + ", not " + offset);
+            }
+            return set(tx, group, partition, offset);
+        }));
+    }
+
+    /** Sets the group on every partition to the first record appended at or after {@code time} (or the end). */
+    public void resetGroup(String group, Instant time) {
+        Identifiers.groupName(group);
+        Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
+            for (int p = 0; p < topic.partitions(); p++) {
+                long[] bounds = bounds(tx, p);
+                Long first;
+                try (PreparedStatement ps = tx.prepareStatement(sql.offsetAt(p))) {
+                    ps.setTimestamp(1, Timestamp.from(time));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        first = (Long) rs.getObject(1);
+                    }
+                }
+                set(tx, group, p, first == null ? bounds[1] : Math.max(first, bounds[0]));
+            }
+            return null;
+        }));
+    }
+
+    private int set(Connection c, String group, int partition, long offset) throws SQLException {
+        if (Jdbc.update(c, sql.resetGroup, offset, group, partition) == 0) {
+            throw new IllegalArgumentException("group " + group + " has never read topic " + topic.name()
+                    + ": start a member of it first");
+        }
+        return 1;
+    }
+
+    /** The partition's lowest kept offset and next offset to append. */
+    private long[] bounds(Connection c, int partition) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.partitionBounds)) {
+            ps.setInt(1, partition);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package io.dbqueue.log;
+
+import io.dbqueue.internal.Jdbc;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Applies a {@link RetentionPolicy} to a topic by dropping whole segments, oldest first, and raising
+ * the partition's low offset past them in the same transaction. No row is deleted, so retention
+ * leaves no dead tuples behind. A drop waits at most {@value #LOCK_TIMEOUT} for its lock (readers and
+ * writers of the partition queue behind a waiting DROP); one that times out is tried next round.
+ */
+public final class LogRetention implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogRetention.class);
+    private static final String LOCK_TIMEOUT = "2s";
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+
+    private final DataSource dataSource;
+    private final Topic topic;
+    private final LogSql sql;
+    private final RetentionPolicy policy;
+    private ScheduledExecutorService scheduler;
+
+    private LogRetention(DataSource dataSource, Topic topic, RetentionPolicy policy) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.topic = topic;
+        this.sql = new LogSql(topic);
+        this.policy = Objects.requireNonNull(policy, "policy");
+    }
+
+    public static LogRetention of(DataSource dataSource, String topicName, RetentionPolicy policy) {
+        return new LogRetention(dataSource, LogSchema.describe(dataSource, topicName), policy);
+    }
+
+    /** Applies the policy every {@code interval} on a daemon thread until closed. */
+    public static LogRetention start(DataSource dataSource, String topicName, RetentionPolicy policy,
+                                     Duration interval) {
+        LogRetention retention = of(dataSource, topicName, policy);
+        retention.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "dbq-log-retention-" + topicName);
+            thread.setDaemon(true);
+            return thread;
+        });
+        retention.scheduler.scheduleWithFixedDelay(retention::applyQuietly, interval.toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
+        return retention;
+    }
+
+    private void applyQuietly() {
+        try {
+            apply();
+        } catch (RuntimeException e) {
+            LOG.warn("{}: retention failed, trying again next round: {}", topic.name(), e.getMessage());
+        }
+    }
+
+    /** Drops what the policy allows now; returns how many segments it dropped. */
+    public int apply() {
+        return Jdbc.autoCommitted(dataSource, "retention on " + topic.name(), c -> {
+            int dropped = 0;
+            for (int p = 0; p < topic.partitions(); p++) {
+                dropped += apply(c, p);
+            }
+            return dropped;
+        });
+    }
+
+    private int apply(Connection c, int partition) throws SQLException {
+        long next = queryLong(c, sql.partitionBounds, partition, 2);
+        Long minCommitted = queryLong(c, sql.minCommitted, partition, 1);
+        List<long[]> segments = segments(c, partition);
+        long bytes = segments.stream().mapToLong(s -> s[1]).sum();
+        int dropped = 0;
+        for (long[] segment : segments) {
+            long end = (segment[0] + 1) * topic.segmentSize();
+            if (end > next || !droppable(c, partition, end, minCommitted, bytes)) {
+                break;
+            }
+            if (!drop(c, partition, segment[0], end)) {
+                break;
+            }
+            LOG.info("{}: retention dropped partition {} offsets below {} ({} bytes)", topic.name(), partition, end,
+                    segment[1]);
+            bytes -= segment[1];
+            dropped++;
+        }
+        return dropped;
+    }
+
+    private boolean droppable(Connection c, int partition, long end, Long minCommitted, long bytes) throws SQLException {
+        if (policy.dropConsumed() && minCommitted != null && minCommitted >= end) {
+            return true;
+        }
+        if (policy.maxBytes() > 0 && bytes > policy.maxBytes()) {
+            return true;
+        }
+        if (policy.maxAge() == null) {
+            return false;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.segmentNewest(partition))) {
+            ps.setLong(1, end - 1);
+            try (ResultSet rs = ps.executeQuery()) {
+                return !rs.next() || policy.expired(rs.getTimestamp(1).toInstant(), Instant.now());
+            }
+        }
+    }
+
+    private boolean drop(Connection c, int partition, long segment, long end) throws SQLException {
+        try {
+            return Jdbc.inTransaction(c, tx -> {
+                try (Statement st = tx.createStatement()) {
+                    st.execute("SET LOCAL lock_timeout = '" + LOCK_TIMEOUT + "'");
+                    st.execute(sql.dropSegment(partition, segment));
+                }
+                Jdbc.update(tx, sql.raiseLowOffset, end, partition);
+                return true;
+            });
+        } catch (SQLException e) {
+            if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                LOG.debug("{}: retention could not lock partition {} within {}, next round", topic.name(), partition,
+                        LOCK_TIMEOUT);
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private List<long[]> segments(Connection c, int partition) throws SQLException {
+        List<long[]> segments = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql.segments(partition))) {
+            while (rs.next()) {
+                segments.add(new long[] {rs.getLong(1), rs.getLong(2)});
+            }
+        }
+        return segments;
+    }
+
+    /** Column {@code column} of the one row {@code query} returns for {@code partition}; null if SQL NULL. */
+    private static Long queryLong(Connection c, String query, int partition, int column) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(query)) {
+            ps.setInt(1, partition);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return (Long) rs.getObject(column);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+        }
+    }
+}

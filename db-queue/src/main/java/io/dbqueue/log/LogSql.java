@@ -1,0 +1,221 @@
+package io.dbqueue.log;
+
+/**
+ * Every statement of the log on one topic, in one place. Table names come from the validated topic
+ * name; all values are bound parameters.
+ *
+ * <p>Tables of topic {@code t}: {@code t_partitions} (one row per partition: the next offset to
+ * append, the lowest offset retention has kept), {@code t_p<n>} (partition n's records, range
+ * partitioned by offset into segments {@code t_p<n>_s<k>}), {@code t_groups} (a group's committed
+ * offset per partition, and which member holds the partition until when), {@code t_members} (the
+ * members of each group and until when they are alive).
+ */
+final class LogSql {
+
+    static final String CATALOG = """
+            CREATE TABLE IF NOT EXISTS dbq_topics (
+                topic_name   text PRIMARY KEY,
+                partitions   integer NOT NULL,
+                segment_size bigint NOT NULL,
+                created_at   timestamptz NOT NULL DEFAULT now()
+            )""";
+    static final String DESCRIBE = "SELECT partitions, segment_size FROM dbq_topics WHERE topic_name = ?";
+
+    private final Topic topic;
+    final String append;
+    final String read;
+    final String readLocking;
+    final String commit;
+    final String joinGroup;
+    final String heartbeat;
+    final String liveMembers;
+    final String forgetDeadMembers;
+    final String release;
+    final String acquire;
+    final String leave;
+    final String releaseAll;
+    final String lag;
+    final String resetGroup;
+    final String partitionBounds;
+    final String offsetAt;
+    final String minCommitted;
+    final String raiseLowOffset;
+
+    LogSql(Topic topic) {
+        this.topic = topic;
+        String t = topic.name();
+        append = """
+                WITH reserved AS (
+                    UPDATE %1$s_partitions SET next_offset = next_offset + ? WHERE partition = ?
+                    RETURNING next_offset - ? AS first_offset
+                ), appended AS (
+                    INSERT INTO %1$s_p%%d (log_offset, msg_key, payload)
+                    SELECT r.first_offset + m.ord - 1, m.msg_key, m.payload
+                    FROM reserved r, unnest(?::text[], ?::text[]) WITH ORDINALITY AS m(msg_key, payload, ord)
+                )
+                SELECT first_offset FROM reserved""".formatted(t);
+        // Offsets are gapless and become visible in order (appends to a partition serialise on its
+        // counter row until they commit), so the next batch is exactly the range after the commit.
+        read = """
+                SELECT g.committed_offset, p.low_offset, p.next_offset,
+                       r.log_offset, r.msg_key, r.payload, r.appended_at
+                FROM %1$s_groups g
+                JOIN %1$s_partitions p ON p.partition = g.partition
+                LEFT JOIN %1$s_p%%d r ON r.log_offset >= g.committed_offset AND r.log_offset < g.committed_offset + ?
+                WHERE g.group_name = ? AND g.partition = ? AND g.owner = ? AND g.lease_until > now()
+                ORDER BY r.log_offset""".formatted(t);
+        readLocking = read + " FOR UPDATE OF g";
+        commit = """
+                UPDATE %s_groups SET committed_offset = ?
+                WHERE group_name = ? AND partition = ? AND owner = ? AND committed_offset = ?""".formatted(t);
+        joinGroup = """
+                INSERT INTO %1$s_groups (group_name, partition, committed_offset)
+                SELECT ?, partition, CASE WHEN ? THEN next_offset ELSE low_offset END FROM %1$s_partitions
+                ON CONFLICT DO NOTHING""".formatted(t);
+        heartbeat = """
+                INSERT INTO %s_members (group_name, member_id, alive_until) VALUES (?, ?, now() + ? * interval '1 millisecond')
+                ON CONFLICT (group_name, member_id) DO UPDATE SET alive_until = excluded.alive_until""".formatted(t);
+        liveMembers = "SELECT member_id FROM %s_members WHERE group_name = ? AND alive_until > now() ORDER BY member_id"
+                .formatted(t);
+        forgetDeadMembers = "DELETE FROM %s_members WHERE group_name = ? AND alive_until < now() - interval '1 hour'"
+                .formatted(t);
+        release = """
+                UPDATE %s_groups SET owner = NULL, lease_until = NULL
+                WHERE group_name = ? AND owner = ? AND partition <> ALL (?)""".formatted(t);
+        acquire = """
+                UPDATE %s_groups SET owner = ?, lease_until = now() + ? * interval '1 millisecond'
+                WHERE group_name = ? AND partition = ANY (?) AND (owner IS NULL OR owner = ? OR lease_until <= now())
+                RETURNING partition""".formatted(t);
+        leave = "DELETE FROM %s_members WHERE group_name = ? AND member_id = ?".formatted(t);
+        releaseAll = "UPDATE %s_groups SET owner = NULL, lease_until = NULL WHERE group_name = ? AND owner = ?"
+                .formatted(t);
+        lag = """
+                SELECT g.group_name, g.partition, g.committed_offset, p.next_offset, p.low_offset, g.owner
+                FROM %1$s_groups g JOIN %1$s_partitions p ON p.partition = g.partition
+                ORDER BY g.group_name, g.partition""".formatted(t);
+        resetGroup = "UPDATE %s_groups SET committed_offset = ? WHERE group_name = ? AND partition = ?".formatted(t);
+        partitionBounds = "SELECT low_offset, next_offset FROM %s_partitions WHERE partition = ?".formatted(t);
+        offsetAt = "SELECT min(log_offset) FROM %s_p%%d WHERE appended_at >= ?".formatted(t);
+        minCommitted = "SELECT min(committed_offset) FROM %s_groups WHERE partition = ?".formatted(t);
+        raiseLowOffset = "UPDATE %s_partitions SET low_offset = greatest(low_offset, ?) WHERE partition = ?".formatted(t);
+    }
+
+    String partitionTable(int partition) {
+        return topic.name() + "_p" + partition;
+    }
+
+    String segmentTable(int partition, long segment) {
+        return partitionTable(partition) + "_s" + segment;
+    }
+
+    String append(int partition) {
+        return append.formatted(partition);
+    }
+
+    String read(int partition, boolean locking) {
+        return (locking ? readLocking : read).formatted(partition);
+    }
+
+    String offsetAt(int partition) {
+        return offsetAt.formatted(partition);
+    }
+
+    /** The DDL of the topic's tables, its first {@code segments} segments per partition, and its catalog row. */
+    String ddl(int segments) {
+        StringBuilder ddl = new StringBuilder("-- log topic ").append(topic.name()).append(": ")
+                .append(topic.partitions()).append(" partitions, segments of ").append(topic.segmentSize())
+                .append(" offsets (LogSchema creates more as appends need them)\n");
+        ddl.append(CATALOG).append(";\n");
+        ddl.append("INSERT INTO dbq_topics (topic_name, partitions, segment_size) VALUES ('%s', %d, %d);\n"
+                .formatted(topic.name(), topic.partitions(), topic.segmentSize()));
+        for (String table : createTables()) {
+            ddl.append(table).append(";\n");
+        }
+        for (int p = 0; p < topic.partitions(); p++) {
+            for (int s = 0; s < segments; s++) {
+                ddl.append(createSegment(p, s)).append(";\n");
+            }
+        }
+        return ddl.toString();
+    }
+
+    private String[] createTables() {
+        String t = topic.name();
+        String[] ddl = new String[3 + topic.partitions()];
+        ddl[0] = """
+                CREATE TABLE %1$s_partitions (
+                    partition   integer PRIMARY KEY,
+                    next_offset bigint NOT NULL DEFAULT 0,
+                    low_offset  bigint NOT NULL DEFAULT 0
+                );
+                INSERT INTO %1$s_partitions (partition) SELECT generate_series(0, %2$d)""".formatted(t, topic.partitions() - 1);
+        ddl[1] = """
+                CREATE TABLE %s_groups (
+                    group_name       text NOT NULL,
+                    partition        integer NOT NULL,
+                    committed_offset bigint NOT NULL,
+                    owner            text,
+                    lease_until      timestamptz,
+                    PRIMARY KEY (group_name, partition)
+                )""".formatted(t);
+        ddl[2] = """
+                CREATE TABLE %s_members (
+                    group_name  text NOT NULL,
+                    member_id   text NOT NULL,
+                    alive_until timestamptz NOT NULL,
+                    PRIMARY KEY (group_name, member_id)
+                )""".formatted(t);
+        for (int p = 0; p < topic.partitions(); p++) {
+            ddl[3 + p] = """
+                    CREATE TABLE %1$s (
+                        log_offset  bigint NOT NULL,
+                        msg_key     text,
+                        payload     text NOT NULL,
+                        appended_at timestamptz NOT NULL DEFAULT now(),
+                        PRIMARY KEY (log_offset)
+                    ) PARTITION BY RANGE (log_offset);
+                    CREATE INDEX %1$s_appended_at_idx ON %1$s USING brin (appended_at)""".formatted(partitionTable(p));
+        }
+        return ddl;
+    }
+
+    String createSegment(int partition, long segment) {
+        long from = segment * topic.segmentSize();
+        return "CREATE TABLE IF NOT EXISTS %s PARTITION OF %s FOR VALUES FROM (%d) TO (%d)"
+                .formatted(segmentTable(partition, segment), partitionTable(partition), from, from + topic.segmentSize());
+    }
+
+    String dropSegment(int partition, long segment) {
+        return "DROP TABLE IF EXISTS " + segmentTable(partition, segment);
+    }
+
+    /** Segments of a partition, oldest first, with their size: (segment number, bytes). */
+    String segments(int partition) {
+        return """
+                SELECT substring(c.relname FROM '_s([0-9]+)$')::bigint AS segment, pg_total_relation_size(c.oid)
+                FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                WHERE i.inhparent = '%s'::regclass
+                ORDER BY 1""".formatted(partitionTable(partition));
+    }
+
+    String segmentNewest(int partition) {
+        return "SELECT appended_at FROM %s WHERE log_offset = ?".formatted(partitionTable(partition));
+    }
+
+    String[] dropTables() {
+        String t = topic.name();
+        String[] ddl = new String[3 + topic.partitions()];
+        ddl[0] = "DROP TABLE IF EXISTS " + t + "_partitions";
+        ddl[1] = "DROP TABLE IF EXISTS " + t + "_groups";
+        ddl[2] = "DROP TABLE IF EXISTS " + t + "_members";
+        for (int p = 0; p < topic.partitions(); p++) {
+            ddl[3 + p] = "DROP TABLE IF EXISTS " + partitionTable(p);
+        }
+        return ddl;
+    }
+
+    /** The LISTEN/NOTIFY channel of a topic; apart from the queue's {@code dbq_<table>} channels. */
+    static String channel(String topicName) {
+        return "dbql_" + topicName;
+    }
+}

@@ -1,0 +1,36 @@
+package io.dbqueue.log;
+
+import java.time.Duration;
+
+/**
+ * When retention drops a partition's oldest segment (whole, never row by row; only a segment whose
+ * offsets have all been appended). Any condition that holds is enough:
+ *
+ * @param maxAge               its newest record is older than this (null: no limit by time)
+ * @param maxBytes             the partition's segments take more than this many bytes (0: no limit by size)
+ * @param dropConsumed         every group that reads the topic has committed past it (and there is one)
+ */
+public record RetentionPolicy(Duration maxAge, long maxBytes, boolean dropConsumed) {
+
+    public RetentionPolicy {
+        if (maxAge != null && (maxAge.isNegative() || maxAge.isZero())) {
+            throw new IllegalArgumentException("maxAge must be positive or null, was " + maxAge);
+        }
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("maxBytes must be zero (no limit) or positive, was " + maxBytes);
+        }
+    }
+
+    /** Kafka's default: records are kept 7 days, whoever has read them. */
+    public static RetentionPolicy defaults() {
+        return new RetentionPolicy(Duration.ofDays(7), 0, false);
+    }
+
+    public static RetentionPolicy consumed() {
+        return new RetentionPolicy(null, 0, true);
+    }
+
+    boolean expired(java.time.Instant newest, java.time.Instant now) {
+        return maxAge != null && newest.isBefore(now.minus(maxAge));
+    }
+}

@@ -1,0 +1,47 @@
+package io.dbqueue.log;
+
+import io.dbqueue.Identifiers;
+
+/**
+ * A log topic: {@code partitions} partitions, each an append-only table with gapless offsets from
+ * 0, split into segments of {@code segmentSize} offsets that retention drops whole.
+ */
+public record Topic(String name, int partitions, long segmentSize) {
+
+    public static final int MAX_PARTITIONS = 1024;
+    public static final long DEFAULT_SEGMENT_SIZE = 100_000;
+
+    public Topic {
+        Identifiers.topicName(name);
+        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+            throw new IllegalArgumentException("topic " + name + ": partitions must be 1 to " + MAX_PARTITIONS
+                    + ", was " + partitions);
+        }
+        if (segmentSize < 1_000) {
+            throw new IllegalArgumentException("topic " + name + ": segmentSize must be at least 1000 offsets, was "
+                    + segmentSize);
+        }
+    }
+
+    public static Topic of(String name, int partitions) {
+        return new Topic(name, partitions, DEFAULT_SEGMENT_SIZE);
+    }
+
+    public Topic withSegmentSize(long segmentSize) {
+        return new Topic(name, partitions, segmentSize);
+    }
+
+    /** Throws naming the partition and the topic's range unless {@code partition} is one of this topic's. */
+    public int checkPartition(int partition) {
+        if (partition < 0 || partition >= partitions) {
+            throw new IllegalArgumentException("topic " + name + " has partitions 0 to " + (partitions - 1)
+                    + ", not " + partition);
+        }
+        return partition;
+    }
+
+    /** The segment that holds {@code offset}. */
+    long segmentOf(long offset) {
+        return offset / segmentSize;
+    }
+}

@@ -1,0 +1,184 @@
+package io.dbqueue.log;
+
+import io.dbqueue.QueueException;
+import io.dbqueue.internal.CoalescingNotifier;
+import io.dbqueue.internal.Jdbc;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Appends messages to a topic. A partition's messages of one send are one statement that reserves
+ * their offsets on the partition's counter row and inserts them; a send to several partitions is
+ * one transaction that takes the partitions in ascending order (two senders never deadlock). Either
+ * every message of a send is stored or none is, and offsets stay gapless: a rolled-back append
+ * rolls its reservation back with it. Appends to one partition serialise on its counter row until
+ * they commit, which is what makes offsets visible in order.
+ */
+public final class TopicProducer implements AutoCloseable {
+
+    private static final String NO_PARTITION = "23514";
+
+    private final DataSource dataSource;
+    private final Topic topic;
+    private final LogSql sql;
+    private final Partitioner partitioner;
+    private final CoalescingNotifier notifier; // null: readers find new messages when they poll
+
+    private TopicProducer(DataSource dataSource, Topic topic, Duration notifyInterval) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.topic = topic;
+        this.sql = new LogSql(topic);
+        this.partitioner = new Partitioner(topic.partitions());
+        this.notifier = notifyInterval == null ? null : new CoalescingNotifier(dataSource, notifyInterval);
+    }
+
+    /** A producer for the topic as created (its row in {@code dbq_topics}); readers are not notified. */
+    public static TopicProducer create(DataSource dataSource, String topicName) {
+        return new TopicProducer(dataSource, LogSchema.describe(dataSource, topicName), null);
+    }
+
+    /**
+     * As {@link #create}, and after each append sends a coalesced NOTIFY (at most one per
+     * {@code interval}) that {@link LogWakeups} passes on to the topic's idle readers.
+     */
+    public static TopicProducer withWakeups(DataSource dataSource, String topicName, Duration interval) {
+        return new TopicProducer(dataSource, LogSchema.describe(dataSource, topicName), interval);
+    }
+
+    public Topic topic() {
+        return topic;
+    }
+
+    public LogPosition send(String key, String payload) {
+        return sendAll(List.of(new LogMessage(key, payload))).get(0);
+    }
+
+    /** Appends {@code messages} in one transaction of its own; returns their positions in order. */
+    public List<LogPosition> sendAll(List<LogMessage> messages) {
+        List<LogPosition> positions = Jdbc.autoCommitted(dataSource, "append to " + topic.name(), c -> {
+            try {
+                return Jdbc.inTransaction(c, tx -> append(tx, messages));
+            } catch (SQLException e) {
+                if (!NO_PARTITION.equals(e.getSQLState())) {
+                    throw e;
+                }
+                return Jdbc.inTransaction(c, tx -> append(tx, messages)); // append() created the segment
+            }
+        });
+        wakeReaders();
+        return positions;
+    }
+
+    /**
+     * Appends {@code messages} in the caller's transaction on {@code connection}: they become
+     * visible, and their offsets final, when the caller commits; a rollback leaves no gap. The
+     * partitions' counter rows stay locked until then, so keep the transaction short. A missing
+     * segment is an error here (it is created, but the caller's transaction is aborted): retry the
+     * transaction.
+     */
+    public List<LogPosition> sendAll(Connection connection, List<LogMessage> messages) {
+        try {
+            List<LogPosition> positions = append(connection, messages);
+            wakeReaders();
+            return positions;
+        } catch (SQLException e) {
+            throw new QueueException("append to " + topic.name() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private List<LogPosition> append(Connection c, List<LogMessage> messages) throws SQLException {
+        Map<Integer, List<Integer>> byPartition = byPartition(messages);
+        LogPosition[] positions = new LogPosition[messages.size()];
+        for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
+            int partition = e.getKey();
+            List<Integer> indexes = e.getValue();
+            long first = appendToPartition(c, partition, messages, indexes);
+            for (int i = 0; i < indexes.size(); i++) {
+                positions[indexes.get(i)] = new LogPosition(partition, first + i);
+            }
+        }
+        return List.of(positions);
+    }
+
+    private Map<Integer, List<Integer>> byPartition(List<LogMessage> messages) {
+        if (messages == null || messages.isEmpty()) {
+            throw new IllegalArgumentException("append to " + topic.name() + ": no messages");
+        }
+        int unkeyed = partitioner.nextUnkeyed();
+        Map<Integer, List<Integer>> byPartition = new TreeMap<>();
+        for (int i = 0; i < messages.size(); i++) {
+            LogMessage m = messages.get(i);
+            if (m == null || m.payload() == null) {
+                throw new IllegalArgumentException("append to " + topic.name() + ": message " + i
+                        + (m == null ? " is null" : " has a null payload"));
+            }
+            byPartition.computeIfAbsent(partitioner.partition(m.key(), unkeyed), p -> new ArrayList<>()).add(i);
+        }
+        return byPartition;
+    }
+
+    private long appendToPartition(Connection c, int partition, List<LogMessage> messages, List<Integer> indexes)
+            throws SQLException {
+        String[] keys = new String[indexes.size()];
+        String[] payloads = new String[indexes.size()];
+        for (int i = 0; i < indexes.size(); i++) {
+            LogMessage m = messages.get(indexes.get(i));
+            keys[i] = m.key();
+            payloads[i] = m.payload();
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.append(partition))) {
+            ps.setInt(1, indexes.size());
+            ps.setInt(2, partition);
+            ps.setInt(3, indexes.size());
+            ps.setArray(4, Jdbc.texts(c, keys));
+            ps.setArray(5, Jdbc.texts(c, payloads));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            if (NO_PARTITION.equals(e.getSQLState())) {
+                createSegmentsFor(partition);
+            }
+            throw e;
+        }
+    }
+
+    /** On a connection of its own: the caller's transaction is aborted by the failed insert. */
+    private void createSegmentsFor(int partition) throws SQLException {
+        try (Connection own = dataSource.getConnection()) {
+            long next;
+            try (PreparedStatement ps = own.prepareStatement(sql.partitionBounds)) {
+                ps.setInt(1, partition);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    next = rs.getLong(2);
+                }
+            }
+            LogSchema.ensureSegments(own, topic, partition, next + topic.segmentSize());
+        }
+    }
+
+    private void wakeReaders() {
+        if (notifier != null) {
+            notifier.notify(LogSql.channel(topic.name()), topic.name());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (notifier != null) {
+            notifier.close();
+        }
+    }
+}

@@ -1,0 +1,354 @@
+package io.dbqueue.log;
+
+import io.dbqueue.Await;
+import io.dbqueue.DeliveryMode;
+import io.dbqueue.TestDatabase;
+import io.dbqueue.internal.Jdbc;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The log's promises, against a real PostgreSQL. */
+class LogContractTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final String TOPIC = "log_contract";
+
+    private final DataSource dataSource = TestDatabase.dataSource();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @BeforeEach
+    void createTopic() {
+        LogSchema.recreate(dataSource, new Topic(TOPIC, 4, 1_000));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        Collections.reverse(closeables);
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T closing(T closeable) {
+        closeables.add(closeable);
+        return closeable;
+    }
+
+    private GroupConsumer member(GroupConfig config, RecordHandler handler) {
+        return closing(GroupConsumer.start(dataSource, config, handler));
+    }
+
+    private static GroupConfig group(String group) {
+        return GroupConfig.of(TOPIC, group).withPollInterval(Duration.ofMillis(20)).withLease(Duration.ofSeconds(2));
+    }
+
+    private static List<LogMessage> messages(String prefix, int count) {
+        return IntStream.range(0, count).mapToObj(i -> new LogMessage(prefix + i, prefix + "-" + i)).toList();
+    }
+
+    @Test
+    void concurrentAppendsWithRollbacksLeaveNeitherGapNorDuplicate() throws Exception {
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        Set<String> committed = ConcurrentHashMap.newKeySet();
+        Set<String> rolledBack = ConcurrentHashMap.newKeySet();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<?>> writers = new ArrayList<>();
+        for (int w = 0; w < 8; w++) {
+            int writer = w;
+            writers.add(pool.submit(() -> {
+                for (int t = 0; t < 40; t++) {
+                    List<LogMessage> batch = messages("w" + writer + "t" + t + "m", 1 + ThreadLocalRandom.current().nextInt(30));
+                    boolean rollback = ThreadLocalRandom.current().nextInt(3) == 0;
+                    try (Connection c = dataSource.getConnection()) {
+                        c.setAutoCommit(false);
+                        producer.sendAll(c, batch);
+                        if (rollback) {
+                            c.rollback();
+                        } else {
+                            c.commit();
+                        }
+                    }
+                    batch.forEach(m -> (rollback ? rolledBack : committed).add(m.payload()));
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : writers) {
+            f.get();
+        }
+        pool.shutdown();
+        Set<String> stored = new HashSet<>();
+        for (int p = 0; p < 4; p++) {
+            List<Long> offsets = new ArrayList<>();
+            try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT log_offset, payload FROM " + TOPIC + "_p" + p + " ORDER BY log_offset")) {
+                while (rs.next()) {
+                    offsets.add(rs.getLong(1));
+                    assertTrue(stored.add(rs.getString(2)), "stored twice: " + rs.getString(2));
+                }
+            }
+            for (int i = 0; i < offsets.size(); i++) {
+                assertEquals(i, offsets.get(i), "partition " + p + " has a gap or duplicate at " + i);
+            }
+            assertEquals(offsets.size(), TestDatabase.queryLong(
+                    "SELECT next_offset FROM " + TOPIC + "_partitions WHERE partition = " + p));
+        }
+        assertEquals(committed, stored);
+        assertFalse(rolledBack.isEmpty());
+    }
+
+    @Test
+    void appendsCrossSegmentsAndABadBatchStoresNothing() throws SQLException {
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        for (int i = 0; i < 12; i++) {
+            producer.sendAll(IntStream.range(0, 500).mapToObj(n -> LogMessage.of("x")).toList());
+        }
+        assertEquals(6_000, totalNext());
+        assertTrue(TestDatabase.queryLong("SELECT count(*) FROM pg_inherits WHERE inhparent::regclass::text LIKE '"
+                + TOPIC + "_p%'") >= 4 * 3, "segments beyond the first two were created as appends needed them");
+        List<LogMessage> bad = new ArrayList<>(messages("k", 5));
+        bad.add(new LogMessage("k", null));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> producer.sendAll(bad));
+        assertEquals("append to log_contract: message 5 has a null payload", e.getMessage());
+        assertEquals(6_000, totalNext());
+    }
+
+    private long totalNext() {
+        try {
+            return TestDatabase.queryLong("SELECT sum(next_offset) FROM " + TOPIC + "_partitions");
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aGroupReadsEveryRecordOnceInOrderAcrossItsMembers() throws Exception {
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        Map<Integer, List<Long>> seen = new ConcurrentHashMap<>();
+        AtomicInteger count = new AtomicInteger();
+        RecordHandler handler = batch -> {
+            List<Long> offsets = seen.computeIfAbsent(batch.partition(), p -> new CopyOnWriteArrayList<>());
+            batch.records().forEach(r -> offsets.add(r.offset()));
+            count.addAndGet(batch.records().size());
+        };
+        member(group("readers").withBatchSize(50), handler);
+        member(group("readers").withBatchSize(50), handler);
+        for (int i = 0; i < 20; i++) {
+            producer.sendAll(messages("b" + i + "-", 100));
+        }
+        Await.until(TIMEOUT, "2,000 records read", () -> count.get() >= 2_000);
+        Await.until(TIMEOUT, "group caught up", () -> LogAdmin.of(dataSource, TOPIC).lag().stream().allMatch(l -> l.lag() == 0));
+        assertEquals(2_000, count.get());
+        seen.forEach((p, offsets) -> {
+            for (int i = 0; i < offsets.size(); i++) {
+                assertEquals(i, offsets.get(i), "partition " + p + " read out of order, skipped or twice at " + i);
+            }
+        });
+    }
+
+    @Test
+    void membersShareThePartitionsAndAStuckMembersRangeIsReadAgainAfterItsLease() throws Exception {
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        CountDownLatch stuck = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        Set<Long> stuckOffsets = ConcurrentHashMap.newKeySet();
+        Map<String, Set<Long>> readBy = new ConcurrentHashMap<>();
+        GroupConsumer a = member(group("g").withMemberId("a"), batch -> {
+            if (first.compareAndSet(true, false)) {
+                batch.records().forEach(r -> stuckOffsets.add(batch.partition() * 1_000_000L + r.offset()));
+                stuck.await(); // the member stops heartbeating, as if it had died mid-batch
+            }
+        });
+        Await.until(TIMEOUT, "a holds all partitions", () -> a.partitions().size() == 4);
+        GroupConsumer b = member(group("g").withMemberId("b"), batch -> batch.records()
+                .forEach(r -> readBy.computeIfAbsent("b", k -> ConcurrentHashMap.newKeySet()).add(batch.partition() * 1_000_000L + r.offset())));
+        Await.until(TIMEOUT, "a and b hold two partitions each", () -> a.partitions().size() == 2 && b.partitions().size() == 2);
+        Instant stuckAt = Instant.now();
+        producer.sendAll(messages("k", 400));
+        Await.until(TIMEOUT, "a is stuck in a batch", () -> !stuckOffsets.isEmpty());
+        Await.until(TIMEOUT, "b takes over a's partitions and reads a's uncommitted range",
+                () -> readBy.getOrDefault("b", Set.of()).containsAll(stuckOffsets) && readBy.get("b").size() == 400);
+        assertTrue(Duration.between(stuckAt, Instant.now()).compareTo(Duration.ofSeconds(2 * 3)) < 0,
+                "took over within a few leases");
+        stuck.countDown();
+        Await.until(TIMEOUT, "group caught up", () -> LogAdmin.of(dataSource, TOPIC).lag().stream()
+                .filter(l -> l.group().equals("g")).allMatch(l -> l.lag() == 0));
+    }
+
+    @Test
+    void atMostOnceCommitsBeforeTheHandlerSoAFailedBatchIsNotReadAgain() throws Exception {
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        producer.sendAll(IntStream.range(0, 10).mapToObj(i -> new LogMessage("same-key", "m" + i)).toList());
+        List<String> handled = new CopyOnWriteArrayList<>();
+        AtomicBoolean failed = new AtomicBoolean();
+        member(group("amo").withMode(DeliveryMode.AT_MOST_ONCE).withBatchSize(4), batch -> {
+            if (failed.compareAndSet(false, true)) {
+                throw new IllegalStateException("handler fails once");
+            }
+            batch.records().forEach(r -> handled.add(r.payload()));
+        });
+        Await.until(TIMEOUT, "the rest handled", () -> handled.size() == 6);
+        assertEquals(List.of("m4", "m5", "m6", "m7", "m8", "m9"), handled);
+    }
+
+    @Test
+    void exactlyOnceCommitsTheHandlersSqlWithTheOffset() throws Exception {
+        TestDatabase.execute("DROP TABLE IF EXISTS log_effects; CREATE TABLE log_effects (payload text PRIMARY KEY)");
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        producer.sendAll(messages("e", 300));
+        AtomicInteger attempts = new AtomicInteger();
+        member(group("eo").withMode(DeliveryMode.EXACTLY_ONCE).withBatchSize(25), batch -> {
+            for (LogRecord r : batch.records()) {
+                Jdbc.update(batch.connection(), "INSERT INTO log_effects VALUES (?)", r.payload());
+            }
+            if (attempts.incrementAndGet() % 3 == 0) {
+                throw new IllegalStateException("every third batch fails after its inserts");
+            }
+        });
+        Await.until(TIMEOUT, "every record's effect", () -> TestDatabase.queryLong("SELECT count(*) FROM log_effects") == 300);
+        Await.until(TIMEOUT, "group caught up", () -> LogAdmin.of(dataSource, TOPIC).lag().stream().allMatch(l -> l.lag() == 0));
+        assertEquals(300, TestDatabase.queryLong("SELECT count(*) FROM log_effects"));
+    }
+
+    @Test
+    void aGroupStartsEarliestOrLatestAndCanBeResetToAnOffsetOrATime() throws Exception {
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        producer.sendAll(IntStream.range(0, 10).mapToObj(i -> new LogMessage("one", "old" + i)).toList());
+        int partition = Partitioner.forKey("one", 4);
+        List<String> latest = new CopyOnWriteArrayList<>();
+        GroupConsumer late = member(group("late").withStartFrom(GroupConfig.StartFrom.LATEST),
+                batch -> batch.records().forEach(r -> latest.add(r.payload())));
+        Await.until(TIMEOUT, "late holds the partitions", () -> late.partitions().size() == 4);
+        producer.send("one", "new");
+        Await.until(TIMEOUT, "late reads the new record", () -> latest.contains("new"));
+        assertEquals(List.of("new"), latest);
+        late.close();
+
+        LogAdmin admin = LogAdmin.of(dataSource, TOPIC);
+        admin.resetGroup("late", partition, 7);
+        List<String> again = new CopyOnWriteArrayList<>();
+        member(group("late"), batch -> batch.records().forEach(r -> again.add(r.payload())));
+        Await.until(TIMEOUT, "read again from offset 7", () -> again.size() == 4);
+        assertEquals(List.of("old7", "old8", "old9", "new"), again);
+        assertTrue(admin.lag().stream().filter(l -> l.group().equals("late")).allMatch(l -> l.lag() == 0));
+        admin.resetGroup("late", Instant.now().plusSeconds(3600));
+        assertTrue(admin.lag().stream().filter(l -> l.group().equals("late")).allMatch(l -> l.lag() == 0));
+    }
+
+    @Test
+    void retentionDropsOnlyWhatEveryGroupHasReadUnlessTheSizeSaysOtherwiseAndThenTheGroupIsTold() throws Exception {
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        for (int i = 0; i < 5; i++) {
+            producer.sendAll(IntStream.range(0, 500).mapToObj(n -> new LogMessage("p", "x".repeat(100))).toList());
+        }
+        int partition = Partitioner.forKey("p", 4);
+        AtomicInteger fast = new AtomicInteger();
+        GroupConsumer reader = member(group("fast"), batch -> fast.addAndGet(batch.records().size()));
+        Await.until(TIMEOUT, "fast read everything", () -> fast.get() == 2_500);
+        reader.close();
+        // A second group that has read nothing holds every segment under the consumed-only policy.
+        Jdbc.autoCommitted(dataSource, "join", c -> {
+            new GroupStore(LogSchema.describe(dataSource, TOPIC), group("slow")).join(c);
+            return null;
+        });
+        assertEquals(0, LogRetention.of(dataSource, TOPIC, RetentionPolicy.consumed()).apply());
+        LogAdmin admin = LogAdmin.of(dataSource, TOPIC);
+        admin.resetGroup("slow", partition, 2_100);
+        assertEquals(2, LogRetention.of(dataSource, TOPIC, RetentionPolicy.consumed()).apply(),
+                "segments [0, 1000) and [1000, 2000) are read by both groups; [2000, 3000) is not complete");
+        admin.resetGroup("slow", partition, 2_000);
+
+        // A size limit drops what a group has not read; the group is told and does not skip.
+        LogSchema.recreate(dataSource, new Topic(TOPIC, 4, 1_000));
+        TopicProducer again = TopicProducer.create(dataSource, TOPIC);
+        for (int i = 0; i < 5; i++) {
+            again.sendAll(IntStream.range(0, 500).mapToObj(n -> new LogMessage("p", "x".repeat(100))).toList());
+        }
+        Jdbc.autoCommitted(dataSource, "join", c -> {
+            new GroupStore(LogSchema.describe(dataSource, TOPIC), group("slow")).join(c);
+            return null;
+        });
+        assertEquals(2, LogRetention.of(dataSource, TOPIC, new RetentionPolicy(null, 1, false)).apply());
+        List<GroupBehindRetentionException> told = new CopyOnWriteArrayList<>();
+        AtomicInteger read = new AtomicInteger();
+        closing(GroupConsumer.start(dataSource, group("slow"), batch -> read.addAndGet(batch.records().size()),
+                new LogListener() {
+                    @Override
+                    public void behindRetention(String topic, String group, int p, GroupBehindRetentionException e) {
+                        told.add(e);
+                    }
+                }));
+        Await.until(TIMEOUT, "the group is told", () -> !told.isEmpty());
+        assertEquals(0, told.get(0).committedOffset());
+        assertEquals(2_000, told.get(0).lowOffset());
+        assertTrue(LogAdmin.of(dataSource, TOPIC).lag().stream().anyMatch(GroupLag::behindRetention));
+        assertEquals(0, read.get());
+        LogAdmin.of(dataSource, TOPIC).resetGroup("slow", partition, 2_000);
+        Await.until(TIMEOUT, "the reset group reads what is left", () -> read.get() == 500);
+    }
+
+    @Test
+    void wakeupsCutAnIdleMembersWait() throws Exception {
+        TopicProducer producer = closing(TopicProducer.withWakeups(dataSource, TOPIC, Duration.ofMillis(5)));
+        CountDownLatch got = new CountDownLatch(1);
+        GroupConsumer idle = member(group("idle").withPollInterval(Duration.ofSeconds(60)), batch -> got.countDown());
+        Await.until(TIMEOUT, "idle holds the partitions", () -> idle.partitions().size() == 4);
+        LogWakeups wakeups = closing(LogWakeups.start(dataSource, List.of(idle)));
+        Await.until(TIMEOUT, "listening", wakeups::isListening);
+        producer.send(null, "wake up");
+        Await.until(Duration.ofSeconds(5), "read long before the 60 s poll", () -> got.getCount() == 0);
+    }
+
+    @Test
+    void badInputIsRefusedWithAPreciseMessage() {
+        assertEquals("unknown topic 'no_such_topic': no row in dbq_topics; create it with LogSchema.create",
+                assertThrows(IllegalArgumentException.class, () -> TopicProducer.create(dataSource, "no_such_topic")).getMessage());
+        assertEquals("topic name 'bad; DROP TABLE x' is not a valid identifier: use 1 to 40 characters from a-z, 0-9 and _, not starting with a digit",
+                assertThrows(IllegalArgumentException.class, () -> LogAdmin.of(dataSource, "bad; DROP TABLE x")).getMessage());
+        LogAdmin admin = LogAdmin.of(dataSource, TOPIC);
+        assertEquals("topic log_contract has partitions 0 to 3, not 4",
+                assertThrows(IllegalArgumentException.class, () -> admin.resetGroup("g", 4, 0)).getMessage());
+        assertEquals("offset must not be negative, was -1",
+                assertThrows(IllegalArgumentException.class, () -> admin.resetGroup("g", 0, -1)).getMessage());
+        assertEquals("topic log_contract partition 0 holds offsets 0 to -1; a group can be set to 0 to 0, not 5",
+                assertThrows(IllegalArgumentException.class, () -> admin.resetGroup("g", 0, 5)).getMessage());
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        assertEquals("append to log_contract: message 0 has a null payload",
+                assertThrows(IllegalArgumentException.class, () -> producer.send("k", null)).getMessage());
+        assertEquals("append to log_contract: no messages",
+                assertThrows(IllegalArgumentException.class, () -> producer.sendAll(List.of())).getMessage());
+        assertEquals("batchSize must be 1 to 10000, was 0",
+                assertThrows(IllegalArgumentException.class, () -> GroupConfig.of(TOPIC, "g").withBatchSize(0)).getMessage());
+        assertEquals(0, totalNext());
+    }
+}
