@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -27,6 +28,7 @@ public final class GroupConsumer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupConsumer.class);
     private static final Duration FAILURE_BACKOFF = Duration.ofSeconds(1);
     private static final int MAX_BACKOFF_DOUBLINGS = 4;
+    private static final Duration REBALANCE_HEARTBEAT = Duration.ofMillis(50);
 
     private final DataSource dataSource;
     private final GroupConfig config;
@@ -37,6 +39,7 @@ public final class GroupConsumer implements AutoCloseable {
     private final Map<Integer, Long> behindAt = new HashMap<>(); // partition -> committed offset last reported
     private final Thread thread;
     private volatile Set<Integer> held = Set.of();
+    private List<String> lastLive = List.of();
     private volatile boolean running = true;
 
     private GroupConsumer(DataSource dataSource, Topic topic, GroupConfig config, RecordHandler handler,
@@ -93,8 +96,7 @@ public final class GroupConsumer implements AutoCloseable {
             long wait;
             try {
                 if (System.nanoTime() - nextHeartbeat >= 0) {
-                    heartbeat();
-                    nextHeartbeat = System.nanoTime() + config.heartbeatInterval().toNanos();
+                    nextHeartbeat = System.nanoTime() + heartbeat().toNanos();
                 }
                 boolean full = false;
                 for (int partition : held) {
@@ -122,13 +124,23 @@ public final class GroupConsumer implements AutoCloseable {
         leaveQuietly();
     }
 
-    private void heartbeat() {
-        Set<Integer> now = Jdbc.autoCommitted(dataSource, "heartbeat of " + config.memberId(), store::heartbeat);
+    /**
+     * Renews this member's membership and leases; returns when to do it next: soon while the group is
+     * changing (members came or went, or part of this member's share is still held by another, which
+     * lets go at its next heartbeat), so that partitions do not sit unread between two holders.
+     */
+    private Duration heartbeat() {
+        GroupStore.Membership membership = Jdbc.autoCommitted(dataSource, "heartbeat of " + config.memberId(),
+                store::heartbeat);
+        boolean changing = !membership.settled() || !membership.live().equals(lastLive);
+        lastLive = membership.live();
+        Set<Integer> now = membership.held();
         if (!now.equals(held)) {
             LOG.info("{}/{}: member {} holds partitions {}", config.topic(), config.group(), config.memberId(), now);
             held = Set.copyOf(now);
             listener.assigned(config.topic(), config.group(), held);
         }
+        return changing ? REBALANCE_HEARTBEAT : config.heartbeatInterval();
     }
 
     /** Reads and handles one batch of {@code partition}; returns how many records it had. */

@@ -1,5 +1,6 @@
 package io.dbqueue.log;
 
+import io.dbqueue.DeliveryMode;
 import io.dbqueue.internal.Jdbc;
 
 import java.sql.Connection;
@@ -33,11 +34,20 @@ final class GroupStore {
         Jdbc.update(c, sql.joinGroup, config.group(), config.startFrom() == GroupConfig.StartFrom.LATEST);
     }
 
+    /** What a heartbeat found: the live members, this member's share of the partitions, and those it holds. */
+    record Membership(List<String> live, Set<Integer> share, Set<Integer> held) {
+
+        /** Whether the member holds its whole share (another may still hold part of it until it lets go). */
+        boolean settled() {
+            return held.equals(share);
+        }
+    }
+
     /**
      * Says this member is alive, lets go of the partitions that are no longer its share and takes
-     * those of its share that are free or whose lease ran out; returns the partitions it holds.
+     * those of its share that are free or whose lease ran out.
      */
-    Set<Integer> heartbeat(Connection c) throws SQLException {
+    Membership heartbeat(Connection c) throws SQLException {
         return Jdbc.inTransaction(c, tx -> {
             long leaseMillis = config.lease().toMillis();
             Jdbc.update(tx, sql.heartbeat, config.group(), config.memberId(), leaseMillis);
@@ -51,8 +61,8 @@ final class GroupStore {
                     }
                 }
             }
-            int[] share = Assignment.share(live, config.memberId(), topic.partitions()).stream()
-                    .mapToInt(Integer::intValue).toArray();
+            Set<Integer> ownShare = Assignment.share(live, config.memberId(), topic.partitions());
+            int[] share = ownShare.stream().mapToInt(Integer::intValue).toArray();
             Jdbc.update(tx, sql.release, config.group(), config.memberId(), Jdbc.ints(tx, share));
             Set<Integer> held = new TreeSet<>();
             try (PreparedStatement ps = tx.prepareStatement(sql.acquire)) {
@@ -67,7 +77,7 @@ final class GroupStore {
                     }
                 }
             }
-            return held;
+            return new Membership(List.copyOf(live), ownShare, held);
         });
     }
 
@@ -109,8 +119,24 @@ final class GroupStore {
         }
     }
 
-    /** Moves the group's position from {@code expected} to {@code next}; false if the partition moved on or was reset. */
+    /**
+     * Moves the group's position from {@code expected} to {@code next}; false if the partition moved
+     * on or was reset. At least once, in a transaction of its own, the commit does not wait for the
+     * WAL flush ({@link LogSql#commitLazily}).
+     */
     boolean commit(Connection c, int partition, long expected, long next) throws SQLException {
-        return Jdbc.update(c, sql.commit, next, config.group(), partition, config.memberId(), expected) == 1;
+        boolean lazily = config.mode() == DeliveryMode.AT_LEAST_ONCE && c.getAutoCommit();
+        try (PreparedStatement ps = c.prepareStatement(lazily ? sql.commitLazily : sql.commit)) {
+            ps.setLong(1, next);
+            ps.setString(2, config.group());
+            ps.setInt(3, partition);
+            ps.setString(4, config.memberId());
+            ps.setLong(5, expected);
+            ps.execute();
+            if (lazily) {
+                ps.getMoreResults(); // past the set_config's row
+            }
+            return ps.getUpdateCount() == 1;
+        }
     }
 }

@@ -26,6 +26,7 @@ final class LogSql {
     final String read;
     final String readLocking;
     final String commit;
+    final String commitLazily;
     final String joinGroup;
     final String heartbeat;
     final String liveMembers;
@@ -68,6 +69,10 @@ final class LogSql {
         commit = """
                 UPDATE %s_groups SET committed_offset = ?
                 WHERE group_name = ? AND partition = ? AND owner = ? AND committed_offset = ?""".formatted(t);
+        // At least once, an offset commit lost with the server only means the batch is read again, as at
+        // least once allows; so its commit does not wait for a WAL flush (the setting holds for this
+        // composite statement's implicit transaction only).
+        commitLazily = "SELECT set_config('synchronous_commit', 'off', true); " + commit;
         joinGroup = """
                 INSERT INTO %1$s_groups (group_name, partition, committed_offset)
                 SELECT ?, partition, CASE WHEN ? THEN next_offset ELSE low_offset END FROM %1$s_partitions

@@ -63,20 +63,30 @@ public final class TopicProducer implements AutoCloseable {
         return sendAll(List.of(new LogMessage(key, payload))).get(0);
     }
 
-    /** Appends {@code messages} in one transaction of its own; returns their positions in order. */
+    /**
+     * Appends {@code messages} in one transaction of its own; returns their positions in order. A
+     * send to one partition is one statement in autocommit, one round trip.
+     */
     public List<LogPosition> sendAll(List<LogMessage> messages) {
+        Map<Integer, List<Integer>> byPartition = byPartition(messages);
         List<LogPosition> positions = Jdbc.autoCommitted(dataSource, "append to " + topic.name(), c -> {
             try {
-                return Jdbc.inTransaction(c, tx -> append(tx, messages));
+                return appendOwn(c, messages, byPartition);
             } catch (SQLException e) {
                 if (!NO_PARTITION.equals(e.getSQLState())) {
                     throw e;
                 }
-                return Jdbc.inTransaction(c, tx -> append(tx, messages)); // append() created the segment
+                return appendOwn(c, messages, byPartition); // append() created the segment
             }
         });
         wakeReaders();
         return positions;
+    }
+
+    private List<LogPosition> appendOwn(Connection c, List<LogMessage> messages, Map<Integer, List<Integer>> byPartition)
+            throws SQLException {
+        return byPartition.size() == 1 ? append(c, messages, byPartition)
+                : Jdbc.inTransaction(c, tx -> append(tx, messages, byPartition));
     }
 
     /**
@@ -88,7 +98,7 @@ public final class TopicProducer implements AutoCloseable {
      */
     public List<LogPosition> sendAll(Connection connection, List<LogMessage> messages) {
         try {
-            List<LogPosition> positions = append(connection, messages);
+            List<LogPosition> positions = append(connection, messages, byPartition(messages));
             wakeReaders();
             return positions;
         } catch (SQLException e) {
@@ -96,8 +106,8 @@ public final class TopicProducer implements AutoCloseable {
         }
     }
 
-    private List<LogPosition> append(Connection c, List<LogMessage> messages) throws SQLException {
-        Map<Integer, List<Integer>> byPartition = byPartition(messages);
+    private List<LogPosition> append(Connection c, List<LogMessage> messages, Map<Integer, List<Integer>> byPartition)
+            throws SQLException {
         LogPosition[] positions = new LogPosition[messages.size()];
         for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
             int partition = e.getKey();

@@ -1,10 +1,11 @@
 package io.dbqueue.bench.cli;
 
 import io.dbqueue.bench.workload.DurationText;
+import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.StackLoad;
 import io.dbqueue.bench.workload.Workload;
-import io.dbqueue.postgres.ServerProfile;
 import io.dbqueue.bench.workload.WorkloadFile;
+import io.dbqueue.postgres.ServerProfile;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -18,7 +19,8 @@ final class WorkloadOptions {
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "quick (smoke run, minutes), default (the matrix), full, ceiling (the library against pgbench),"
-                    + " stability (10 min run), backlog (1,000,000 waiting messages). Default: ${DEFAULT-VALUE}.")
+                    + " stability (10 min run), backlog (1,000,000 waiting messages), pubsub (the log against Kafka)."
+                    + " Default: ${DEFAULT-VALUE}.")
     String profile;
 
     @Option(names = "--workload", paramLabel = "FILE",
@@ -32,7 +34,7 @@ final class WorkloadOptions {
     List<Integer> batchSizes;
 
     @Option(names = "--drivers", split = ",", paramLabel = "DRIVER",
-            description = "direct, pgbench, pgbench-minimal, raw-sql, stack, rabbitmq, nats")
+            description = "direct, pgbench, pgbench-minimal, raw-sql, stack, rabbitmq, nats, log, kafka, kafka-fsync")
     List<String> drivers;
 
     @Option(names = "--repeat", paramLabel = "N", description = "Repetitions of each cell.")
@@ -73,6 +75,16 @@ final class WorkloadOptions {
     @Option(names = "--stack-concurrency", paramLabel = "N", description = "stack driver: test-app's requests in flight.")
     Integer stackConcurrency;
 
+    @Option(names = "--partitions", paramLabel = "N", description = "log and kafka drivers: the topic's partitions.")
+    Integer partitions;
+
+    @Option(names = "--groups", paramLabel = "N",
+            description = "log and kafka drivers: consumer groups, each reading every message; each has --consumers readers.")
+    Integer groups;
+
+    @Option(names = "--read-batch", paramLabel = "N", description = "log and kafka drivers: records a reader takes at once.")
+    Integer readBatch;
+
     @Option(names = "--mode", paramLabel = "MODE",
             description = "Consumers' delivery mode: at-least-once, exactly-once (wrap in transaction) or at-most-once.")
     String mode;
@@ -107,6 +119,10 @@ final class WorkloadOptions {
             b.stack(new StackLoad(or(stackMessagesPerRequest, w.stack().messagesPerRequest()),
                     or(stackConcurrency, w.stack().concurrency())));
         }
+        if (partitions != null || groups != null || readBatch != null) {
+            b.log(new LogLoad(or(partitions, w.log().partitions()), or(groups, w.log().groups()),
+                    or(readBatch, w.log().readBatch())));
+        }
         return b.build();
     }
 
@@ -132,6 +148,8 @@ final class WorkloadOptions {
         map.put("server_profile", w.serverProfile().label());
         map.put("stack", Map.of("messages_per_request", w.stack().messagesPerRequest(),
                 "concurrency", w.stack().concurrency()));
+        map.put("log", Map.of("partitions", w.log().partitions(), "groups", w.log().groups(),
+                "read_batch", w.log().readBatch()));
         return map;
     }
 

@@ -29,9 +29,19 @@ final class InProcessMeasurement {
     }
 
     static Repetition run(CellContext context, LoadStarter starter) throws Exception {
+        return context.location() == null ? run(context, List.of(), 1, starter)
+                : run(context, List.of(context.location().table().name()), 1, starter);
+    }
+
+    /**
+     * As {@link #run(CellContext, LoadStarter)}, with the server's figures read for {@code tables}
+     * (none: a broker's cell, no server figures) and each message processed {@code fanOut} times.
+     */
+    static Repetition run(CellContext context, List<String> tables, int fanOut, LoadStarter starter) throws Exception {
         Workload workload = context.workload();
-        String table = context.location() == null ? null : context.location().table().name();
-        Meter meter = new Meter(table == null ? 0 : workload.backlog()); // a broker gets no pre-filled backlog
+        List<String> table = tables.isEmpty() ? null : tables;
+        // a broker gets no pre-filled backlog
+        Meter meter = new Meter(table == null || context.location() == null ? 0 : workload.backlog(), fanOut);
         try (Load load = starter.start(meter)) {
             context.stop().await(workload.warmup().toNanos());
             failIfDied(load);

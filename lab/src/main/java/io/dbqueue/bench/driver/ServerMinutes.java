@@ -11,19 +11,19 @@ import java.util.List;
 final class ServerMinutes {
 
     private final ServerProbe probe;
-    private final String table;
+    private final List<String> tables;
     private final List<ServerMinute> minutes = new ArrayList<>();
     private ServerProbe.Counters last;
 
     /** Minutes counted from {@code opened}, the counters read when the window opened. */
-    ServerMinutes(ServerProbe probe, String table, ServerProbe.Counters opened) {
+    ServerMinutes(ServerProbe probe, List<String> tables, ServerProbe.Counters opened) {
         this.probe = probe;
-        this.table = table;
+        this.tables = tables;
         this.last = opened;
     }
 
     void minuteEnded() throws SQLException {
-        ServerProbe.Counters now = probe.counters(table);
+        ServerProbe.Counters now = probe.counters(tables);
         minutes.add(now.minuteSince(last, minutes.size() + 1));
         last = now;
     }

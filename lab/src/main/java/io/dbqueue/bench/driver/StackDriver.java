@@ -73,10 +73,10 @@ public final class StackDriver implements Driver {
                 testApp.run(warmup, timeout, context.stop());
             }
             String table = context.location().table().name();
-            ServerProbe.Mark mark = context.serverProbe().mark(table);
+            ServerProbe.Mark mark = context.serverProbe().mark(List.of(table));
             JsonNode result = testApp.run(messages, timeout, context.stop());
             Measurement measurement = measurement(result);
-            ServerStats server = context.serverProbe().since(mark, table, measurement.processed());
+            ServerStats server = context.serverProbe().since(mark, List.of(table), measurement.processed());
             return new Repetition(measurement, server, null, List.of());
         }
     }

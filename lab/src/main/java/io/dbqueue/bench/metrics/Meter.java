@@ -19,9 +19,16 @@ public final class Meter {
     private final LongAdder processed = new LongAdder();
     private final Recorder latency = new Recorder(MAX_LATENCY_MICROS, 3);
     private final long initialBacklog;
+    private final int fanOut;
 
     public Meter(long initialBacklog) {
+        this(initialBacklog, 1);
+    }
+
+    /** {@code fanOut}: how many times each message is processed (the groups reading a topic). */
+    public Meter(long initialBacklog, int fanOut) {
         this.initialBacklog = initialBacklog;
+        this.fanOut = fanOut;
     }
 
     public void enqueued(int count) {
@@ -39,9 +46,12 @@ public final class Meter {
         processed.add(count);
     }
 
-    /** Messages enqueued (or pre-filled) and not yet processed: producers hold back when it is too high. */
+    /**
+     * Messages enqueued (or pre-filled) and not yet processed, counted once per reader of a topic:
+     * producers hold back when it is too high.
+     */
     public long waiting() {
-        return initialBacklog + enqueued.sum() - processed.sum();
+        return (initialBacklog + enqueued.sum()) * fanOut - processed.sum();
     }
 
     public long enqueuedTotal() {

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /**
  * Reads PostgreSQL's statistics around a measured window: WAL written (pg_current_wal_lsn
@@ -15,8 +16,9 @@ import java.sql.Statement;
  */
 public final class ServerProbe {
 
-    // pg_partition_tree lists nothing for a table that is not partitioned: the table itself is added
-    private static final String TREE = "SELECT ?::regclass AS relid UNION SELECT relid FROM pg_partition_tree(?::regclass)";
+    // pg_partition_tree lists nothing for a table that is not partitioned: the tables themselves are added
+    private static final String TREE = "SELECT t AS relid FROM unnest(?::regclass[]) t"
+            + " UNION SELECT p.relid FROM unnest(?::regclass[]) t, pg_partition_tree(t) p";
     private static final String TABLE_STATS = "SELECT coalesce(sum(pg_table_size(t.relid)), 0),"
             + " coalesce(sum(pg_indexes_size(t.relid)), 0), coalesce(sum(s.n_dead_tup), 0),"
             + " coalesce(sum(s.autovacuum_count), 0)"
@@ -57,15 +59,15 @@ public final class ServerProbe {
     }
 
     /** Where the counters stand when a window opens. */
-    public Mark mark(String table) throws SQLException {
-        return new Mark(counters(table), processes == null ? 0 : processes.cpuSeconds(), System.nanoTime());
+    public Mark mark(List<String> tables) throws SQLException {
+        return new Mark(counters(tables), processes == null ? 0 : processes.cpuSeconds(), System.nanoTime());
     }
 
     /** The server's figures for the window opened at {@code mark}, in which {@code processed} messages were processed. */
-    public ServerStats since(Mark mark, String table, long processed) throws SQLException {
+    public ServerStats since(Mark mark, List<String> tables, long processed) throws SQLException {
         double seconds = (System.nanoTime() - mark.nanos) / 1e9;
         Double cpu = processes == null ? null : processes.cpuSeconds() - mark.cpuSeconds;
-        Counters now = counters(table);
+        Counters now = counters(tables);
         long wal = now.walBytes - mark.counters.walBytes;
         return new ServerStats(wal, processed == 0 ? 0 : Math.round(10.0 * wal / processed) / 10.0,
                 cpu == null ? null : Math.round(cpu * 100) / 100.0,
@@ -74,7 +76,7 @@ public final class ServerProbe {
     }
 
     /** The cumulative counters a {@link ServerMinute} is the difference of. */
-    public Counters counters(String table) throws SQLException {
+    public Counters counters(List<String> tables) throws SQLException {
         try (Connection c = admin.getConnection(); Statement st = c.createStatement()) {
             st.execute("SELECT pg_stat_clear_snapshot()");
             long checkpoints;
@@ -94,15 +96,15 @@ public final class ServerProbe {
                 walSyncs = rs.getLong(1);
                 walSyncMillis = walSyncsTimed ? rs.getDouble(2) : Double.NaN;
             }
-            long[] stats = tableStats(c, table);
+            long[] stats = tableStats(c, tables);
             return new Counters(checkpoints, wal, walSyncs, walSyncMillis, stats[3], stats[2], stats[0], stats[1]);
         }
     }
 
-    private static long[] tableStats(Connection c, String table) throws SQLException {
+    private static long[] tableStats(Connection c, List<String> tables) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(TABLE_STATS)) {
-            ps.setString(1, table);
-            ps.setString(2, table);
+            ps.setArray(1, c.createArrayOf("text", tables.toArray()));
+            ps.setArray(2, c.createArrayOf("text", tables.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)};

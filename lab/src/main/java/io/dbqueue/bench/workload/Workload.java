@@ -23,21 +23,24 @@ import java.util.Set;
  * @param backlog      messages put into the table before the warm-up (they are not measured)
  * @param mode         the consumers' delivery mode (direct, raw-sql and stack)
  * @param stack        how the {@code stack} driver's test-app sends the load
+ * @param log          the topic and readers of the pub/sub drivers ({@code log}, {@code kafka})
  * @param serverProfile the embedded server's settings beyond durability: stock unless a tuning is named
  */
 public record Workload(String name, List<String> layouts, List<Integer> batchSizes, List<String> drivers,
                        int repeat, Duration warmup, Duration duration, long messages, int messageSize,
                        int producerRate, int producers, int consumers, long maxBacklog, long backlog,
-                       DeliveryMode mode, StackLoad stack, ServerProfile serverProfile) {
+                       DeliveryMode mode, StackLoad stack, LogLoad log, ServerProfile serverProfile) {
 
     public static final List<String> DRIVERS = List.of("direct", "raw-sql", "pgbench", "pgbench-minimal", "stack",
-            "rabbitmq", "nats");
+            "rabbitmq", "nats", "log", "kafka", "kafka-fsync");
     /** Drivers that do not use a queue table: their cells run once per batch size, whatever the layouts. */
-    public static final Set<String> BROKERS = Set.of("rabbitmq", "nats");
+    public static final Set<String> BROKERS = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync");
+    /** Pub/sub drivers: a topic read by {@link LogLoad#groups()} groups, not a queue. */
+    public static final Set<String> PUB_SUB = Set.of("log", "kafka", "kafka-fsync");
     /** The minimal queue measured by pgbench: its own table, whatever the cell's layout. */
     public static final String MINIMAL_QUEUE = "pgbench-minimal";
     /** Drivers whose cells run once per batch size, whatever the layouts. */
-    private static final Set<String> ONCE_PER_BATCH_SIZE = Set.of("rabbitmq", "nats", MINIMAL_QUEUE);
+    private static final Set<String> ONCE_PER_BATCH_SIZE = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync", MINIMAL_QUEUE);
     public static final int MIN_MESSAGE_SIZE = 24;
 
     /** A delivery mode as workload files and flags spell it: at-least-once, exactly-once, at-most-once. */
@@ -89,6 +92,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         }
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(stack, "stack");
+        Objects.requireNonNull(log, "log");
         Objects.requireNonNull(serverProfile, "server_profile");
     }
 
@@ -133,6 +137,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         private long backlog;
         private DeliveryMode mode;
         private StackLoad stack;
+        private LogLoad log;
         private ServerProfile serverProfile;
 
         private Builder(Workload w) {
@@ -152,6 +157,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             backlog = w.backlog;
             mode = w.mode;
             stack = w.stack;
+            log = w.log;
             serverProfile = w.serverProfile;
         }
 
@@ -230,6 +236,11 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             return this;
         }
 
+        public Builder log(LogLoad value) {
+            log = value;
+            return this;
+        }
+
         public Builder serverProfile(ServerProfile value) {
             serverProfile = value;
             return this;
@@ -237,8 +248,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
 
         public Workload build() {
             return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, duration, messages, messageSize,
-                    producerRate, producers, consumers, maxBacklog, backlog, mode, stack,
-                    serverProfile);
+                    producerRate, producers, consumers, maxBacklog, backlog, mode, stack, log, serverProfile);
         }
     }
 

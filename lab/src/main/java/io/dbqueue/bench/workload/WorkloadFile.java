@@ -2,7 +2,6 @@ package io.dbqueue.bench.workload;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-
 import io.dbqueue.postgres.ServerProfile;
 
 import java.io.IOException;
@@ -24,12 +23,13 @@ import java.util.Set;
  */
 public final class WorkloadFile {
 
-    public static final List<String> PROFILES = List.of("quick", "default", "full", "stability", "backlog", "ceiling");
+    public static final List<String> PROFILES = List.of("quick", "default", "full", "stability", "backlog", "ceiling", "pubsub");
 
     private static final Set<String> KEYS = Set.of("name", "layouts", "batch_sizes", "drivers", "repeat", "warmup",
             "duration", "messages", "message_size", "producer_rate", "producers", "consumers", "max_backlog",
-            "backlog", "mode", "stack", "server_profile");
+            "backlog", "mode", "stack", "log", "server_profile");
     private static final Set<String> STACK_KEYS = Set.of("messages_per_request", "concurrency");
+    private static final Set<String> LOG_KEYS = Set.of("partitions", "groups", "read_batch");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private WorkloadFile() {
@@ -55,12 +55,15 @@ public final class WorkloadFile {
         Fields f = new Fields(merge(values, defaults, KEYS, source), source);
         Fields stack = new Fields(merge(f.mapping("stack"), mapping(defaults.get("stack")), STACK_KEYS,
                 source + ", stack"), source + ", stack");
+        Fields log = new Fields(merge(f.mapping("log"), mapping(defaults.get("log")), LOG_KEYS, source + ", log"),
+                source + ", log");
         return new Workload(f.text("name"), f.texts("layouts"), f.ints("batch_sizes"), f.texts("drivers"),
                 (int) f.number("repeat"), f.duration("warmup"), f.duration("duration"), f.number("messages"),
                 (int) f.number("message_size"), (int) f.number("producer_rate"), (int) f.number("producers"),
                 (int) f.number("consumers"), f.number("max_backlog"), f.number("backlog"),
                 Workload.mode(f.text("mode")),
                 new StackLoad((int) stack.number("messages_per_request"), (int) stack.number("concurrency")),
+                new LogLoad((int) log.number("partitions"), (int) log.number("groups"), (int) log.number("read_batch")),
                 ServerProfile.named(f.text("server_profile")));
     }
 

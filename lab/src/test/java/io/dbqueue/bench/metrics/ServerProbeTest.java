@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -23,13 +24,13 @@ class ServerProbeTest {
             st.execute("DROP TABLE IF EXISTS probe_minute");
             st.execute("CREATE TABLE probe_minute (id bigint)");
             ServerProbe probe = new ServerProbe(ds);
-            ServerProbe.Counters start = probe.counters("probe_minute");
+            ServerProbe.Counters start = probe.counters(List.of("probe_minute"));
             for (int i = 0; i < 20; i++) {
                 st.execute("INSERT INTO probe_minute VALUES (" + i + ")"); // each one a durable commit
             }
             // A backend publishes its I/O statistics at most once a second unless told to
             st.execute("SELECT pg_stat_force_next_flush()");
-            ServerMinute minute = probe.counters("probe_minute").minuteSince(start, 1);
+            ServerMinute minute = probe.counters(List.of("probe_minute")).minuteSince(start, 1);
 
             assertEquals(1, minute.minute());
             assertTrue(minute.walMegabytes() >= 0);

@@ -1,0 +1,41 @@
+package io.dbqueue.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The log driver on the tiny workload: a pub/sub cell reads like every other cell, with the fan-out in its rates. */
+class LogDriverTest {
+
+    @Test
+    void aLogCellReportsTheWriteRateAndTheReadRateSummedOverItsGroups(@TempDir Path out) throws Exception {
+        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(new String[]{"run", "--workload", workload.toString(), "--out", out.toString(),
+                "--drivers", "log", "--repeat", "1", "--duration", "2s", "--partitions", "2", "--groups", "3",
+                "--read-batch", "50", "--producer-rate", "2000"}, new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+
+        JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        assertTrue(EndToEndTest.schema().validate(results).isEmpty(), "results.json matches its schema");
+        assertEquals(3, results.at("/workload/log/groups").asInt());
+        JsonNode runs = results.get("runs");
+        assertEquals(1, runs.size(), "one cell for the batch size, whatever the layouts");
+        JsonNode run = runs.get(0);
+        assertEquals("log", run.get("driver").asText());
+        double written = run.at("/enqueue_throughput/median").asDouble();
+        double read = run.at("/throughput/median").asDouble();
+        assertTrue(written > 1_000, run.toString());
+        assertTrue(read > 2 * written && read < 4 * written, "three groups read every message: " + run);
+        assertTrue(run.at("/server/wal_bytes").asLong() > 0, "the topic's tables were probed: " + run);
+    }
+}
