@@ -1,0 +1,89 @@
+package io.dbqueue.spring.log;
+
+import io.dbqueue.Identifiers;
+import io.dbqueue.log.LogListener;
+import io.dbqueue.log.LogSchema;
+import io.dbqueue.log.Topic;
+import io.dbqueue.spring.DbQueueAutoConfiguration;
+import io.dbqueue.spring.DbQueueProperties;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import javax.sql.DataSource;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The log: creates the topics under {@code dbq.log.topics} that do not exist (unless
+ * {@code dbq.log.create-topics=false}), exposes their producers through {@link DbQueueTopics}, and
+ * runs the application's {@link TopicListener} beans as group members. Application
+ * {@link LogListener} beans observe every member.
+ */
+@AutoConfiguration(after = DbQueueAutoConfiguration.class)
+@ConditionalOnBean(DataSource.class)
+@ConditionalOnBooleanProperty(name = "dbq.enabled", matchIfMissing = true)
+@EnableConfigurationProperties({DbQueueLogProperties.class, DbQueueProperties.class})
+public class DbQueueLogAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public DbQueueTopics dbQueueTopics(DataSource dataSource, DbQueueLogProperties properties) {
+        properties.getTopics().forEach((name, topic) -> ensure(dataSource, name, topic, properties.isCreateTopics()));
+        return new DbQueueTopics(dataSource, properties.getTopics().keySet(), properties.getNotifyInterval());
+    }
+
+    private static void ensure(DataSource dataSource, String name, DbQueueLogProperties.TopicProperties topic,
+                               boolean create) {
+        try {
+            Identifiers.topicName(name);
+            LogSchema.describe(dataSource, name);
+        } catch (IllegalArgumentException e) {
+            if (!create || !e.getMessage().startsWith("unknown topic")) {
+                throw new IllegalStateException("dbq.log.topics." + name + ": " + e.getMessage(), e);
+            }
+            LogSchema.create(dataSource, new Topic(name, topic.getPartitions(), topic.getSegmentSize()));
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public TopicListenerContainers dbQueueTopicListenerContainers(DataSource dataSource,
+                                                                  DbQueueLogProperties properties,
+                                                                  DbQueueProperties queueProperties,
+                                                                  ObjectProvider<TopicListener> listeners,
+                                                                  ObjectProvider<LogListener> logListeners,
+                                                                  DbQueueTopics topics) {
+        LogListener listener = logListeners.orderedStream().findFirst().orElse(LogListener.NONE);
+        return new TopicListenerContainers(dataSource, properties, listeners, listener,
+                queueProperties.getShutdownTimeout());
+    }
+
+    /** Lag gauges, when the application has a {@link MeterRegistry}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    @ConditionalOnBean(MeterRegistry.class)
+    static class LagMetrics {
+
+        @Bean
+        @ConditionalOnMissingBean
+        TopicLagGauges dbQueueTopicLagGauges(MeterRegistry registry, DbQueueTopics topics,
+                                             DbQueueLogProperties properties, ObjectProvider<TopicListener> listeners) {
+            Map<String, Set<String>> groups = new LinkedHashMap<>();
+            properties.getTopics().forEach((topic, t) -> groups.computeIfAbsent(topic, k -> new LinkedHashSet<>())
+                    .addAll(t.getGroups().keySet()));
+            listeners.orderedStream().filter(l -> groups.containsKey(l.topic()))
+                    .forEach(l -> groups.get(l.topic()).add(l.group()));
+            return new TopicLagGauges(registry, topics, groups);
+        }
+    }
+}
