@@ -32,6 +32,7 @@ public final class GroupConsumer implements AutoCloseable {
 
     private final DataSource dataSource;
     private final GroupConfig config;
+    private final Topic topic;
     private final GroupStore store;
     private final RecordHandler handler;
     private final LogListener listener;
@@ -46,6 +47,7 @@ public final class GroupConsumer implements AutoCloseable {
                           LogListener listener) {
         this.dataSource = dataSource;
         this.config = config;
+        this.topic = topic;
         this.store = new GroupStore(topic, config);
         this.handler = Objects.requireNonNull(handler, "handler");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -72,6 +74,11 @@ public final class GroupConsumer implements AutoCloseable {
 
     public GroupConfig config() {
         return config;
+    }
+
+    /** The topic as created. */
+    public Topic topic() {
+        return topic;
     }
 
     /** The partitions this member holds right now. */

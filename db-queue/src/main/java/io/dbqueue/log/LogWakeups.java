@@ -10,10 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Wakes idle group members when a producer made {@link TopicProducer#withWakeups} appends to their
- * topic, so that a topic read by idle members costs a poll now and then and a fresh message is
- * still read within milliseconds. One connection listens for all the given members
- * ({@link ChannelListener}); after a reconnect every member is woken.
+ * Wakes idle group members when a producer made {@link TopicProducer#withWakeups} appends to a
+ * partition they hold, so that a topic read by idle members costs a poll now and then and a fresh
+ * message is still read within milliseconds. A notification names the partition, so only its
+ * holders (one member per group) wake, not every member of the topic. One connection listens for
+ * all the given members ({@link ChannelListener}); after a reconnect every member is woken.
  */
 public final class LogWakeups implements AutoCloseable {
 
@@ -26,9 +27,16 @@ public final class LogWakeups implements AutoCloseable {
     public static LogWakeups start(DataSource dataSource, Collection<GroupConsumer> members) {
         Map<String, Map<String, List<Runnable>>> byChannel = new HashMap<>();
         for (GroupConsumer member : members) {
-            String topic = member.config().topic();
-            byChannel.computeIfAbsent(LogSql.channel(topic), c -> new HashMap<>())
-                    .computeIfAbsent(topic, t -> new ArrayList<>()).add(member::wakeup);
+            Map<String, List<Runnable>> byPartition = byChannel.computeIfAbsent(
+                    LogSql.channel(member.topic().name()), c -> new HashMap<>());
+            for (int p = 0; p < member.topic().partitions(); p++) {
+                int partition = p;
+                byPartition.computeIfAbsent(Integer.toString(p), k -> new ArrayList<>()).add(() -> {
+                    if (member.partitions().contains(partition)) {
+                        member.wakeup();
+                    }
+                });
+            }
         }
         return new LogWakeups(ChannelListener.start(dataSource, byChannel, "dbq-log-wakeups"));
     }

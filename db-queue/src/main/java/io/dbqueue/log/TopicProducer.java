@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -79,7 +80,7 @@ public final class TopicProducer implements AutoCloseable {
                 return appendOwn(c, messages, byPartition); // append() created the segment
             }
         });
-        wakeReaders();
+        wakeReaders(byPartition.keySet());
         return positions;
     }
 
@@ -98,8 +99,9 @@ public final class TopicProducer implements AutoCloseable {
      */
     public List<LogPosition> sendAll(Connection connection, List<LogMessage> messages) {
         try {
-            List<LogPosition> positions = append(connection, messages, byPartition(messages));
-            wakeReaders();
+            Map<Integer, List<Integer>> byPartition = byPartition(messages);
+            List<LogPosition> positions = append(connection, messages, byPartition);
+            wakeReaders(byPartition.keySet());
             return positions;
         } catch (SQLException e) {
             throw new QueueException("append to " + topic.name() + " failed: " + e.getMessage(), e);
@@ -179,9 +181,12 @@ public final class TopicProducer implements AutoCloseable {
         }
     }
 
-    private void wakeReaders() {
+    /** Notifies the readers of the partitions appended to: the payload is the partition, so only its holders wake. */
+    private void wakeReaders(Set<Integer> partitions) {
         if (notifier != null) {
-            notifier.notify(LogSql.channel(topic.name()), topic.name());
+            for (int partition : partitions) {
+                notifier.notify(LogSql.channel(topic.name()), Integer.toString(partition));
+            }
         }
     }
 
