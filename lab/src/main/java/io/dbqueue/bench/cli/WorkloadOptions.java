@@ -19,7 +19,8 @@ final class WorkloadOptions {
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "quick (smoke run, minutes), default (the matrix), full, ceiling (the library against pgbench),"
-                    + " stability (10 min run), backlog (1,000,000 waiting messages), pubsub (the log against Kafka)."
+                    + " stability (10 min run), backlog (1,000,000 waiting messages), pubsub (the log against Kafka),"
+                    + " pubsub-soak (30 min with retention)."
                     + " Default: ${DEFAULT-VALUE}.")
     String profile;
 
@@ -121,7 +122,7 @@ final class WorkloadOptions {
         }
         if (partitions != null || groups != null || readBatch != null) {
             b.log(new LogLoad(or(partitions, w.log().partitions()), or(groups, w.log().groups()),
-                    or(readBatch, w.log().readBatch())));
+                    or(readBatch, w.log().readBatch()), w.log().segmentSize(), w.log().retention()));
         }
         return b.build();
     }
@@ -149,7 +150,8 @@ final class WorkloadOptions {
         map.put("stack", Map.of("messages_per_request", w.stack().messagesPerRequest(),
                 "concurrency", w.stack().concurrency()));
         map.put("log", Map.of("partitions", w.log().partitions(), "groups", w.log().groups(),
-                "read_batch", w.log().readBatch()));
+                "read_batch", w.log().readBatch(), "segment_size", w.log().segmentSize(),
+                "retention", w.log().retention()));
         return map;
     }
 

@@ -10,9 +10,11 @@ import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.log.GroupConfig;
 import io.dbqueue.log.GroupConsumer;
 import io.dbqueue.log.LogMessage;
+import io.dbqueue.log.LogRetention;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.LogWakeups;
 import io.dbqueue.log.RecordHandler;
+import io.dbqueue.log.RetentionPolicy;
 import io.dbqueue.log.Topic;
 import io.dbqueue.log.TopicProducer;
 
@@ -27,7 +29,7 @@ import java.util.stream.IntStream;
  * partitions, the workload's producers appending batches of the cell's batch size through one
  * {@link TopicProducer}, and {@link LogLoad#groups()} consumer groups of the workload's
  * {@code consumers} members each, at the workload's delivery mode, woken by the producer's
- * notifications. A record counts as processed when a group's handler gets it, once per group: the
+ * notifications, and the workload's retention every 10 seconds. A record counts as processed when a group's handler gets it, once per group: the
  * cell's throughput is the read rate summed over the groups, its enqueue throughput the write rate.
  */
 public final class LogDriver implements Driver {
@@ -35,6 +37,7 @@ public final class LogDriver implements Driver {
     static final String TOPIC = "bench_log";
     private static final Duration NOTIFY_INTERVAL = Duration.ofMillis(5);
     private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
+    private static final Duration RETENTION_INTERVAL = Duration.ofSeconds(10);
 
     @Override
     public String name() {
@@ -52,7 +55,7 @@ public final class LogDriver implements Driver {
         LogLoad log = workload.log();
         int members = log.groups() * workload.consumers();
         try (HikariDataSource pool = context.server().dataSource(workload.producers() + members + 2)) {
-            Topic topic = Topic.of(TOPIC, log.partitions());
+            Topic topic = new Topic(TOPIC, log.partitions(), log.segmentSize());
             LogSchema.recreate(pool, topic);
             List<String> tables = new ArrayList<>(List.of(TOPIC + "_partitions", TOPIC + "_groups"));
             IntStream.range(0, log.partitions()).forEach(p -> tables.add(TOPIC + "_p" + p));
@@ -60,11 +63,15 @@ public final class LogDriver implements Driver {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 TopicProducer producer = TopicProducer.withWakeups(pool, TOPIC, NOTIFY_INTERVAL);
                 Readers readers = Readers.start(pool, workload, meter);
+                RetentionPolicy retention = log.retentionPolicy();
+                AutoCloseable retaining = retention == null ? () -> { }
+                        : LogRetention.start(pool, TOPIC, retention, RETENTION_INTERVAL);
                 Producers producers = Producers.start(workload, context.cell().batchSize(), meter,
                         () -> payloads -> producer.sendAll(payloads.stream().map(LogMessage::of).toList()), failure);
                 return new Load(() -> {
                     producers.close();
                     producer.close();
+                    retaining.close();
                 }, readers, failure);
             });
         }

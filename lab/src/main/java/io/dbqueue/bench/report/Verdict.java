@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * whether that margin is larger than the run-to-run spread, how close the library came to the
  * ceiling measured in the same run by PostgreSQL's own client (pgbench with the library's
  * statements, and pgbench on the minimal queue), what the raw-SQL JDBC loop says about the cost
- * of a JDBC loop, and what a broker measured alongside achieved.
+ * of a JDBC loop, what a broker measured alongside achieved, and the log against Kafka.
  *
  * @param beyondSpread        whether the winner's slowest repetition beat the runner-up's fastest;
  *                            null with a single repetition or a single cell
@@ -122,6 +122,7 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
             text.addAll(ceilingText(runs, ceilings, mine));
         }
         brokers(runs, winner).forEach(text::add);
+        text.addAll(PubSubVerdict.text(runs));
         return new Verdict(driver, name(winner), runnerUpName, margin, beyond,
                 mine == null ? null : mine.directToPgbenchPct(), mine == null ? null : mine.directToMinimalPct(),
                 mine == null ? null : mine.directToRawSqlPct(), ceilings, text);
@@ -183,9 +184,10 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
         return value == null ? "-" : String.format(Locale.ROOT, "%.0f %%", value);
     }
 
-    /** For each broker measured in the run, its best cell against the winner. */
+    /** For each queue broker measured in the run, its best cell against the winner (pub/sub cells: {@link PubSubVerdict}). */
     private static List<String> brokers(List<CellResult> runs, CellResult winner) {
-        return runs.stream().filter(r -> Workload.BROKERS.contains(r.driver()) && !r.driver().equals(winner.driver()))
+        return runs.stream().filter(r -> Workload.BROKERS.contains(r.driver()) && !Workload.PUB_SUB.contains(r.driver())
+                        && !r.driver().equals(winner.driver()))
                 .collect(Collectors.groupingBy(CellResult::driver)).values().stream()
                 .map(cells -> cells.stream().max(Comparator.comparingDouble(c -> c.throughput().median())).orElseThrow())
                 .map(best -> String.format(Locale.ROOT, "On the same machine %s processed at best %s messages/s"

@@ -23,13 +23,15 @@ import java.util.Set;
  */
 public final class WorkloadFile {
 
-    public static final List<String> PROFILES = List.of("quick", "default", "full", "stability", "backlog", "ceiling", "pubsub");
+    public static final List<String> PROFILES = List.of("quick", "default", "full", "stability", "backlog", "ceiling", "pubsub",
+            "pubsub-soak");
 
     private static final Set<String> KEYS = Set.of("name", "layouts", "batch_sizes", "drivers", "repeat", "warmup",
             "duration", "messages", "message_size", "producer_rate", "producers", "consumers", "max_backlog",
             "backlog", "mode", "stack", "log", "server_profile");
     private static final Set<String> STACK_KEYS = Set.of("messages_per_request", "concurrency");
-    private static final Set<String> LOG_KEYS = Set.of("partitions", "groups", "read_batch");
+    private static final Set<String> LOG_KEYS = Set.of("partitions", "groups", "read_batch", "segment_size",
+            "retention");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private WorkloadFile() {
@@ -63,7 +65,8 @@ public final class WorkloadFile {
                 (int) f.number("consumers"), f.number("max_backlog"), f.number("backlog"),
                 Workload.mode(f.text("mode")),
                 new StackLoad((int) stack.number("messages_per_request"), (int) stack.number("concurrency")),
-                new LogLoad((int) log.number("partitions"), (int) log.number("groups"), (int) log.number("read_batch")),
+                new LogLoad((int) log.number("partitions"), (int) log.number("groups"), (int) log.number("read_batch"),
+                        log.number("segment_size"), log.text("retention")),
                 ServerProfile.named(f.text("server_profile")));
     }
 

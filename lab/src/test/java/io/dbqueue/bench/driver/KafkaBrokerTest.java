@@ -37,7 +37,7 @@ class KafkaBrokerTest {
     void twoGroupsReadEveryMessage(@TempDir Path dir) throws Exception {
         KafkaBroker broker = startOrSkip(dir);
         // three members per group on two partitions: the groups settle with an idle member each
-        LogLoad log = new LogLoad(2, 2, 50);
+        LogLoad log = new LogLoad(2, 2, 50, 100_000, "none");
         Meter meter = new Meter(0, log.groups());
         AtomicReference<Throwable> failure = new AtomicReference<>();
         try (broker; Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,

@@ -59,6 +59,32 @@ class VerdictTest {
         assertTrue(text.contains("between 45 % and 60 % of pgbench-minimal."), text);
     }
 
+    @Test
+    void thePubSubPartSetsTheLogAgainstKafkaOnReadsAndSaysWhichToUse() {
+        String close = String.join(" ", Verdict.of(List.of(pubSub("log", 20_000, 5, 120),
+                pubSub("kafka", 21_000, 5, 60), pubSub("kafka-fsync", 10_000, 5, 180))).text());
+        assertTrue(close.contains("Pub/sub: the log wrote 20,000 and read 100,000 messages/s (all groups together),"
+                + " p99 120.0 ms from write to read."), close);
+        assertTrue(close.contains("Kafka (its default: the OS flushes) wrote 21,000 and read 105,000 messages/s,"
+                + " p99 60.0 ms: the log read 95 % of its rate."), close);
+        assertTrue(close.contains("Kafka (an fsync before each acknowledgement) wrote 10,000 and read 50,000"
+                + " messages/s, p99 180.0 ms: the log read 200 % of its rate."), close);
+        assertTrue(close.contains("about as well as Kafka"), close);
+        assertTrue(!close.contains("On the same machine kafka"), "Kafka is not compared as a queue broker: " + close);
+
+        String far = String.join(" ", Verdict.of(List.of(pubSub("log", 10_000, 5, 120),
+                pubSub("kafka", 40_000, 5, 60))).text());
+        assertTrue(far.contains("Kafka read 4.0 times the log's rate here: if the load is near 10,000 messages/s"
+                + " written, or must grow past it, Kafka is the better choice on this hardware."), far);
+    }
+
+    private static CellResult pubSub(String driver, double writes, int groups, double p99) {
+        Range written = new Range(writes, writes, writes);
+        Range read = new Range(writes * groups, writes * groups, writes * groups);
+        return new CellResult(driver, "none", 100, 3, read, written, 5,
+                new LatencySummary(0, 0, 0, 0, p99, p99), null, null, null, 1, List.of());
+    }
+
     private static CellResult cell(String driver, String layout, int batch, double median) {
         Range throughput = new Range(median, median * 0.95, median * 1.05);
         return new CellResult(driver, layout, batch, 3, throughput, throughput, 10,

@@ -15,7 +15,7 @@ class WorkloadFileTest {
     @Test
     void thePubSubProfileIsTheStudysWorkload() {
         Workload w = WorkloadFile.profile("pubsub");
-        assertEquals(new LogLoad(4, 5, 200), w.log());
+        assertEquals(new LogLoad(4, 5, 200, 100_000, "none"), w.log());
         assertEquals(1024, w.messageSize());
         assertEquals(10, w.producers());
         assertEquals(4, w.consumers());
@@ -28,15 +28,18 @@ class WorkloadFileTest {
     void aFileSetsSomeLogKeysAndTheRestComeFromTheDefaults(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("fanout.yaml");
         Files.writeString(file, "name: fanout\nlog:\n  groups: 10\n");
-        assertEquals(new LogLoad(4, 10, 200), WorkloadFile.read(file).log());
+        assertEquals(new LogLoad(4, 10, 200, 100_000, "none"), WorkloadFile.read(file).log());
     }
 
     @Test
     void badLogKeysAreNamed(@TempDir Path dir) throws Exception {
         Path unknown = dir.resolve("unknown.yaml");
         Files.writeString(unknown, "name: x\nlog:\n  partition: 3\n");
-        assertEquals(unknown + ", log: unknown key 'partition'; known keys: [groups, partitions, read_batch]",
+        assertEquals(unknown + ", log: unknown key 'partition'; known keys: [groups, partitions, read_batch, retention, segment_size]",
                 assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(unknown)).getMessage());
+        Path retention = dir.resolve("retention.yaml");
+        Files.writeString(retention, "name: x\nlog:\n  retention: forever\n");
+        assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(retention));
         Path zero = dir.resolve("zero.yaml");
         Files.writeString(zero, "name: x\nlog:\n  groups: 0\n");
         assertEquals("log.groups must be at least 1, was 0",
