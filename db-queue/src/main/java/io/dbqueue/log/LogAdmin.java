@@ -56,11 +56,11 @@ public final class LogAdmin {
             throw new IllegalArgumentException("offset must not be negative, was " + offset);
         }
         Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
-            long[] bounds = bounds(tx, partition);
-            if (offset < bounds[0] || offset > bounds[1]) {
+            PartitionBounds bounds = PartitionBounds.read(tx, sql, partition);
+            if (offset < bounds.low() || offset > bounds.next()) {
                 throw new IllegalArgumentException("topic " + topic.name() + " partition " + partition + " holds offsets "
-                        + bounds[0] + " to " + (bounds[1] - 1) + "; a group can be set to " + bounds[0] + " to "
-                        + bounds[1] + ", not " + offset);
+                        + bounds.low() + " to " + (bounds.next() - 1) + "; a group can be set to " + bounds.low()
+                        + " to " + bounds.next() + ", not " + offset);
             }
             return set(tx, group, partition, offset);
         }));
@@ -71,7 +71,7 @@ public final class LogAdmin {
         Identifiers.groupName(group);
         Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
             for (int p = 0; p < topic.partitions(); p++) {
-                long[] bounds = bounds(tx, p);
+                PartitionBounds bounds = PartitionBounds.read(tx, sql, p);
                 Long first;
                 try (PreparedStatement ps = tx.prepareStatement(sql.offsetAt(p))) {
                     ps.setTimestamp(1, Timestamp.from(time));
@@ -80,7 +80,7 @@ public final class LogAdmin {
                         first = (Long) rs.getObject(1);
                     }
                 }
-                set(tx, group, p, first == null ? bounds[1] : Math.max(first, bounds[0]));
+                set(tx, group, p, first == null ? bounds.next() : Math.max(first, bounds.low()));
             }
             return null;
         }));
@@ -92,16 +92,5 @@ public final class LogAdmin {
                     + ": start a member of it first");
         }
         return 1;
-    }
-
-    /** The partition's lowest kept offset and next offset to append. */
-    private long[] bounds(Connection c, int partition) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.partitionBounds)) {
-            ps.setInt(1, partition);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new long[] {rs.getLong(1), rs.getLong(2)};
-            }
-        }
     }
 }

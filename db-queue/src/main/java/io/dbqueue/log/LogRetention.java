@@ -82,8 +82,8 @@ public final class LogRetention implements AutoCloseable {
     }
 
     private int apply(Connection c, int partition) throws SQLException {
-        long next = queryLong(c, sql.partitionBounds, partition, 2);
-        Long minCommitted = queryLong(c, sql.minCommitted, partition, 1);
+        long next = PartitionBounds.read(c, sql, partition).next();
+        Long minCommitted = minCommitted(c, partition);
         List<long[]> segments = segments(c, partition);
         long bytes = segments.stream().mapToLong(s -> s[1]).sum();
         int dropped = 0;
@@ -151,13 +151,13 @@ public final class LogRetention implements AutoCloseable {
         return segments;
     }
 
-    /** Column {@code column} of the one row {@code query} returns for {@code partition}; null if SQL NULL. */
-    private static Long queryLong(Connection c, String query, int partition, int column) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(query)) {
+    /** The lowest position of any group on the partition; null when no group reads the topic. */
+    private Long minCommitted(Connection c, int partition) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.minCommitted)) {
             ps.setInt(1, partition);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return (Long) rs.getObject(column);
+                return (Long) rs.getObject(1);
             }
         }
     }

@@ -51,7 +51,7 @@ public final class LogSchema {
                         st.execute(ddl);
                     }
                 }
-                Jdbc.update(tx, "DELETE FROM dbq_topics WHERE topic_name = ?", topicName);
+                Jdbc.update(tx, LogSql.FORGET_TOPIC, topicName);
             }
             return null;
         }));
@@ -67,7 +67,7 @@ public final class LogSchema {
     public static Topic describe(DataSource dataSource, String topicName) {
         Identifiers.topicName(topicName);
         return Jdbc.autoCommitted(dataSource, "describe topic " + topicName, c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass('dbq_topics') IS NOT NULL");
+            try (PreparedStatement ps = c.prepareStatement(LogSql.CATALOG_EXISTS);
                  ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 if (!rs.getBoolean(1)) {
@@ -108,19 +108,12 @@ public final class LogSchema {
     static void ensureSegments(Connection c, Topic topic, int partition, long offset) throws SQLException {
         LogSql sql = new LogSql(topic);
         Jdbc.inTransaction(c, tx -> {
-            try (PreparedStatement ps = tx.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?), ?)")) {
-                ps.setString(1, "dbq_log:" + topic.name());
+            try (PreparedStatement ps = tx.prepareStatement(LogSql.SEGMENT_LOCK)) {
+                ps.setString(1, topic.name());
                 ps.setInt(2, partition);
                 ps.execute();
             }
-            long low;
-            try (PreparedStatement ps = tx.prepareStatement(sql.partitionBounds)) {
-                ps.setInt(1, partition);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    low = rs.getLong(1);
-                }
-            }
+            long low = PartitionBounds.read(tx, sql, partition).low();
             try (Statement st = tx.createStatement()) {
                 for (long s = topic.segmentOf(low); s <= topic.segmentOf(offset) + 1; s++) {
                     st.execute(sql.createSegment(partition, s));

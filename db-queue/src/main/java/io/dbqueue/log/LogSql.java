@@ -19,7 +19,11 @@ final class LogSql {
                 segment_size bigint NOT NULL,
                 created_at   timestamptz NOT NULL DEFAULT now()
             )""";
+    static final String CATALOG_EXISTS = "SELECT to_regclass('dbq_topics') IS NOT NULL";
     static final String DESCRIBE = "SELECT partitions, segment_size FROM dbq_topics WHERE topic_name = ?";
+    static final String FORGET_TOPIC = "DELETE FROM dbq_topics WHERE topic_name = ?";
+    /** Creators of one partition's segments take turns: (topic key, partition). */
+    static final String SEGMENT_LOCK = "SELECT pg_advisory_xact_lock(hashtext('dbq_log:' || ?), ?)";
 
     private final Topic topic;
     final String append;

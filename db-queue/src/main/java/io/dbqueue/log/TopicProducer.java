@@ -169,14 +169,7 @@ public final class TopicProducer implements AutoCloseable {
     /** On a connection of its own: the caller's transaction is aborted by the failed insert. */
     private void createSegmentsFor(int partition) throws SQLException {
         try (Connection own = dataSource.getConnection()) {
-            long next;
-            try (PreparedStatement ps = own.prepareStatement(sql.partitionBounds)) {
-                ps.setInt(1, partition);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    next = rs.getLong(2);
-                }
-            }
+            long next = PartitionBounds.read(own, sql, partition).next();
             LogSchema.ensureSegments(own, topic, partition, next + topic.segmentSize());
         }
     }

@@ -1,0 +1,20 @@
+package io.dbqueue.log;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** A partition's lowest offset retention has kept and its next offset to append. */
+record PartitionBounds(long low, long next) {
+
+    static PartitionBounds read(Connection c, LogSql sql, int partition) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.partitionBounds)) {
+            ps.setInt(1, partition);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new PartitionBounds(rs.getLong(1), rs.getLong(2));
+            }
+        }
+    }
+}
