@@ -26,8 +26,8 @@ import java.util.Set;
 public final class GroupConsumer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupConsumer.class);
-    private static final Duration FAILURE_BACKOFF = Duration.ofSeconds(1);
-    private static final int MAX_BACKOFF_DOUBLINGS = 4;
+    private static final Duration FAILURE_BACKOFF = Duration.ofMillis(500);
+    private static final int MAX_BACKOFF_DOUBLINGS = 5;
     private static final Duration REBALANCE_HEARTBEAT = Duration.ofMillis(50);
 
     private final DataSource dataSource;
@@ -41,6 +41,8 @@ public final class GroupConsumer implements AutoCloseable {
     private final Thread thread;
     private volatile Set<Integer> held = Set.of();
     private List<String> lastLive = List.of();
+    private final Map<Integer, Failure> failures = new HashMap<>();
+    private long nextHeartbeat;
     private volatile boolean running = true;
 
     private GroupConsumer(DataSource dataSource, Topic topic, GroupConfig config, RecordHandler handler,
@@ -95,30 +97,39 @@ public final class GroupConsumer implements AutoCloseable {
         return running && thread.isAlive();
     }
 
+    /**
+     * The member's loop: a batch from each held partition in turn, a heartbeat whenever one is due
+     * (between partitions too, so that a slow round does not outlast the lease), and a wait when no
+     * partition had a full batch. A partition whose read, handler or commit failed is left alone
+     * until its back-off ends (wakeups do not cut it short); the others go on.
+     */
     private void run() {
-        long nextHeartbeat = System.nanoTime();
-        int failures = 0;
+        nextHeartbeat = System.nanoTime();
         while (running) {
             long seen = signal.generation();
             long wait;
             try {
-                if (System.nanoTime() - nextHeartbeat >= 0) {
-                    nextHeartbeat = System.nanoTime() + heartbeat().toNanos();
-                }
                 boolean full = false;
+                heartbeatIfDue();
                 for (int partition : held) {
-                    full |= readOnce(partition) >= config.batchSize();
+                    if (!running) {
+                        break;
+                    }
+                    heartbeatIfDue();
+                    if (held.contains(partition) && !backingOff(partition)) {
+                        full |= readGuarded(partition) >= config.batchSize();
+                    }
                 }
-                failures = 0;
-                wait = full ? 0 : Math.min(config.pollInterval().toNanos(), nextHeartbeat - System.nanoTime());
-            } catch (InterruptedException e) {
-                break;
-            } catch (Exception e) {
-                failures++;
-                LOG.warn("{}/{}: read cycle failed ({} in a row), backing off: {}", config.topic(), config.group(),
-                        failures, e.toString());
+                long now = System.nanoTime();
+                wait = full ? 0 : Math.min(config.pollInterval().toNanos(), nextHeartbeat - now);
+                for (long retryAt : failures.values().stream().map(Failure::retryAt).toList()) {
+                    wait = Math.min(wait, retryAt - now);
+                }
+            } catch (RuntimeException e) { // the heartbeat failed: the database is away
+                LOG.warn("{}/{}: heartbeat failed, trying again: {}", config.topic(), config.group(), e.toString());
                 listener.crashed(config.topic(), config.group(), e);
-                wait = FAILURE_BACKOFF.toNanos() << Math.min(failures - 1, MAX_BACKOFF_DOUBLINGS);
+                nextHeartbeat = System.nanoTime() + FAILURE_BACKOFF.toNanos();
+                wait = FAILURE_BACKOFF.toNanos();
             }
             try {
                 if (wait > 0 && running) {
@@ -129,6 +140,44 @@ public final class GroupConsumer implements AutoCloseable {
             }
         }
         leaveQuietly();
+    }
+
+    private void heartbeatIfDue() {
+        if (System.nanoTime() - nextHeartbeat >= 0) {
+            nextHeartbeat = System.nanoTime() + heartbeat().toNanos();
+        }
+    }
+
+    private boolean backingOff(int partition) {
+        Failure failure = failures.get(partition);
+        return failure != null && System.nanoTime() - failure.retryAt() < 0;
+    }
+
+    /** {@link #readOnce}, with a failure kept to its partition: backed off, doubling up to half the lease. */
+    private int readGuarded(int partition) {
+        try {
+            int read = readOnce(partition);
+            failures.remove(partition);
+            return read;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                running = false;
+                return 0;
+            }
+            int count = failures.containsKey(partition) ? failures.get(partition).count() + 1 : 1;
+            long backoff = Math.min(FAILURE_BACKOFF.toNanos() << Math.min(count - 1, MAX_BACKOFF_DOUBLINGS),
+                    config.lease().toNanos() / 2);
+            failures.put(partition, new Failure(count, System.nanoTime() + backoff));
+            LOG.warn("{}/{}: partition {} failed ({} in a row), backing off {} ms: {}", config.topic(),
+                    config.group(), partition, count, backoff / 1_000_000, e.toString());
+            listener.crashed(config.topic(), config.group(), e);
+            return 0;
+        }
+    }
+
+    /** A partition's failures in a row and when to try it again. */
+    private record Failure(int count, long retryAt) {
     }
 
     /**
@@ -248,13 +297,18 @@ public final class GroupConsumer implements AutoCloseable {
         held = Set.of();
     }
 
+    /** Stops reading after the batch in hand, without waiting; {@link #shutdown} then waits for it. */
+    public void stopReading() {
+        running = false;
+        signal.signalAll();
+    }
+
     /**
      * Stops reading, waits up to {@code timeout} for the batch in hand to be handled and committed,
      * and leaves the group. Returns whether the member stopped in time.
      */
     public boolean shutdown(Duration timeout) {
-        running = false;
-        signal.signalAll();
+        stopReading();
         try {
             thread.join(Math.max(1, timeout.toMillis()));
             if (thread.isAlive()) {

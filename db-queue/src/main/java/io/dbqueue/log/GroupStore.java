@@ -45,40 +45,40 @@ final class GroupStore {
 
     /**
      * Says this member is alive, lets go of the partitions that are no longer its share and takes
-     * those of its share that are free or whose lease ran out.
+     * those of its share that are free or whose lease ran out. Each statement commits on its own
+     * ({@code c} in autocommit): a release is committed before the acquire, so two members swapping
+     * partitions never wait on each other's rows in a cycle.
      */
     Membership heartbeat(Connection c) throws SQLException {
-        return Jdbc.inTransaction(c, tx -> {
-            long leaseMillis = config.lease().toMillis();
-            Jdbc.update(tx, sql.heartbeat, config.group(), config.memberId(), leaseMillis);
-            Jdbc.update(tx, sql.forgetDeadMembers, config.group());
-            List<String> live = new ArrayList<>();
-            try (PreparedStatement ps = tx.prepareStatement(sql.liveMembers)) {
-                ps.setString(1, config.group());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        live.add(rs.getString(1));
-                    }
+        long leaseMillis = config.lease().toMillis();
+        Jdbc.update(c, sql.heartbeat, config.group(), config.memberId(), leaseMillis);
+        Jdbc.update(c, sql.forgetDeadMembers, config.group());
+        List<String> live = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.liveMembers)) {
+            ps.setString(1, config.group());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    live.add(rs.getString(1));
                 }
             }
-            Set<Integer> ownShare = Assignment.share(live, config.memberId(), topic.partitions());
-            int[] share = ownShare.stream().mapToInt(Integer::intValue).toArray();
-            Jdbc.update(tx, sql.release, config.group(), config.memberId(), Jdbc.ints(tx, share));
-            Set<Integer> held = new TreeSet<>();
-            try (PreparedStatement ps = tx.prepareStatement(sql.acquire)) {
-                ps.setString(1, config.memberId());
-                ps.setLong(2, leaseMillis);
-                ps.setString(3, config.group());
-                ps.setArray(4, Jdbc.ints(tx, share));
-                ps.setString(5, config.memberId());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        held.add(rs.getInt(1));
-                    }
+        }
+        Set<Integer> ownShare = Assignment.share(live, config.memberId(), topic.partitions());
+        int[] share = ownShare.stream().mapToInt(Integer::intValue).toArray();
+        Jdbc.update(c, sql.release, config.group(), config.memberId(), Jdbc.ints(c, share));
+        Set<Integer> held = new TreeSet<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.acquire)) {
+            ps.setString(1, config.memberId());
+            ps.setLong(2, leaseMillis);
+            ps.setString(3, config.group());
+            ps.setArray(4, Jdbc.ints(c, share));
+            ps.setString(5, config.memberId());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    held.add(rs.getInt(1));
                 }
             }
-            return new Membership(List.copyOf(live), ownShare, held);
-        });
+        }
+        return new Membership(List.copyOf(live), ownShare, held);
     }
 
     /** Leaves the group: its partitions are free at once instead of when their leases run out. */

@@ -56,7 +56,7 @@ public final class LogAdmin {
             throw new IllegalArgumentException("offset must not be negative, was " + offset);
         }
         Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
-            PartitionBounds bounds = PartitionBounds.read(tx, sql, partition);
+            PartitionBounds bounds = PartitionBounds.readLocked(tx, sql, partition);
             if (offset < bounds.low() || offset > bounds.next()) {
                 throw new IllegalArgumentException("topic " + topic.name() + " partition " + partition + " holds offsets "
                         + bounds.low() + " to " + (bounds.next() - 1) + "; a group can be set to " + bounds.low()
@@ -71,7 +71,7 @@ public final class LogAdmin {
         Identifiers.groupName(group);
         Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
             for (int p = 0; p < topic.partitions(); p++) {
-                PartitionBounds bounds = PartitionBounds.read(tx, sql, p);
+                PartitionBounds bounds = PartitionBounds.readLocked(tx, sql, p);
                 Long first;
                 try (PreparedStatement ps = tx.prepareStatement(sql.offsetAt(p))) {
                     ps.setTimestamp(1, Timestamp.from(time));

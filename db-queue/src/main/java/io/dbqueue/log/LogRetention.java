@@ -22,13 +22,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * Applies a {@link RetentionPolicy} to a topic by dropping whole segments, oldest first, and raising
  * the partition's low offset past them in the same transaction. No row is deleted, so retention
- * leaves no dead tuples behind. A drop waits at most {@value #LOCK_TIMEOUT} for its lock (readers and
+ * leaves no dead tuples behind. A drop waits at most 2 s for its locks ({@link LogSql#LOCK_TIMEOUT}) (readers and
  * writers of the partition queue behind a waiting DROP); one that times out is tried next round.
  */
 public final class LogRetention implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogRetention.class);
-    private static final String LOCK_TIMEOUT = "2s";
     private static final String LOCK_NOT_AVAILABLE = "55P03";
 
     private final DataSource dataSource;
@@ -89,10 +88,8 @@ public final class LogRetention implements AutoCloseable {
         int dropped = 0;
         for (long[] segment : segments) {
             long end = (segment[0] + 1) * topic.segmentSize();
-            if (end > next || !droppable(c, partition, end, minCommitted, bytes)) {
-                break;
-            }
-            if (!drop(c, partition, segment[0], end)) {
+            Reason reason = end > next ? Reason.KEEP : reason(c, partition, end, minCommitted, bytes);
+            if (reason == Reason.KEEP || !drop(c, partition, segment[0], end, reason == Reason.CONSUMED)) {
                 break;
             }
             LOG.info("{}: retention dropped partition {} offsets below {} ({} bytes)", topic.name(), partition, end,
@@ -103,38 +100,52 @@ public final class LogRetention implements AutoCloseable {
         return dropped;
     }
 
-    private boolean droppable(Connection c, int partition, long end, Long minCommitted, long bytes) throws SQLException {
-        if (policy.dropConsumed() && minCommitted != null && minCommitted >= end) {
-            return true;
-        }
+    /** Why a segment may go: its size or age (whoever has read it), or every group having read it. */
+    private enum Reason { KEEP, CONSUMED, LIMIT }
+
+    private Reason reason(Connection c, int partition, long end, Long minCommitted, long bytes) throws SQLException {
         if (policy.maxBytes() > 0 && bytes > policy.maxBytes()) {
-            return true;
+            return Reason.LIMIT;
         }
-        if (policy.maxAge() == null) {
-            return false;
-        }
-        try (PreparedStatement ps = c.prepareStatement(sql.segmentNewest(partition))) {
-            ps.setLong(1, end - 1);
-            try (ResultSet rs = ps.executeQuery()) {
-                return !rs.next() || policy.expired(rs.getTimestamp(1).toInstant(), Instant.now());
+        if (policy.maxAge() != null) {
+            try (PreparedStatement ps = c.prepareStatement(sql.segmentNewest(partition))) {
+                ps.setLong(1, end - 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next() || policy.expired(rs.getTimestamp(1).toInstant(), Instant.now())) {
+                        return Reason.LIMIT;
+                    }
+                }
             }
         }
+        return policy.dropConsumed() && minCommitted != null && minCommitted >= end ? Reason.CONSUMED : Reason.KEEP;
     }
 
-    private boolean drop(Connection c, int partition, long segment, long end) throws SQLException {
+    /**
+     * Drops the segment and raises the low offset in one transaction. A drop for consumption checks
+     * again once it holds the partition's row (a group joining or reset meanwhile waits for that row,
+     * or has committed and is seen here), and rolls back if a group is now below the segment's end.
+     */
+    private boolean drop(Connection c, int partition, long segment, long end, boolean onlyIfConsumed)
+            throws SQLException {
         try {
             return Jdbc.inTransaction(c, tx -> {
                 try (Statement st = tx.createStatement()) {
-                    st.execute("SET LOCAL lock_timeout = '" + LOCK_TIMEOUT + "'");
-                    st.execute(sql.dropSegment(partition, segment));
+                    st.execute(LogSql.LOCK_TIMEOUT);
                 }
                 Jdbc.update(tx, sql.raiseLowOffset, end, partition);
+                Long position = onlyIfConsumed ? minCommitted(tx, partition) : null;
+                if (onlyIfConsumed && (position == null || position < end)) {
+                    tx.rollback();
+                    return false;
+                }
+                try (Statement st = tx.createStatement()) {
+                    st.execute(sql.dropSegment(partition, segment));
+                }
                 return true;
             });
         } catch (SQLException e) {
             if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
-                LOG.debug("{}: retention could not lock partition {} within {}, next round", topic.name(), partition,
-                        LOCK_TIMEOUT);
+                LOG.debug("{}: retention could not lock partition {} in time, next round", topic.name(), partition);
                 return false;
             }
             throw e;

@@ -103,11 +103,16 @@ public final class LogSchema {
     /**
      * Creates the segments of {@code partition} that hold offsets up to {@code offset}, and the one
      * after, so that appends find them. Creators of one partition's segments take turns on an
-     * advisory lock; a segment below the retention's low offset is never created again.
+     * advisory lock; a segment below the retention's low offset is never created again. Creating a
+     * segment locks the partition's table: it waits at most 2 s for that (readers and writers would
+     * queue behind a waiting lock), then fails, and the append with it.
      */
     static void ensureSegments(Connection c, Topic topic, int partition, long offset) throws SQLException {
         LogSql sql = new LogSql(topic);
         Jdbc.inTransaction(c, tx -> {
+            try (Statement st = tx.createStatement()) {
+                st.execute(LogSql.LOCK_TIMEOUT);
+            }
             try (PreparedStatement ps = tx.prepareStatement(LogSql.SEGMENT_LOCK)) {
                 ps.setString(1, topic.name());
                 ps.setInt(2, partition);

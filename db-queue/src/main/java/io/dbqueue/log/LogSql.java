@@ -21,7 +21,11 @@ final class LogSql {
             )""";
     static final String CATALOG_EXISTS = "SELECT to_regclass('dbq_topics') IS NOT NULL";
     static final String DESCRIBE = "SELECT partitions, segment_size FROM dbq_topics WHERE topic_name = ?";
+    /** For statements that take a table lock others would queue behind: give up after 2 s instead. */
+    static final String LOCK_TIMEOUT = "SET LOCAL lock_timeout = '2s'";
     static final String FORGET_TOPIC = "DELETE FROM dbq_topics WHERE topic_name = ?";
+    /** In the appending transaction: delivered when it commits, each partition's holders woken. */
+    static final String NOTIFY_PARTITIONS = "SELECT pg_notify(?, p::text) FROM unnest(?::int[]) p";
     /** Creators of one partition's segments take turns: (topic key, partition). */
     static final String SEGMENT_LOCK = "SELECT pg_advisory_xact_lock(hashtext('dbq_log:' || ?), ?)";
 
@@ -42,6 +46,7 @@ final class LogSql {
     final String lag;
     final String resetGroup;
     final String partitionBounds;
+    final String partitionBoundsLocked;
     final String offsetAt;
     final String minCommitted;
     final String raiseLowOffset;
@@ -77,9 +82,10 @@ final class LogSql {
         // least once allows; so its commit does not wait for a WAL flush (the setting holds for this
         // composite statement's implicit transaction only).
         commitLazily = "SELECT set_config('synchronous_commit', 'off', true); " + commit;
+        // FOR SHARE: a retention drop raising low_offset commits first, or waits for this join to commit.
         joinGroup = """
                 INSERT INTO %1$s_groups (group_name, partition, committed_offset)
-                SELECT ?, partition, CASE WHEN ? THEN next_offset ELSE low_offset END FROM %1$s_partitions
+                SELECT ?, partition, CASE WHEN ? THEN next_offset ELSE low_offset END FROM %1$s_partitions FOR SHARE
                 ON CONFLICT DO NOTHING""".formatted(t);
         heartbeat = """
                 INSERT INTO %s_members (group_name, member_id, alive_until) VALUES (?, ?, now() + ? * interval '1 millisecond')
@@ -104,6 +110,7 @@ final class LogSql {
                 ORDER BY g.group_name, g.partition""".formatted(t);
         resetGroup = "UPDATE %s_groups SET committed_offset = ? WHERE group_name = ? AND partition = ?".formatted(t);
         partitionBounds = "SELECT low_offset, next_offset FROM %s_partitions WHERE partition = ?".formatted(t);
+        partitionBoundsLocked = partitionBounds + " FOR SHARE";
         offsetAt = "SELECT min(log_offset) FROM %s_p%%d WHERE appended_at >= ?".formatted(t);
         minCommitted = "SELECT min(committed_offset) FROM %s_groups WHERE partition = ?".formatted(t);
         raiseLowOffset = "UPDATE %s_partitions SET low_offset = greatest(low_offset, ?) WHERE partition = ?".formatted(t);

@@ -70,16 +70,17 @@ public final class TopicProducer implements AutoCloseable {
      */
     public List<LogPosition> sendAll(List<LogMessage> messages) {
         Map<Integer, List<Integer>> byPartition = byPartition(messages);
-        List<LogPosition> positions = Jdbc.autoCommitted(dataSource, "append to " + topic.name(), c -> {
-            try {
-                return appendOwn(c, messages, byPartition);
-            } catch (SQLException e) {
-                if (!NO_PARTITION.equals(e.getSQLState())) {
-                    throw e;
-                }
-                return appendOwn(c, messages, byPartition); // append() created the segment
+        String what = "append to " + topic.name();
+        List<LogPosition> positions;
+        try {
+            positions = Jdbc.autoCommitted(dataSource, what, c -> appendOwn(c, messages, byPartition));
+        } catch (QueueException e) {
+            if (!(e.getCause() instanceof MissingSegment missing)) {
+                throw e;
             }
-        });
+            createSegmentsFor(missing.partition); // on a connection of its own: the first one is back in the pool
+            positions = Jdbc.autoCommitted(dataSource, what, c -> appendOwn(c, messages, byPartition));
+        }
         wakeReaders(byPartition.keySet());
         return positions;
     }
@@ -93,16 +94,29 @@ public final class TopicProducer implements AutoCloseable {
     /**
      * Appends {@code messages} in the caller's transaction on {@code connection}: they become
      * visible, and their offsets final, when the caller commits; a rollback leaves no gap. The
-     * partitions' counter rows stay locked until then, so keep the transaction short. A missing
-     * segment is an error here (it is created, but the caller's transaction is aborted): retry the
-     * transaction.
+     * partitions' counter rows stay locked until then, so keep the transaction short. With wakeups,
+     * the notification is part of the caller's transaction, delivered when it commits. When the
+     * append reaches a segment not yet created (the first of every other segment), the segment is
+     * created but the caller's transaction is aborted: the exception says so; retry the transaction.
      */
     public List<LogPosition> sendAll(Connection connection, List<LogMessage> messages) {
+        Map<Integer, List<Integer>> byPartition = byPartition(messages);
         try {
-            Map<Integer, List<Integer>> byPartition = byPartition(messages);
             List<LogPosition> positions = append(connection, messages, byPartition);
-            wakeReaders(byPartition.keySet());
+            if (notifier != null) {
+                try (PreparedStatement ps = connection.prepareStatement(LogSql.NOTIFY_PARTITIONS)) {
+                    ps.setString(1, LogSql.channel(topic.name()));
+                    ps.setArray(2, Jdbc.ints(connection, byPartition.keySet().stream().mapToInt(Integer::intValue)
+                            .toArray()));
+                    ps.execute();
+                }
+            }
             return positions;
+        } catch (MissingSegment e) {
+            createSegmentsFor(e.partition);
+            throw new QueueException("append to " + topic.name() + " partition " + e.partition + " reached a segment"
+                    + " that did not exist yet; it has been created, but the caller's transaction is aborted: retry it",
+                    e);
         } catch (SQLException e) {
             throw new QueueException("append to " + topic.name() + " failed: " + e.getMessage(), e);
         }
@@ -160,17 +174,28 @@ public final class TopicProducer implements AutoCloseable {
             }
         } catch (SQLException e) {
             if (NO_PARTITION.equals(e.getSQLState())) {
-                createSegmentsFor(partition);
+                throw new MissingSegment(partition, e);
             }
             throw e;
         }
     }
 
-    /** On a connection of its own: the caller's transaction is aborted by the failed insert. */
-    private void createSegmentsFor(int partition) throws SQLException {
-        try (Connection own = dataSource.getConnection()) {
+    /** On a connection of its own: the transaction of the failed insert is aborted. */
+    private void createSegmentsFor(int partition) {
+        Jdbc.autoCommitted(dataSource, "create segments of " + topic.name() + " partition " + partition, own -> {
             long next = PartitionBounds.read(own, sql, partition).next();
             LogSchema.ensureSegments(own, topic, partition, next + topic.segmentSize());
+            return null;
+        });
+    }
+
+    /** An append found no segment for its offsets. */
+    private static final class MissingSegment extends SQLException {
+        private final int partition;
+
+        MissingSegment(int partition, SQLException cause) {
+            super(cause.getMessage(), cause.getSQLState(), cause);
+            this.partition = partition;
         }
     }
 

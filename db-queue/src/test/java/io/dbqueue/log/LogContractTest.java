@@ -2,6 +2,7 @@ package io.dbqueue.log;
 
 import io.dbqueue.Await;
 import io.dbqueue.DeliveryMode;
+import io.dbqueue.QueueException;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.internal.Jdbc;
 import org.junit.jupiter.api.AfterEach;
@@ -327,6 +328,48 @@ class LogContractTest {
         Await.until(TIMEOUT, "listening", wakeups::isListening);
         producer.send(null, "wake up");
         Await.until(Duration.ofSeconds(5), "read long before the 60 s poll", () -> got.getCount() == 0);
+    }
+
+    @Test
+    void aPartitionWhoseHandlerKeepsFailingDoesNotHoldUpTheOthers() throws Exception {
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        int poisoned = Partitioner.forKey("poison", 4);
+        producer.send("poison", "never handled");
+        List<String> others = IntStream.range(0, 200).mapToObj(i -> "k" + i)
+                .filter(k -> Partitioner.forKey(k, 4) != poisoned).toList();
+        producer.sendAll(others.stream().map(k -> new LogMessage(k, k)).toList());
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        AtomicInteger failures = new AtomicInteger();
+        member(group("poisoned"), batch -> {
+            if (batch.partition() == poisoned) {
+                failures.incrementAndGet();
+                throw new IllegalStateException("poison");
+            }
+            batch.records().forEach(r -> handled.add(r.payload()));
+        });
+        Await.until(TIMEOUT, "every other partition read", () -> handled.size() == others.size());
+        assertTrue(failures.get() >= 1);
+        assertEquals(1, LogAdmin.of(dataSource, TOPIC).lag().stream().filter(l -> l.group().equals("poisoned"))
+                .mapToLong(GroupLag::lag).sum(), "only the poisoned record is left, not read past");
+    }
+
+    @Test
+    void anAppendInTheCallersTransactionThatReachesANewSegmentAbortsItAndTheRetrySucceeds() throws Exception {
+        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        List<LogMessage> batch = IntStream.range(0, 1_000).mapToObj(i -> new LogMessage("one", "m" + i)).toList();
+        int partition = Partitioner.forKey("one", 4);
+        producer.sendAll(batch); // [0, 1000): the first segment
+        producer.sendAll(batch); // [1000, 2000): the second, created with the topic
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            QueueException e = assertThrows(QueueException.class, () -> producer.sendAll(c, batch));
+            assertEquals("append to log_contract partition " + partition + " reached a segment that did not exist yet;"
+                    + " it has been created, but the caller's transaction is aborted: retry it", e.getMessage());
+            c.rollback();
+            producer.sendAll(c, batch);
+            c.commit();
+        }
+        assertEquals(3_000, totalNext());
     }
 
     @Test

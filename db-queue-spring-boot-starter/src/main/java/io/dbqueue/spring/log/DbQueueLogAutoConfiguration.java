@@ -63,7 +63,7 @@ public class DbQueueLogAutoConfiguration {
                                                                   ObjectProvider<TopicListener> listeners,
                                                                   ObjectProvider<LogListener> logListeners,
                                                                   DbQueueTopics topics) {
-        LogListener listener = logListeners.orderedStream().findFirst().orElse(LogListener.NONE);
+        LogListener listener = LogListener.composite(logListeners.orderedStream().toList());
         return new TopicListenerContainers(dataSource, properties, listeners, listener,
                 queueProperties.getShutdownTimeout());
     }

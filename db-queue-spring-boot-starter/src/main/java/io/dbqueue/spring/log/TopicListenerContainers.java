@@ -43,16 +43,29 @@ public final class TopicListenerContainers implements SmartLifecycle {
         this.shutdownTimeout = shutdownTimeout;
     }
 
+    /** Checks every listener before starting any member; if a start fails, stops what it had started. */
     @Override
     public synchronized void start() {
-        for (TopicListener listener : listeners.orderedStream().toList()) {
-            DbQueueLogProperties.TopicProperties topic = properties.getTopics().get(listener.topic());
-            if (topic == null) {
+        List<TopicListener> all = listeners.orderedStream().toList();
+        for (TopicListener listener : all) {
+            if (!properties.getTopics().containsKey(listener.topic())) {
                 throw new IllegalStateException("TopicListener " + listener.getClass().getName() + " reads topic '"
                         + listener.topic() + "', which is not configured: add dbq.log.topics." + listener.topic()
                         + ".partitions");
             }
-            DbQueueLogProperties.GroupProperties group = topic.getGroups()
+        }
+        try {
+            startAll(all);
+        } catch (RuntimeException e) {
+            stop();
+            throw e;
+        }
+        running = true;
+    }
+
+    private void startAll(List<TopicListener> all) {
+        for (TopicListener listener : all) {
+            DbQueueLogProperties.GroupProperties group = properties.getTopics().get(listener.topic()).getGroups()
                     .getOrDefault(listener.group(), new DbQueueLogProperties.GroupProperties());
             for (int m = 0; m < group.getMembers(); m++) {
                 members.add(GroupConsumer.start(dataSource, config(listener, group), listener, logListener));
@@ -69,7 +82,6 @@ public final class TopicListenerContainers implements SmartLifecycle {
                 retentions.add(LogRetention.start(dataSource, e.getKey(), policy, t.getRetentionInterval()));
             }
         }
-        running = true;
     }
 
     private static GroupConfig config(TopicListener listener, DbQueueLogProperties.GroupProperties group) {
@@ -86,7 +98,8 @@ public final class TopicListenerContainers implements SmartLifecycle {
             wakeups.close();
             wakeups = null;
         }
-        members.parallelStream().forEach(m -> m.shutdown(shutdownTimeout));
+        members.forEach(GroupConsumer::stopReading); // all stop taking batches at once, then each is waited for
+        members.forEach(m -> m.shutdown(shutdownTimeout));
         members.clear();
         running = false;
     }
