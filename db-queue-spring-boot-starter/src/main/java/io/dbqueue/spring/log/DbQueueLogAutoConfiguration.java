@@ -1,6 +1,7 @@
 package io.dbqueue.spring.log;
 
 import io.dbqueue.Identifiers;
+import io.dbqueue.QueueException;
 import io.dbqueue.log.LogListener;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
@@ -51,7 +52,11 @@ public class DbQueueLogAutoConfiguration {
             if (!create || !e.getMessage().startsWith("unknown topic")) {
                 throw new IllegalStateException("dbq.log.topics." + name + ": " + e.getMessage(), e);
             }
-            LogSchema.create(dataSource, new Topic(name, topic.getPartitions(), topic.getSegmentSize()));
+            try {
+                LogSchema.create(dataSource, new Topic(name, topic.getPartitions(), topic.getSegmentSize()));
+            } catch (QueueException raced) {
+                LogSchema.describe(dataSource, name); // another instance created it at the same time: it exists now
+            }
         }
     }
 
