@@ -41,8 +41,7 @@ public final class ChannelListener implements AutoCloseable {
                             String threadName) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.byChannelAndPayload = Map.copyOf(byChannelAndPayload);
-        this.thread = new Thread(this::run, threadName);
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.named(threadName).newThread(this::run);
     }
 
     /**

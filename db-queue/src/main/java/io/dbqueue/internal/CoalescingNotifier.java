@@ -37,11 +37,7 @@ public final class CoalescingNotifier implements AutoCloseable {
             throw new IllegalArgumentException("interval must be zero or positive, was " + interval);
         }
         this.intervalNanos = interval.toNanos();
-        this.sender = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "dbq-notifier");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.sender = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dbq-notifier"));
     }
 
     public void notify(String channel, String payload) {

@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -273,7 +274,7 @@ public final class GroupConsumer implements AutoCloseable {
     }
 
     private boolean commit(Connection c, int partition, GroupStore.Read read) throws SQLException {
-        long next = read.records().get(read.records().size() - 1).offset() + 1;
+        long next = read.end();
         if (!store.commit(c, partition, read.committedOffset(), next)) {
             LOG.info("{}/{}: commit of partition {} at {} refused: the partition moved to another member or the group "
                     + "was reset; its records from {} may be delivered again", config.topic(), config.group(),
@@ -321,6 +322,12 @@ public final class GroupConsumer implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** Stops {@code members} together: all stop taking batches at once, then each is waited for up to {@code timeout}. */
+    public static void shutdownAll(Collection<GroupConsumer> members, Duration timeout) {
+        members.forEach(GroupConsumer::stopReading);
+        members.forEach(m -> m.shutdown(timeout));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.dbqueue.log;
 
+import io.dbqueue.internal.DaemonThreads;
 import io.dbqueue.internal.Jdbc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,11 +52,8 @@ public final class LogRetention implements AutoCloseable {
     public static LogRetention start(DataSource dataSource, String topicName, RetentionPolicy policy,
                                      Duration interval) {
         LogRetention retention = of(dataSource, topicName, policy);
-        retention.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "dbq-log-retention-" + topicName);
-            thread.setDaemon(true);
-            return thread;
-        });
+        retention.scheduler = Executors.newSingleThreadScheduledExecutor(
+                DaemonThreads.named("dbq-log-retention-" + topicName));
         retention.scheduler.scheduleWithFixedDelay(retention::applyQuietly, interval.toMillis(), interval.toMillis(),
                 TimeUnit.MILLISECONDS);
         return retention;
@@ -83,18 +81,18 @@ public final class LogRetention implements AutoCloseable {
     private int apply(Connection c, int partition) throws SQLException {
         long next = PartitionBounds.read(c, sql, partition).next();
         Long minCommitted = minCommitted(c, partition);
-        List<long[]> segments = segments(c, partition);
-        long bytes = segments.stream().mapToLong(s -> s[1]).sum();
+        List<Segment> segments = segments(c, partition);
+        long bytes = segments.stream().mapToLong(Segment::bytes).sum();
         int dropped = 0;
-        for (long[] segment : segments) {
-            long end = (segment[0] + 1) * topic.segmentSize();
+        for (Segment segment : segments) {
+            long end = (segment.number() + 1) * topic.segmentSize();
             Reason reason = end > next ? Reason.KEEP : reason(c, partition, end, minCommitted, bytes);
-            if (reason == Reason.KEEP || !drop(c, partition, segment[0], end, reason == Reason.CONSUMED)) {
+            if (reason == Reason.KEEP || !drop(c, partition, segment.number(), end, reason == Reason.CONSUMED)) {
                 break;
             }
             LOG.info("{}: retention dropped partition {} offsets below {} ({} bytes)", topic.name(), partition, end,
-                    segment[1]);
-            bytes -= segment[1];
+                    segment.bytes());
+            bytes -= segment.bytes();
             dropped++;
         }
         return dropped;
@@ -152,11 +150,16 @@ public final class LogRetention implements AutoCloseable {
         }
     }
 
-    private List<long[]> segments(Connection c, int partition) throws SQLException {
-        List<long[]> segments = new ArrayList<>();
+    /** A segment of a partition: its number (it holds offsets from number x segment size) and its size. */
+    private record Segment(long number, long bytes) {
+    }
+
+    /** The partition's segments, oldest first. */
+    private List<Segment> segments(Connection c, int partition) throws SQLException {
+        List<Segment> segments = new ArrayList<>();
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql.segments(partition))) {
             while (rs.next()) {
-                segments.add(new long[] {rs.getLong(1), rs.getLong(2)});
+                segments.add(new Segment(rs.getLong(1), rs.getLong(2)));
             }
         }
         return segments;

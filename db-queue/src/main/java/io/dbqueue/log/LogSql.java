@@ -30,9 +30,10 @@ final class LogSql {
     static final String SEGMENT_LOCK = "SELECT pg_advisory_xact_lock(hashtext('dbq_log:' || ?), ?)";
 
     private final Topic topic;
-    final String append;
-    final String read;
-    final String readLocking;
+    // per partition, built once: they run on every append and every read
+    private final String[] append;
+    private final String[] read;
+    private final String[] readLocking;
     final String commit;
     final String commitLazily;
     final String joinGroup;
@@ -54,7 +55,7 @@ final class LogSql {
     LogSql(Topic topic) {
         this.topic = topic;
         String t = topic.name();
-        append = """
+        String appendTemplate = """
                 WITH reserved AS (
                     UPDATE %1$s_partitions SET next_offset = next_offset + ? WHERE partition = ?
                     RETURNING next_offset - ? AS first_offset
@@ -66,7 +67,7 @@ final class LogSql {
                 SELECT first_offset FROM reserved""".formatted(t);
         // Offsets are gapless and become visible in order (appends to a partition serialise on its
         // counter row until they commit), so the next batch is exactly the range after the commit.
-        read = """
+        String readTemplate = """
                 SELECT g.committed_offset, p.low_offset, p.next_offset,
                        r.log_offset, r.msg_key, r.payload, r.appended_at
                 FROM %1$s_groups g
@@ -74,7 +75,9 @@ final class LogSql {
                 LEFT JOIN %1$s_p%%d r ON r.log_offset >= g.committed_offset AND r.log_offset < g.committed_offset + ?
                 WHERE g.group_name = ? AND g.partition = ? AND g.owner = ? AND g.lease_until > now()
                 ORDER BY r.log_offset""".formatted(t);
-        readLocking = read + " FOR UPDATE OF g";
+        append = perPartition(appendTemplate);
+        read = perPartition(readTemplate);
+        readLocking = perPartition(readTemplate + " FOR UPDATE OF g");
         commit = """
                 UPDATE %s_groups SET committed_offset = ?
                 WHERE group_name = ? AND partition = ? AND owner = ? AND committed_offset = ?""".formatted(t);
@@ -124,12 +127,20 @@ final class LogSql {
         return partitionTable(partition) + "_s" + segment;
     }
 
+    private String[] perPartition(String template) {
+        String[] statements = new String[topic.partitions()];
+        for (int p = 0; p < statements.length; p++) {
+            statements[p] = template.formatted(p);
+        }
+        return statements;
+    }
+
     String append(int partition) {
-        return append.formatted(partition);
+        return append[partition];
     }
 
     String read(int partition, boolean locking) {
-        return (locking ? readLocking : read).formatted(partition);
+        return (locking ? readLocking : read)[partition];
     }
 
     String offsetAt(int partition) {

@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,11 +55,7 @@ final class QueueVacuum implements QueueListener, AutoCloseable {
         this.policy = policy;
         this.table = table.name();
         this.statement = "VACUUM (SKIP_LOCKED, TRUNCATE false) " + this.table;
-        this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "dbq-vacuum-" + this.table);
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = Executors.newSingleThreadExecutor(DaemonThreads.named("dbq-vacuum-" + this.table));
     }
 
     /** Counts claimed tasks and starts a vacuum when the policy says one is due and none is running. */

@@ -122,11 +122,7 @@ final class TaskStore {
             return;
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
-        long[] micros = new long[tasks.size()];
-        for (int i = 0; i < tasks.size(); i++) {
-            micros[i] = micros(delays.get(tasks.get(i)));
-        }
-        Jdbc.update(c, sql.retry, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros),
+        Jdbc.update(c, sql.retry, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
                 Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt))));
     }
 
@@ -135,11 +131,7 @@ final class TaskStore {
             return;
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
-        long[] micros = new long[tasks.size()];
-        for (int i = 0; i < tasks.size(); i++) {
-            micros[i] = micros(delays.get(tasks.get(i)));
-        }
-        Jdbc.update(c, sql.reenqueue, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros)));
+        Jdbc.update(c, sql.reenqueue, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays))));
     }
 
     /** Moves tasks to the dead-letter table; {@code errors} maps each to its last error. */
@@ -176,6 +168,15 @@ final class TaskStore {
             ids[i] = tasks.get(i).id();
         }
         return ids;
+    }
+
+    /** Each task's delay in microseconds, in the order of {@code tasks}. */
+    private static long[] micros(List<Task> tasks, Map<Task, Duration> delays) {
+        long[] micros = new long[tasks.size()];
+        for (int i = 0; i < micros.length; i++) {
+            micros[i] = micros(delays.get(tasks.get(i)));
+        }
+        return micros;
     }
 
     private static long micros(Duration d) {

@@ -1,6 +1,7 @@
 package io.dbqueue.vacuum;
 
 import io.dbqueue.QueueException;
+import io.dbqueue.internal.DaemonThreads;
 import io.dbqueue.internal.Jdbc;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.vacuum.VacuumReport.TableVacuum;
@@ -122,11 +123,7 @@ public final class VacuumWatch implements AutoCloseable {
         if (scheduler != null) {
             throw new IllegalStateException("vacuum watch already started");
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "dbq-vacuum-watch");
-            thread.setDaemon(true);
-            return thread;
-        });
+        scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dbq-vacuum-watch"));
         scheduler.scheduleWithFixedDelay(this::checkLogged, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
         return this;
     }

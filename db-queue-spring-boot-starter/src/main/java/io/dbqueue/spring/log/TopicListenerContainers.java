@@ -98,8 +98,7 @@ public final class TopicListenerContainers implements SmartLifecycle {
             wakeups.close();
             wakeups = null;
         }
-        members.forEach(GroupConsumer::stopReading); // all stop taking batches at once, then each is waited for
-        members.forEach(m -> m.shutdown(shutdownTimeout));
+        GroupConsumer.shutdownAll(members, shutdownTimeout);
         members.clear();
         running = false;
     }

@@ -29,8 +29,8 @@ final class InProcessMeasurement {
     }
 
     static Repetition run(CellContext context, LoadStarter starter) throws Exception {
-        return context.location() == null ? run(context, List.of(), 1, starter)
-                : run(context, List.of(context.location().table().name()), 1, starter);
+        List<String> tables = context.location() == null ? List.of() : List.of(context.location().table().name());
+        return run(context, tables, 1, starter);
     }
 
     /**
@@ -39,16 +39,15 @@ final class InProcessMeasurement {
      */
     static Repetition run(CellContext context, List<String> tables, int fanOut, LoadStarter starter) throws Exception {
         Workload workload = context.workload();
-        List<String> table = tables.isEmpty() ? null : tables;
-        // a broker gets no pre-filled backlog
-        Meter meter = new Meter(table == null || context.location() == null ? 0 : workload.backlog(), fanOut);
+        boolean probed = !tables.isEmpty();
+        // only a queue table is pre-filled with the backlog
+        Meter meter = new Meter(context.location() == null ? 0 : workload.backlog(), fanOut);
         try (Load load = starter.start(meter)) {
             context.stop().await(workload.warmup().toNanos());
             failIfDied(load);
-            ServerProbe.Mark mark = table == null ? null : context.serverProbe().mark(table);
+            ServerProbe.Mark mark = probed ? context.serverProbe().mark(tables) : null;
             long cpu = context.clientProbe().cpuNanos();
-            ServerMinutes minutes = table == null ? null
-                    : new ServerMinutes(context.serverProbe(), table, mark.counters());
+            ServerMinutes minutes = probed ? new ServerMinutes(context.serverProbe(), tables, mark.counters()) : null;
             Window window = Window.open(meter, expectedMessages(workload, meter));
             boolean interrupted = measure(window, minutes, workload, context, load);
             if (minutes != null && !interrupted) {
@@ -57,8 +56,8 @@ final class InProcessMeasurement {
             ClientStats client = unlessStopped(context,
                     () -> context.clientProbe().since(cpu, window.startNanos(), context.admin()));
             Measurement measurement = window.close(interrupted);
-            ServerStats server = table == null ? null : unlessStopped(context,
-                    () -> context.serverProbe().since(mark, table, measurement.processed()));
+            ServerStats server = probed ? unlessStopped(context,
+                    () -> context.serverProbe().since(mark, tables, measurement.processed())) : null;
             return new Repetition(measurement, server, client, minutes == null ? List.of() : minutes.minutes());
         }
     }

@@ -107,7 +107,7 @@ public final class LogDriver implements Driver {
         @Override
         public void close() {
             wakeups.close();
-            members.parallelStream().forEach(m -> m.shutdown(Duration.ofSeconds(10)));
+            GroupConsumer.shutdownAll(members, Duration.ofSeconds(10));
         }
     }
 }

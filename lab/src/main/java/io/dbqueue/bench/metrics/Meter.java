@@ -21,10 +21,6 @@ public final class Meter {
     private final long initialBacklog;
     private final int fanOut;
 
-    public Meter(long initialBacklog) {
-        this(initialBacklog, 1);
-    }
-
     /** {@code fanOut}: how many times each message is processed (the groups reading a topic). */
     public Meter(long initialBacklog, int fanOut) {
         this.initialBacklog = initialBacklog;
