@@ -23,3 +23,12 @@ CREATE TABLE queue_tasks_1_dead (
     last_error        text
 );
 CREATE INDEX queue_tasks_1_dead_queue_idx ON queue_tasks_1_dead (queue_name, id);
+-- idempotency keys: a repeated key is answered with its first task's id until the key is purged
+CREATE TABLE IF NOT EXISTS queue_tasks_1_keys (
+    queue_name        text NOT NULL,
+    key               text NOT NULL,
+    task_id           bigint NOT NULL,
+    created_at        timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (queue_name, key)
+);
+CREATE INDEX IF NOT EXISTS queue_tasks_1_keys_age_idx ON queue_tasks_1_keys (created_at);

@@ -19,12 +19,14 @@ CREATE TABLE IF NOT EXISTS test_run (
 );
 
 -- One row per processed message; times in microseconds since the epoch. A message delivered twice
--- (at-least-once) is counted once.
+-- (at-least-once) is counted once, and reports says how often it was reported.
 CREATE TABLE IF NOT EXISTS test_stat (
     run_id       bigint NOT NULL,
     task_id      bigint NOT NULL,
     enqueued_us  bigint NOT NULL,
     claimed_us   bigint NOT NULL,
     completed_us bigint NOT NULL,
+    reports      integer NOT NULL DEFAULT 1,
     PRIMARY KEY (run_id, task_id)
 );
+ALTER TABLE test_stat ADD COLUMN IF NOT EXISTS reports integer NOT NULL DEFAULT 1;

@@ -32,11 +32,29 @@ public final class TestDatabase {
         return table;
     }
 
+    /** The first column of the first row of a result. */
+    @FunctionalInterface
+    private interface Column<T> {
+        T of(ResultSet rs) throws SQLException;
+    }
+
     public static long queryLong(String sql) throws SQLException {
+        return query(sql, rs -> rs.getLong(1));
+    }
+
+    public static String queryString(String sql) throws SQLException {
+        return query(sql, rs -> rs.getString(1));
+    }
+
+    public static double queryDouble(String sql) throws SQLException {
+        return query(sql, rs -> rs.getDouble(1));
+    }
+
+    private static <T> T query(String sql, Column<T> column) throws SQLException {
         try (Connection c = dataSource().getConnection(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(sql)) {
             rs.next();
-            return rs.getLong(1);
+            return column.of(rs);
         }
     }
 

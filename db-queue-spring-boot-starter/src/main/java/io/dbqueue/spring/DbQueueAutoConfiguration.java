@@ -14,6 +14,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 import javax.sql.DataSource;
+import java.time.Duration;
 
 /**
  * Validates {@code dbq.queues}, makes sure the queue tables exist, exposes {@link DbQueues} and runs
@@ -64,6 +65,17 @@ public class DbQueueAutoConfiguration {
     @Bean
     static QueueProducerRegistrar dbQueueProducerRegistrar(Environment environment) {
         return new QueueProducerRegistrar(environment);
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public IdempotencyKeyPurge dbQueueIdempotencyKeyPurge(DataSource dataSource, QueueDefinitions definitions,
+                                                          DbQueueProperties properties) {
+        Duration retention = properties.getIdempotencyKeyRetention();
+        if (retention == null || retention.isNegative() || retention.isZero()) {
+            throw new InvalidQueuePropertyException("dbq.idempotency-key-retention must be positive, was " + retention);
+        }
+        return new IdempotencyKeyPurge(dataSource, definitions, retention);
     }
 
     @Bean

@@ -27,6 +27,12 @@ public class DbQueueProperties {
     /** At most one wakeup notification per queue per this interval, for queues with wakeup=notify. */
     private Duration notifyInterval = QueueNotifier.DEFAULT_INTERVAL;
 
+    /**
+     * How long an idempotency key answers repeats with its first task's id (how long a client may take
+     * to retry); older keys are purged from every configured queue table.
+     */
+    private Duration idempotencyKeyRetention = Duration.ofHours(24);
+
     /** The queues, by id: the id names the queue in DbQueues, in QueueConsumer#queueId() and in the metrics' queue tag. */
     private Map<String, Queue> queues = new LinkedHashMap<>();
 
@@ -60,6 +66,14 @@ public class DbQueueProperties {
 
     public void setNotifyInterval(Duration notifyInterval) {
         this.notifyInterval = notifyInterval;
+    }
+
+    public Duration getIdempotencyKeyRetention() {
+        return idempotencyKeyRetention;
+    }
+
+    public void setIdempotencyKeyRetention(Duration idempotencyKeyRetention) {
+        this.idempotencyKeyRetention = idempotencyKeyRetention;
     }
 
     public Map<String, Queue> getQueues() {
@@ -105,8 +119,18 @@ public class DbQueueProperties {
         /** Pause after a failed poll (e.g. database unreachable); doubles on consecutive failures up to 32 times this. */
         private Duration fatalCrashTimeout = Duration.ofSeconds(1);
 
-        /** How long an at-least-once claim hides a task from other consumers; must exceed the longest handler run. */
-        private Duration leaseTimeout = Duration.ofMinutes(5);
+        /**
+         * How long an at-least-once claim hides a task from other consumers: a consumer that dies has its
+         * tasks handed out again after this long. Heartbeats extend it while a handler runs.
+         */
+        private Duration leaseTimeout = Duration.ofSeconds(30);
+
+        /**
+         * Whether the leases of a running at-least-once batch are extended every third of the lease, so a
+         * handler may run longer than lease-timeout; off, a task whose handler outlives the lease is handed
+         * out again while it runs.
+         */
+        private boolean leaseHeartbeat = true;
 
         /** Whether the workers run on virtual threads; only honoured on JDK 21 and later. */
         private boolean virtualThreads = false;
@@ -210,6 +234,14 @@ public class DbQueueProperties {
 
         public void setLeaseTimeout(Duration leaseTimeout) {
             this.leaseTimeout = leaseTimeout;
+        }
+
+        public boolean isLeaseHeartbeat() {
+            return leaseHeartbeat;
+        }
+
+        public void setLeaseHeartbeat(boolean leaseHeartbeat) {
+            this.leaseHeartbeat = leaseHeartbeat;
         }
 
         public boolean isVirtualThreads() {

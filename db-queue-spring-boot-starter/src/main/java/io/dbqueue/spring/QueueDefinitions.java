@@ -105,7 +105,8 @@ public final class QueueDefinitions {
 
         QueueConfig base = QueueConfig.of(location).withMode(mode).withPoll(poll).withRetry(retry);
         QueueConfig threads = check(prefix + "threads", () -> base.withThreads(queue.getThreads()));
-        QueueConfig leased = check(prefix + "lease-timeout", () -> threads.withLeaseTimeout(queue.getLeaseTimeout()));
+        QueueConfig leased = check(prefix + "lease-timeout", () -> threads.withLeaseTimeout(queue.getLeaseTimeout()))
+                .withLeaseHeartbeat(queue.isLeaseHeartbeat());
         DbQueueProperties.Vacuum vacuum = queue.getVacuum();
         VacuumPolicy claimed = check(prefix + "vacuum.claimed-tasks",
                 () -> new VacuumPolicy(vacuum.getClaimedTasks(), VacuumPolicy.DEFAULT.minInterval()));

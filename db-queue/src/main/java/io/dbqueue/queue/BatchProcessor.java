@@ -17,7 +17,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /** One claim-handle-acknowledge cycle of a worker, for each delivery mode, on the worker's thread or an executor. */
-final class BatchProcessor {
+final class BatchProcessor implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BatchProcessor.class);
 
@@ -27,6 +27,7 @@ final class BatchProcessor {
     private final QueueListener listener;
     private final TaskStore store;
     private final QueueLocation queue;
+    private final LeaseKeeper leases;
 
     BatchProcessor(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener) {
         this.dataSource = dataSource;
@@ -35,55 +36,31 @@ final class BatchProcessor {
         this.listener = listener;
         this.queue = config.location();
         this.store = new TaskStore(queue);
+        this.leases = new LeaseKeeper(dataSource, store, queue, config.leaseTimeout());
     }
 
-    /** Claims one batch and processes it. Returns the number of tasks claimed. */
+    /** Stops the lease heartbeats. */
+    @Override
+    public void close() {
+        leases.close();
+    }
+
+    /**
+     * Claims one batch and processes it. Returns the number of tasks claimed. At least once and at
+     * most once, no connection is held while the handler runs: the claim's goes back to the pool
+     * before, and the acknowledgement takes one after, so slow handlers do not drain the pool.
+     */
     int runOnce() throws SQLException, InterruptedException {
-        try (Connection c = dataSource.getConnection()) {
-            return switch (config.mode()) {
-                case AT_MOST_ONCE -> atMostOnce(c);
-                case AT_LEAST_ONCE -> atLeastOnce(c);
-                case EXACTLY_ONCE -> exactlyOnce(c);
-            };
-        }
-    }
-
-    private int atMostOnce(Connection c) throws SQLException, InterruptedException {
-        c.setAutoCommit(true);
-        List<Task> tasks = claim(c);
-        if (tasks.isEmpty()) {
-            return 0;
-        }
-        handleDeleted(tasks);
-        return tasks.size();
-    }
-
-    /** Handles tasks an at-most-once claim has already deleted, and reports the answers. */
-    private void handleDeleted(List<Task> tasks) throws InterruptedException {
-        TaskBatch batch = new TaskBatch(queue, tasks, config.mode(), null);
-        Throwable error = handle(batch);
-        // The tasks are already gone: a failure is reported, never retried.
-        List<Task> finished = new ArrayList<>(tasks.size());
-        batch.results(fallback(error)).forEach((task, result) -> {
-            if (result instanceof TaskResult.Fail fail) {
-                listener.failed(queue, task, fail.error(), false);
-            } else if (result instanceof TaskResult.Reenqueue) {
-                LOG.warn("{}: task {} asked to be re-enqueued, but AT_MOST_ONCE deleted it when claimed", queue, task.id());
-            } else {
-                finished.add(task);
+        if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
+            try (Connection c = dataSource.getConnection()) {
+                return exactlyOnce(c);
             }
-        });
-        listener.finished(queue, finished);
-    }
-
-    private int atLeastOnce(Connection c) throws SQLException, InterruptedException {
-        c.setAutoCommit(true);
-        List<Task> tasks = claim(c);
-        if (tasks.isEmpty()) {
-            return 0;
         }
-        write(c, handleLeased(deadLetterExpired(c, tasks)));
-        return tasks.size();
+        Claim claim = claimOnItsOwn();
+        if (claim.size() > 0) {
+            process(claim);
+        }
+        return claim.size();
     }
 
     /**
@@ -94,26 +71,13 @@ final class BatchProcessor {
      * tasks claimed.
      */
     int dispatchOnce(Executor executor, Runnable done) throws SQLException {
-        List<Task> tasks;
-        List<Task> live;
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(true);
-            tasks = claim(c);
-            live = config.mode() == DeliveryMode.AT_LEAST_ONCE ? deadLetterExpired(c, tasks) : tasks;
-        }
-        if (tasks.isEmpty()) {
+        Claim claim = claimOnItsOwn();
+        if (claim.size() == 0) {
             return 0;
         }
         Runnable job = () -> {
             try {
-                if (config.mode() == DeliveryMode.AT_MOST_ONCE) {
-                    handleDeleted(live);
-                } else {
-                    Answers answers = handleLeased(live);
-                    try (Connection c = dataSource.getConnection()) {
-                        write(c, answers);
-                    }
-                }
+                process(claim);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
@@ -129,15 +93,57 @@ final class BatchProcessor {
         } catch (RejectedExecutionException e) {
             job.run();
         }
-        return tasks.size();
+        return claim.size();
+    }
+
+    /** At least once or at most once: a claim committed on a connection that goes back to the pool at once. */
+    private Claim claimOnItsOwn() throws SQLException {
+        long claimedAt = System.nanoTime();
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            List<Task> tasks = claim(c);
+            List<Task> live = config.mode() == DeliveryMode.AT_LEAST_ONCE ? deadLetterExpired(c, tasks) : tasks;
+            return new Claim(tasks.size(), live, claimedAt);
+        }
+    }
+
+    private void process(Claim claim) throws SQLException, InterruptedException {
+        if (config.mode() == DeliveryMode.AT_MOST_ONCE) {
+            handleDeleted(claim.live());
+            return;
+        }
+        Answers answers = handleLeased(claim.live(), claim.claimedAt());
+        try (Connection c = dataSource.getConnection()) {
+            write(c, answers);
+        }
+    }
+
+    /** Handles tasks an at-most-once claim has already deleted, and reports the answers. */
+    private void handleDeleted(List<Task> tasks) throws InterruptedException {
+        TaskBatch batch = new TaskBatch(queue, tasks, config.mode(), null, null);
+        Throwable error = handle(batch);
+        // The tasks are already gone: a failure is reported, never retried.
+        List<Task> finished = new ArrayList<>(tasks.size());
+        batch.results(fallback(error)).forEach((task, result) -> {
+            if (result instanceof TaskResult.Fail fail) {
+                listener.failed(queue, task, fail.error(), false);
+            } else if (result instanceof TaskResult.Reenqueue) {
+                LOG.warn("{}: task {} asked to be re-enqueued, but AT_MOST_ONCE deleted it when claimed", queue, task.id());
+            } else {
+                finished.add(task);
+            }
+        });
+        listener.finished(queue, finished);
     }
 
     /**
-     * Runs the handler on leased tasks. After an interrupt (a forced shutdown) the answers given so
-     * far are kept and the rest are to be handed back without counting the attempt.
+     * Runs the handler on leased tasks, their leases kept by heartbeats meanwhile. After an interrupt
+     * (a forced shutdown) the answers given so far are kept and the rest are to be handed back
+     * without counting the attempt.
      */
-    private Answers handleLeased(List<Task> live) {
-        TaskBatch batch = new TaskBatch(queue, live, config.mode(), null);
+    private Answers handleLeased(List<Task> live, long claimedAt) {
+        LeaseKeeper.Hold hold = config.leaseHeartbeat() ? leases.hold(live, claimedAt) : null;
+        TaskBatch batch = new TaskBatch(queue, live, config.mode(), null, () -> leases.extend(live));
         try {
             Throwable error = handle(batch);
             return new Answers(batch.results(fallback(error)), List.of(), null);
@@ -146,6 +152,10 @@ final class BatchProcessor {
             List<Task> unanswered = new ArrayList<>();
             answered.entrySet().removeIf(entry -> entry.getValue() == null && unanswered.add(entry.getKey()));
             return new Answers(answered, unanswered, e);
+        } finally {
+            if (hold != null) {
+                hold.close();
+            }
         }
     }
 
@@ -166,7 +176,7 @@ final class BatchProcessor {
                 return 0;
             }
             List<Task> live = deadLetterExpired(c, tasks);
-            TaskBatch batch = new TaskBatch(queue, live, config.mode(), c);
+            TaskBatch batch = new TaskBatch(queue, live, config.mode(), c, null);
             Throwable error = handle(batch);
             if (error != null) {
                 c.rollback();
@@ -279,6 +289,13 @@ final class BatchProcessor {
 
     private static TaskResult fallback(Throwable error) {
         return error == null ? TaskResult.finish() : TaskResult.fail(TaskBatch.describe(error));
+    }
+
+    /**
+     * How many tasks a claim took, those of them to handle (the rest went to the dead letters), and
+     * when it started ({@link System#nanoTime()}): the lease runs from then.
+     */
+    private record Claim(int size, List<Task> live, long claimedAt) {
     }
 
     /** A handler's answers for a leased batch, the tasks it left unanswered, and the interrupt that cut it short. */

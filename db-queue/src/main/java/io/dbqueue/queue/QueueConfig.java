@@ -8,13 +8,16 @@ import java.util.Objects;
 /**
  * How one queue is consumed.
  *
- * @param leaseTimeout how long an at-least-once claim keeps a task from other consumers; a consumer
- *                     that dies lets its tasks reappear after this long. Must exceed the handler's
- *                     longest run, or a slow task is handed out twice.
- * @param vacuum       when the workers vacuum their table themselves, so that no server setting is needed
+ * @param leaseTimeout   how long an at-least-once claim keeps a task from other consumers; a consumer
+ *                       that dies lets its tasks reappear after this long
+ * @param vacuum         when the workers vacuum their table themselves, so that no server setting is needed
+ * @param leaseHeartbeat at least once: whether the leases of a running batch are extended by a whole
+ *                       lease every third of one, so that a handler may run longer than the lease
+ *                       (see {@link TaskBatch#heartbeat()}); off, a handler that outlives the lease
+ *                       has its tasks handed out again while it runs
  */
 public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads, PollSettings poll,
-                          RetryPolicy retry, Duration leaseTimeout, VacuumPolicy vacuum) {
+                          RetryPolicy retry, Duration leaseTimeout, VacuumPolicy vacuum, boolean leaseHeartbeat) {
 
     public static final int MAX_THREADS = 1000;
 
@@ -32,23 +35,31 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
         }
     }
 
-    /** At least once, one thread, the experiment's poll settings, default retries, a 5-minute lease, and
-     *  the table vacuumed after every 10,000 claimed tasks. */
+    /**
+     * The lease a task is claimed for by default. With the heartbeat extending it while the handler
+     * runs, it only bounds how long a dead consumer's tasks wait: long enough that a pause of several
+     * seconds (a stop-the-world GC, a failover, a saturated database delaying a heartbeat) does not
+     * hand a running task out again, short enough that a crash delays its tasks by seconds, not minutes.
+     */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+
+    /** At least once, one thread, the experiment's poll settings, default retries, a {@link #DEFAULT_LEASE}
+     *  kept by heartbeats, and the table vacuumed after every 10,000 claimed tasks. */
     public static QueueConfig of(QueueLocation location) {
         return new QueueConfig(location, DeliveryMode.AT_LEAST_ONCE, 1, PollSettings.DEFAULT, RetryPolicy.DEFAULT,
-                Duration.ofMinutes(5), VacuumPolicy.DEFAULT);
+                DEFAULT_LEASE, VacuumPolicy.DEFAULT, true);
     }
 
     public QueueConfig withMode(DeliveryMode value) {
-        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, vacuum);
+        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, vacuum, leaseHeartbeat);
     }
 
     public QueueConfig withThreads(int value) {
-        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, vacuum);
+        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, vacuum, leaseHeartbeat);
     }
 
     public QueueConfig withPoll(PollSettings value) {
-        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, vacuum);
+        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, vacuum, leaseHeartbeat);
     }
 
     public QueueConfig withBatchSize(int value) {
@@ -56,14 +67,18 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
     }
 
     public QueueConfig withRetry(RetryPolicy value) {
-        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, vacuum);
+        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, vacuum, leaseHeartbeat);
     }
 
     public QueueConfig withLeaseTimeout(Duration value) {
-        return new QueueConfig(location, mode, threads, poll, retry, value, vacuum);
+        return new QueueConfig(location, mode, threads, poll, retry, value, vacuum, leaseHeartbeat);
     }
 
     public QueueConfig withVacuum(VacuumPolicy value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value, leaseHeartbeat);
+    }
+
+    public QueueConfig withLeaseHeartbeat(boolean value) {
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, vacuum, value);
     }
 }

@@ -9,7 +9,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -17,8 +20,22 @@ import java.util.Objects;
  * round trip, one commit. The methods taking a {@link Connection} write in the caller's transaction
  * and neither commit nor roll back, so a task is enqueued if and only if the caller's own changes
  * commit (transactional outbox). Thread-safe.
+ *
+ * <p>The {@code ...Once} methods take an idempotency key per task: a key seen before (in this
+ * queue, within the keys' retention, see {@link IdempotencyKeys}) stores nothing and answers with
+ * the first task's id, so a client that got no answer can send the same request again. A batch is
+ * still one statement, and a key repeated within one batch is one task.
  */
 public final class QueueProducer {
+
+    /**
+     * The answer to an enqueue with an idempotency key.
+     *
+     * @param id     the task's id: this call's, or the first task's with the same key
+     * @param stored whether this call stored the task; false when the key had been enqueued before
+     */
+    public record Enqueued(long id, boolean stored) {
+    }
 
     public static final int MAX_BATCH_SIZE = 100_000;
 
@@ -78,6 +95,96 @@ public final class QueueProducer {
         List<Long> ids = insert(connection, values, delay);
         listener.enqueued(location, ids.size());
         return ids;
+    }
+
+    /** Enqueues one task, due now, unless {@code key} was enqueued before; commits. */
+    public Enqueued enqueueOnce(String key, String payload) {
+        // Not List.of: a null key must reach the check that names it, not fail inside the list.
+        return enqueueAllOnce(Collections.singletonList(key), List.of(checkedPayload(payload)), Duration.ZERO).get(0);
+    }
+
+    /**
+     * Enqueues the tasks whose keys were not enqueued before, in one statement, and commits.
+     * {@code keys.get(i)} is the key of {@code payloads.get(i)}; the answers are in that order.
+     */
+    public List<Enqueued> enqueueAllOnce(List<String> keys, List<String> payloads, Duration delay) {
+        KeyedBatch batch = KeyedBatch.of(keys, checkedPayloads(payloads));
+        checkDelay(delay);
+        List<Enqueued> answers = Jdbc.autoCommitted(dataSource, "enqueue into " + location,
+                c -> insertOnce(c, batch, delay));
+        listener.enqueued(location, stored(answers));
+        return answers;
+    }
+
+    /** As {@link #enqueueAllOnce(List, List, Duration)} in the caller's transaction on {@code connection}; does not commit. */
+    public List<Enqueued> enqueueAllOnce(Connection connection, List<String> keys, List<String> payloads,
+                                         Duration delay) throws SQLException {
+        Objects.requireNonNull(connection, "connection");
+        KeyedBatch batch = KeyedBatch.of(keys, checkedPayloads(payloads));
+        checkDelay(delay);
+        List<Enqueued> answers = insertOnce(connection, batch, delay);
+        listener.enqueued(location, stored(answers));
+        return answers;
+    }
+
+    private List<Enqueued> insertOnce(Connection c, KeyedBatch batch, Duration delay) throws SQLException {
+        boolean delayed = !delay.isZero();
+        List<Enqueued> distinct = new ArrayList<>(batch.keys.length);
+        try (PreparedStatement ps = c.prepareStatement(delayed ? sql.enqueueOnceDelayed : sql.enqueueOnce)) {
+            ps.setArray(1, Jdbc.texts(c, batch.keys));
+            ps.setArray(2, Jdbc.texts(c, batch.payloads));
+            ps.setString(3, location.queueName());
+            ps.setString(4, location.queueName());
+            if (delayed) {
+                ps.setLong(5, delay.toNanos() / 1000);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    distinct.add(new Enqueued(rs.getLong(1), rs.getBoolean(2)));
+                }
+            }
+        }
+        List<Enqueued> answers = new ArrayList<>(batch.positions.length);
+        for (int i = 0; i < batch.positions.length; i++) {
+            Enqueued answer = distinct.get(batch.positions[i]);
+            // A key's second occurrence in the batch was not stored by it.
+            answers.add(batch.first[i] ? answer : new Enqueued(answer.id(), false));
+        }
+        return answers;
+    }
+
+    private static int stored(List<Enqueued> answers) {
+        return (int) answers.stream().filter(Enqueued::stored).count();
+    }
+
+    /** A keyed batch with each key once (the statement cannot insert a key twice), and where each input went. */
+    private record KeyedBatch(String[] keys, String[] payloads, int[] positions, boolean[] first) {
+
+        static KeyedBatch of(List<String> keys, String[] payloads) {
+            if (keys == null || keys.size() != payloads.length) {
+                throw new IllegalArgumentException("keys must have one key per payload: " + payloads.length
+                        + " payloads, " + (keys == null ? "no keys" : keys.size() + " keys"));
+            }
+            Map<String, Integer> index = new HashMap<>();
+            List<String> distinctKeys = new ArrayList<>();
+            List<String> distinctPayloads = new ArrayList<>();
+            int[] positions = new int[payloads.length];
+            boolean[] first = new boolean[payloads.length];
+            for (int i = 0; i < payloads.length; i++) {
+                String key = IdempotencyKeys.checked(keys.get(i), "key[" + i + "]");
+                Integer at = index.putIfAbsent(key, distinctKeys.size());
+                first[i] = at == null;
+                if (at == null) {
+                    positions[i] = distinctKeys.size();
+                    distinctKeys.add(key);
+                    distinctPayloads.add(payloads[i]);
+                } else {
+                    positions[i] = at;
+                }
+            }
+            return new KeyedBatch(distinctKeys.toArray(String[]::new), distinctPayloads.toArray(String[]::new), positions,
+                    first);
+        }
     }
 
     private List<Long> insert(Connection c, String[] payloads, Duration delay) throws SQLException {

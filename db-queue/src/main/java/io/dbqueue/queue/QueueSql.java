@@ -24,6 +24,8 @@ final class QueueSql {
 
     final String enqueue;
     final String enqueueDelayed;
+    final String enqueueOnce;
+    final String enqueueOnceDelayed;
     /** Whether the claim statements take a floor id after the queue name. */
     final boolean claimsFromFloor;
     /**
@@ -40,6 +42,7 @@ final class QueueSql {
     final String retry;
     final String reenqueue;
     final String release;
+    final String extendLeases;
     final String deadLetter;
     final String listDead;
     final String countDead;
@@ -48,6 +51,7 @@ final class QueueSql {
     final String deleteDead;
     final String deleteAllDead;
     final String depth;
+    final String purgeKeys;
 
     QueueSql(QueueTable table) {
         String t = table.name();
@@ -73,6 +77,8 @@ final class QueueSql {
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
+        enqueueOnce = keyedEnqueue(table, byId ? "now()" : "now() + (i.n - 1) * interval '1 microsecond'");
+        enqueueOnceDelayed = keyedEnqueue(table, "now() + (? + i.n - 1) * interval '1 microsecond'");
         // Statements by id end with [queue] (byIdNamesQueue). params: bigint[] ids, [queue]
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue();
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
@@ -88,6 +94,11 @@ final class QueueSql {
         // Hands claimed but unstarted tasks back without counting the attempt. params: bigint[] ids, [queue]
         release = "UPDATE " + t + " SET next_process_at = now(), attempt = greatest(attempt - 1, 0),"
                 + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])" + ofQueue();
+        // The heartbeat of a running batch: only a lease this claim still holds (same attempt) is pushed forward.
+        // params: lease in microseconds, bigint[] ids, int[] attempts, [queue]
+        extendLeases = "UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond'"
+                + " FROM unnest(?::bigint[], ?::int[]) AS h(id, attempt)"
+                + " WHERE t.id = h.id AND t.attempt = h.attempt" + ofQueue();
         // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, [queue]
         deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
                 + " AS f(id, attempt, total_attempt, error)),"
@@ -110,7 +121,35 @@ final class QueueSql {
         deleteDead = "DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
         deleteAllDead = "DELETE FROM " + dead + " WHERE queue_name = ?";
         // params: queue
+        // A chunk of keys older than the retention; ctid keeps it to the rows the subquery found. params: age in microseconds
+        purgeKeys = "DELETE FROM " + table.keysTable() + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table.keysTable()
+                + " WHERE created_at < now() - ? * interval '1 microsecond' LIMIT " + IdempotencyKeys.PURGE_CHUNK + "))";
         depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
+    }
+
+    /**
+     * The enqueue of tasks with idempotency keys, in one statement: each task's id is drawn from the
+     * table's sequence first, the keys are inserted with those ids, and only the tasks whose key was
+     * new are inserted; a key that exists already (committed, or committed by a concurrent enqueue
+     * this one waited for) keeps its first task's id. ON CONFLICT DO UPDATE rather than DO NOTHING:
+     * only the update returns a conflicting row that this statement's snapshot cannot see. Keys must be
+     * distinct within one statement. params: text[] keys, text[] payloads, queue (keys), queue
+     * (tasks), [delay in microseconds, when {@code dueAt} takes it]; returns per input row, in order,
+     * the task id and whether this statement stored it. Keys are inserted in key order, so that two
+     * batches sharing keys lock them in the same order and cannot deadlock.
+     */
+    private static String keyedEnqueue(QueueTable table, String dueAt) {
+        String t = table.name();
+        return "WITH input AS MATERIALIZED (SELECT u.k, u.p, u.n,"
+                + " nextval((SELECT pg_get_serial_sequence('" + t + "', 'id'))::regclass) AS id"
+                + " FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS u(k, p, n)),"
+                + " keyed AS (INSERT INTO " + table.keysTable() + " AS x (queue_name, key, task_id)"
+                + " SELECT ?, k, id FROM input ORDER BY k"
+                + " ON CONFLICT (queue_name, key) DO UPDATE SET key = x.key RETURNING x.key, x.task_id),"
+                + " stored AS (INSERT INTO " + t + " (id, queue_name, payload, next_process_at)"
+                + " SELECT i.id, ?, i.p, " + dueAt
+                + " FROM input i JOIN keyed ON keyed.key = i.k AND keyed.task_id = i.id)"
+                + " SELECT keyed.task_id, keyed.task_id = i.id FROM input i JOIN keyed ON keyed.key = i.k ORDER BY i.n";
     }
 
     /**

@@ -25,6 +25,11 @@ public record QueueTable(String name, Layout layout) {
         return name + "_dead";
     }
 
+    /** Idempotency keys of tasks enqueued with one live in a companion table with this name. */
+    public String keysTable() {
+        return name + "_keys";
+    }
+
     public QueueLocation queue(String queueName) {
         return new QueueLocation(this, queueName);
     }

@@ -157,10 +157,12 @@ public final class QueueWorkers implements AutoCloseable {
             threads.forEach(Thread::interrupt);
             joinUntil(System.nanoTime() + Duration.ofSeconds(10).toNanos());
         }
+        boolean drained = executorDrained(deadline);
+        processor.close();
         if (vacuum != null) {
             vacuum.close();
         }
-        return clean && executorDrained(deadline);
+        return clean && drained;
     }
 
     private boolean executorDrained(long deadline) {

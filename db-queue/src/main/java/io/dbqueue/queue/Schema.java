@@ -78,8 +78,28 @@ public final class Schema {
                 .append("    last_error        text\n")
                 .append(");\n")
                 .append("CREATE INDEX ").append(table.deadLetterTable()).append("_queue_idx ON ")
-                .append(table.deadLetterTable()).append(" (queue_name, id);\n");
+                .append(table.deadLetterTable()).append(" (queue_name, id);\n")
+                .append(keysDdl(table));
         return sql.toString();
+    }
+
+    /**
+     * The idempotency keys of {@code table}: a task enqueued with a key leaves it here, and a repeated
+     * key is answered with the first task's id (see {@link QueueProducer#enqueueAllOnce}) until
+     * {@link IdempotencyKeys#purge} removes it. Idempotent DDL, so that tables created before keys
+     * existed gain it through {@link #createIfMissing}.
+     */
+    static String keysDdl(QueueTable table) {
+        String keys = table.keysTable();
+        return "-- idempotency keys: a repeated key is answered with its first task's id until the key is purged\n"
+                + "CREATE TABLE IF NOT EXISTS " + keys + " (\n"
+                + "    queue_name        text NOT NULL,\n"
+                + "    key               text NOT NULL,\n"
+                + "    task_id           bigint NOT NULL,\n"
+                + "    created_at        timestamptz NOT NULL DEFAULT now(),\n"
+                + "    PRIMARY KEY (queue_name, key)\n"
+                + ");\n"
+                + "CREATE INDEX IF NOT EXISTS " + keys + "_age_idx ON " + keys + " (created_at);\n";
     }
 
     public static void create(DataSource dataSource, QueueTable table) throws SQLException {
@@ -87,7 +107,9 @@ public final class Schema {
     }
 
     /**
-     * Creates the table unless it exists. An advisory lock on the table name serialises concurrent
+     * Creates the table unless it exists, and its idempotency keys table, which tables created by
+     * earlier versions lack, unless that exists; nothing is run on a complete schema, so a role
+     * without the right to create may start against it. An advisory lock on the table name serialises concurrent
      * callers, so several instances of a service can start at once.
      */
     public static void createIfMissing(DataSource dataSource, QueueTable table) throws SQLException {
@@ -97,9 +119,10 @@ public final class Schema {
                     lock.setString(1, table.name());
                     lock.execute();
                 }
-                if (!exists(tx, table)) {
+                String ddl = !exists(tx, table) ? ddl(table) : visible(tx, table.keysTable()) ? null : keysDdl(table);
+                if (ddl != null) {
                     try (Statement st = tx.createStatement()) {
-                        st.execute(ddl(table));
+                        st.execute(ddl);
                     }
                 }
                 return null;
@@ -115,27 +138,33 @@ public final class Schema {
     }
 
     private static boolean exists(Connection c, QueueTable table) throws SQLException {
+        return visible(c, table.name()) && visible(c, table.deadLetterTable());
+    }
+
+    private static boolean visible(Connection c, String relation) throws SQLException {
         // A query on pg_class, not to_regclass(): that resolves names through the backend's catalog cache
         // without a lock, and can miss a table another session has just committed.
         try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_class"
-                + " WHERE relname IN (?, ?) AND pg_catalog.pg_table_is_visible(oid)")) {
-            ps.setString(1, table.name());
-            ps.setString(2, table.deadLetterTable());
+                + " WHERE relname = ? AND pg_catalog.pg_table_is_visible(oid)")) {
+            ps.setString(1, relation);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return rs.getInt(1) == 2;
+                return rs.getInt(1) > 0;
             }
         }
     }
 
     public static void drop(DataSource dataSource, QueueTable table) throws SQLException {
-        execute(dataSource, "DROP TABLE IF EXISTS " + table.name() + ", " + table.deadLetterTable());
+        execute(dataSource, dropAll(table));
     }
 
     /** Drops and creates the table: every benchmark cell and test starts from the same empty state. */
     public static void recreate(DataSource dataSource, QueueTable table) throws SQLException {
-        execute(dataSource, "DROP TABLE IF EXISTS " + table.name() + ", " + table.deadLetterTable() + ";\n"
-                + ddl(table));
+        execute(dataSource, dropAll(table) + ";\n" + ddl(table));
+    }
+
+    private static String dropAll(QueueTable table) {
+        return "DROP TABLE IF EXISTS " + table.name() + ", " + table.deadLetterTable() + ", " + table.keysTable();
     }
 
     private static void execute(DataSource dataSource, String sql) throws SQLException {

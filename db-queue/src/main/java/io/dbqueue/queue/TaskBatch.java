@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /** The tasks of one claim, and the handler's answers for them. Used by one worker thread. */
 public final class TaskBatch {
@@ -16,13 +17,16 @@ public final class TaskBatch {
     private final List<Task> tasks;
     private final DeliveryMode mode;
     private final Connection connection;
+    private final IntSupplier heartbeat;
     private final Map<Long, TaskResult> answers = new LinkedHashMap<>();
 
-    TaskBatch(QueueLocation queue, List<Task> tasks, DeliveryMode mode, Connection connection) {
+    /** @param heartbeat extends the batch's leases and counts the tasks still held; null where nothing is leased */
+    TaskBatch(QueueLocation queue, List<Task> tasks, DeliveryMode mode, Connection connection, IntSupplier heartbeat) {
         this.queue = queue;
         this.tasks = Collections.unmodifiableList(tasks);
         this.mode = mode;
         this.connection = connection;
+        this.heartbeat = heartbeat;
     }
 
     public QueueLocation queue() {
@@ -49,6 +53,20 @@ public final class TaskBatch {
                     + mode);
         }
         return connection;
+    }
+
+    /**
+     * Extends the leases of this batch's tasks now and returns how many of them the batch still
+     * holds; fewer than {@code tasks().size()} means a lease expired earlier and another consumer may
+     * be running that task. The workers do this by themselves every third of the lease while the
+     * handler runs (unless {@link QueueConfig#leaseHeartbeat()} is off); call it in a long handler
+     * that wants to know, or before an effect that must not run twice. At most once and exactly once
+     * nothing can be handed out while the handler runs, and it returns {@code tasks().size()}.
+     *
+     * @throws io.dbqueue.QueueException if the database cannot be reached
+     */
+    public int heartbeat() {
+        return heartbeat == null ? tasks.size() : heartbeat.getAsInt();
     }
 
     public void finish(Task task) {

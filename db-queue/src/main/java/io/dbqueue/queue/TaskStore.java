@@ -104,6 +104,18 @@ final class TaskStore {
         }
     }
 
+    /** Pushes the leases of {@code tasks} that are still theirs {@code lease} ahead; returns how many were. */
+    int extendLeases(Connection c, List<Task> tasks, Duration lease) throws SQLException {
+        if (tasks.isEmpty()) {
+            return 0;
+        }
+        Object[] params = byId(Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)));
+        Object[] withLease = new Object[params.length + 1];
+        withLease[0] = micros(lease);
+        System.arraycopy(params, 0, withLease, 1, params.length);
+        return Jdbc.update(c, sql.extendLeases, withLease);
+    }
+
     void finish(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
             Jdbc.update(c, sql.finish, byId(Jdbc.longs(c, ids(tasks))));

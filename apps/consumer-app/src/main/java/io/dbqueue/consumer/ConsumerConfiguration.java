@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.ObjectMapper;
 
 @Configuration(proxyBeanMethods = false)
@@ -16,8 +17,12 @@ class ConsumerConfiguration {
     }
 
     @Bean
-    MessageConsumer messageConsumer(ConsumerProperties properties, MessagePayload payloads) {
-        return new MessageConsumer(properties.queueId(), payloads);
+    MessageConsumer messageConsumer(ConsumerProperties properties, MessagePayload payloads, MessageTimings timings,
+                                    StatsReporter reporter, JdbcClient jdbc) {
+        if (properties.effects()) {
+            EffectsTable.create(jdbc);
+        }
+        return new MessageConsumer(properties.queueId(), payloads, timings, reporter, properties.effects());
     }
 
     /** Over RabbitMQ when {@code RABBIT_HOST} is set, as the experiment did; else over HTTP to test-app. */
@@ -35,15 +40,14 @@ class ConsumerConfiguration {
         return new RabbitStatsSender(factory, env.getProperty("rabbit.stats-queue", "dbq.stats"), json);
     }
 
-    /** Closed after the workers stopped, so the last completions are reported too. */
+    /** Closed after the workers stopped (they depend on it), so the last handlers' reports go out too. */
     @Bean(destroyMethod = "close")
     StatsReporter statsReporter(StatsSender sender, ConsumerProperties properties, MeterRegistry meters) {
-        ConsumerProperties.Stats stats = properties.stats();
-        return new StatsReporter(sender, stats.batchSize(), stats.flushInterval(), meters);
+        return new StatsReporter(sender, properties.stats().batchSize(), meters);
     }
 
     @Bean
-    MessageTimings messageTimings(MessagePayload payloads, StatsReporter reporter) {
-        return new MessageTimings(payloads, reporter);
+    MessageTimings messageTimings() {
+        return new MessageTimings();
     }
 }

@@ -10,21 +10,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Records when each message was claimed and when its completion committed, and hands the
- * timings of every completed message to the statistics reporter. The enqueue time is the task's
- * {@code created_at}, set by the database when the producer's batch was inserted. The application
- * consumes one queue, so every task the listener sees is a message.
+ * Remembers when each message was claimed, until its answer is written. The application consumes
+ * one queue, so every task the listener sees is a message.
  */
 final class MessageTimings implements QueueListener {
 
-    private final MessagePayload payloads;
-    private final StatsReporter reporter;
     private final Map<Long, Long> claimedAt = new ConcurrentHashMap<>();
-
-    MessageTimings(MessagePayload payloads, StatsReporter reporter) {
-        this.payloads = payloads;
-        this.reporter = reporter;
-    }
 
     @Override
     public void picked(QueueLocation location, List<Task> tasks, long claimNanos) {
@@ -32,14 +23,14 @@ final class MessageTimings implements QueueListener {
         tasks.forEach(task -> claimedAt.put(task.id(), now));
     }
 
+    /** When {@code task} was claimed, in microseconds since the epoch; {@code orElse} if unknown. */
+    long claimedAt(Task task, long orElse) {
+        return claimedAt.getOrDefault(task.id(), orElse);
+    }
+
     @Override
     public void finished(QueueLocation location, List<Task> tasks) {
-        long now = micros(Instant.now());
-        for (Task task : tasks) {
-            Long claimed = claimedAt.remove(task.id());
-            reporter.add(new Stat(payloads.testId(task.payload()), task.id(), micros(task.createdAt()),
-                    claimed == null ? now : claimed, now));
-        }
+        tasks.forEach(task -> claimedAt.remove(task.id()));
     }
 
     @Override

@@ -8,74 +8,93 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Collects statistics from the worker threads and sends them in batches on one background thread,
- * so that reporting never blocks the workers: a batch goes out when it is full or every
- * {@code flushInterval}. A batch that cannot be delivered is retried until it is (test-app
- * restarting must not lose a run's figures). The time spent sending is the timer
- * {@code consumer.stats.send}.
+ * Delivers statistics to test-app before their messages are acknowledged: a handler's
+ * {@link #deliver} returns only once test-app (or RabbitMQ, with a publisher confirm) has them, so
+ * a consumer killed at any moment has reported every message it finished (a message reported and
+ * then redelivered is reported twice, and test-app stores it once). The handlers' statistics travel
+ * together: one background thread sends whatever waits, up to {@code batchSize}, as soon as the
+ * previous report is answered, so reports grow with the load instead of one per batch. A report
+ * that cannot be delivered is retried until it is, and its handlers wait meanwhile. The time spent
+ * sending is the timer {@code consumer.stats.send}.
  */
 final class StatsReporter implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StatsReporter.class);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    private static final long IDLE_CHECK_MILLIS = 100;
 
     private final StatsSender sender;
     private final int batchSize;
-    private final Duration flushInterval;
-    private final LinkedBlockingQueue<Stat> waiting = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Waiting> waiting = new LinkedBlockingQueue<>();
     private final Timer sendTimer;
     private final Thread flusher;
     private volatile boolean running = true;
 
-    StatsReporter(StatsSender sender, int batchSize, Duration flushInterval, MeterRegistry meters) {
+    StatsReporter(StatsSender sender, int batchSize, MeterRegistry meters) {
         this.sender = sender;
         this.batchSize = batchSize;
-        this.flushInterval = flushInterval;
-        this.sendTimer = Timer.builder("consumer.stats.send").description("Time to deliver one batch of statistics")
+        this.sendTimer = Timer.builder("consumer.stats.send").description("Time to deliver one report of statistics")
                 .register(meters);
         this.flusher = new Thread(this::flushUntilClosed, "stats-reporter");
         flusher.start();
     }
 
-    void add(Stat stat) {
-        waiting.add(stat);
+    /** Returns once {@code stats} are delivered. */
+    void deliver(List<Stat> stats) throws InterruptedException {
+        if (stats.isEmpty()) {
+            return;
+        }
+        if (!running) {
+            throw new IllegalStateException("the statistics reporter is closed; the messages stay unacknowledged");
+        }
+        Waiting entry = new Waiting(stats);
+        waiting.add(entry);
+        entry.delivered.await();
     }
 
     private void flushUntilClosed() {
-        List<Stat> batch = new ArrayList<>(batchSize);
+        List<Waiting> report = new ArrayList<>();
         while (running || !waiting.isEmpty()) {
             try {
-                Stat first = waiting.poll(flushInterval.toNanos(), TimeUnit.NANOSECONDS);
+                Waiting first = waiting.poll(IDLE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }
-                batch.add(first);
-                waiting.drainTo(batch, batchSize - 1);
-                deliver(batch);
-                batch.clear();
+                report.add(first);
+                int size = first.stats.size();
+                for (Waiting next; size < batchSize && (next = waiting.poll()) != null; size += next.stats.size()) {
+                    report.add(next);
+                }
+                send(report);
+                report.forEach(entry -> entry.delivered.countDown());
+                report.clear();
             } catch (InterruptedException e) {
-                LOG.warn("statistics reporter interrupted; {} statistics not sent", batch.size() + waiting.size());
+                LOG.warn("statistics reporter interrupted; {} reports not sent, their messages stay unacknowledged",
+                        report.size() + waiting.size());
                 return;
             }
         }
     }
 
-    private void deliver(List<Stat> batch) throws InterruptedException {
+    private void send(List<Waiting> report) throws InterruptedException {
+        List<Stat> stats = new ArrayList<>();
+        report.forEach(entry -> stats.addAll(entry.stats));
         Duration backoff = Duration.ofMillis(100);
         while (true) {
             long start = System.nanoTime();
             try {
-                sender.send(batch);
+                sender.send(stats);
                 sendTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                 return;
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception e) {
-                LOG.warn("could not send {} statistics to {}, retrying in {} ms: {}", batch.size(), sender,
+                LOG.warn("could not send {} statistics to {}, retrying in {} ms: {}", stats.size(), sender,
                         backoff.toMillis(), e.toString());
                 Thread.sleep(backoff.toMillis());
                 backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
@@ -83,7 +102,7 @@ final class StatsReporter implements AutoCloseable {
         }
     }
 
-    /** Sends what is waiting, giving up after 30 s. */
+    /** Sends what is waiting, giving up after 30 s. Called once the workers have stopped. */
     @Override
     public void close() throws InterruptedException {
         running = false;
@@ -92,7 +111,17 @@ final class StatsReporter implements AutoCloseable {
             flusher.interrupt();
             flusher.join();
         }
-        LOG.info("statistics: {} batches sent to {} in {} ms", sendTimer.count(), sender,
+        LOG.info("statistics: {} reports sent to {} in {} ms", sendTimer.count(), sender,
                 Math.round(sendTimer.totalTime(TimeUnit.MILLISECONDS)));
+    }
+
+    /** One handler's statistics, and the latch it waits on. */
+    private static final class Waiting {
+        final List<Stat> stats;
+        final CountDownLatch delivered = new CountDownLatch(1);
+
+        Waiting(List<Stat> stats) {
+            this.stats = stats;
+        }
     }
 }

@@ -4,26 +4,40 @@ import io.dbqueue.queue.QueueProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * {@code POST /} takes one message and answers once the batch it joined is committed;
- * {@code POST /batch} takes an array, validates all of it, and writes it in one statement.
+ * {@code POST /batch} takes an array, validates all of it, and writes it in one statement. With an
+ * {@code Idempotency-Key} header a request is stored at most once: sent again (after a timeout, a
+ * lost answer, a crash of this service) it stores nothing and answers with the first request's ids
+ * and {@code Idempotent-Replayed: true}. A keyed single message is written on its own, not batched.
  */
 @RestController
 public class MessageController {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageController.class);
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+    /** Leaves room for the position suffix within the library's key limit. */
+    static final int MAX_KEY_LENGTH = 200;
+    private static final Pattern VALID_KEY = Pattern.compile("[\\x21-\\x7E]{1," + MAX_KEY_LENGTH + "}");
 
     private final MessageParser parser;
     private final MessageBatcher batcher;
@@ -38,21 +52,65 @@ public class MessageController {
         this.properties = properties;
     }
 
-    @PostMapping("/")
-    public CompletableFuture<ResponseEntity<?>> enqueue(InputStream body) throws IOException {
-        Message message = parser.message(read(body));
-        return batcher.submit(parser.payload(message)).handle((id, error) ->
+    @PostMapping(value = "/", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public CompletableFuture<ResponseEntity<?>> enqueue(InputStream body,
+                                                        @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key)
+            throws IOException {
+        String payload = parser.payload(parser.message(read(body)));
+        if (key != null) {
+            String checked = checkedKey(key);
+            return CompletableFuture.completedFuture(stored(() -> {
+                QueueProducer.Enqueued enqueued = producer.enqueueOnce("one:" + checked, payload);
+                return answer(Map.of("id", enqueued.id()), !enqueued.stored());
+            }));
+        }
+        return batcher.submit(payload).handle((id, error) ->
                 error == null ? ResponseEntity.ok(Map.of("id", id)) : unavailable(error));
     }
 
-    @PostMapping("/batch")
-    public ResponseEntity<?> enqueueBatch(InputStream body) throws IOException {
+    @PostMapping(value = "/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public ResponseEntity<?> enqueueBatch(InputStream body,
+                                          @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key)
+            throws IOException {
         List<String> payloads = parser.batch(read(body)).stream().map(parser::payload).toList();
+        if (key == null) {
+            return stored(() -> ResponseEntity.ok(Map.of("ids", producer.enqueueAll(payloads))));
+        }
+        String requestKey = checkedKey(key);
+        // The request's key names its messages by position: the same request sent again repeats them all.
+        // Single and batch keys live apart, so that a POST / keyed "K#0" cannot stand for a batch's first message.
+        List<String> keys = IntStream.range(0, payloads.size()).mapToObj(i -> "batch:" + requestKey + "#" + i).toList();
+        return stored(() -> {
+            List<QueueProducer.Enqueued> enqueued = producer.enqueueAllOnce(keys, payloads, Duration.ZERO);
+            return answer(Map.of("ids", enqueued.stream().map(QueueProducer.Enqueued::id).toList()),
+                    enqueued.stream().noneMatch(QueueProducer.Enqueued::stored));
+        });
+    }
+
+    private static ResponseEntity<?> answer(Object body, boolean replayed) {
+        ResponseEntity.BodyBuilder ok = ResponseEntity.ok();
+        if (replayed) {
+            ok.header(IDEMPOTENT_REPLAYED, "true");
+        }
+        return ok.body(body);
+    }
+
+    /** Runs a write; a database that cannot take it makes a 503, never a 2xx for something not stored. */
+    private static ResponseEntity<?> stored(Supplier<ResponseEntity<?>> write) {
         try {
-            return ResponseEntity.ok(Map.of("ids", producer.enqueueAll(payloads)));
+            return write.get();
         } catch (RuntimeException e) {
             return unavailable(e);
         }
+    }
+
+    private static String checkedKey(String key) {
+        if (!VALID_KEY.matcher(key).matches()) {
+            throw new InvalidMessageException("header " + IDEMPOTENCY_KEY + " must be 1 to " + MAX_KEY_LENGTH
+                    + " visible ASCII characters, was " + key.length() + " characters"
+                    + (key.isEmpty() ? "" : " starting with '" + key.substring(0, Math.min(20, key.length())) + "'"));
+        }
+        return key;
     }
 
     private byte[] read(InputStream body) throws IOException {

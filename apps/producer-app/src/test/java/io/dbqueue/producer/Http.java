@@ -17,8 +17,20 @@ final class Http {
     }
 
     HttpResponse<String> post(String path, String body) throws Exception {
-        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return send(request(path, body));
+    }
+
+    /** A POST with an Idempotency-Key header. */
+    HttpResponse<String> post(String path, String body, String idempotencyKey) throws Exception {
+        return send(request(path, body).header("Idempotency-Key", idempotencyKey));
+    }
+
+    private HttpRequest.Builder request(String path, String body) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

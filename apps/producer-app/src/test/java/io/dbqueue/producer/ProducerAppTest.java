@@ -105,6 +105,34 @@ class ProducerAppTest {
         assertThat(jdbc.sql("SELECT count(*) FROM producer_test").query(Long.class).single()).isZero();
     }
 
+    @Test
+    void aRequestSentAgainWithItsIdempotencyKeyStoresNothingAndAnswersTheFirstIds() throws Exception {
+        String message = "{\"message\": \"once\", \"testId\": 9}";
+        HttpResponse<String> first = http.post("/", message, "client-1:req-1");
+        HttpResponse<String> again = http.post("/", message, "client-1:req-1");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
+
+        String batch = "[{\"message\":\"a\",\"testId\":9},{\"message\":\"b\",\"testId\":9}]";
+        HttpResponse<String> batchFirst = http.post("/batch", batch, "client-1:req-2");
+        HttpResponse<String> batchAgain = http.post("/batch", batch, "client-1:req-2");
+        assertThat(batchAgain.body()).isEqualTo(batchFirst.body());
+        assertThat(batchAgain.headers().firstValue("Idempotent-Replayed")).contains("true");
+        assertThat(json.readTree(batchFirst.body()).get("ids")).hasSize(2);
+        assertThat(jdbc.sql("SELECT count(*) FROM producer_test WHERE payload LIKE '%\"testId\":9}'")
+                .query(Long.class).single()).isEqualTo(3);
+
+        for (String bad : List.of("", "with space", "k".repeat(201))) {
+            HttpResponse<String> answer = http.post("/", message, bad);
+            assertThat(answer.statusCode()).as(bad).isEqualTo(400);
+            assertThat(json.readTree(answer.body()).get("error").asString()).contains("header Idempotency-Key must be");
+        }
+        assertThat(jdbc.sql("SELECT count(*) FROM producer_test").query(Long.class).single()).isEqualTo(3);
+    }
+
     private void assertBadRequest(String path, String body, String problem) throws Exception {
         HttpResponse<String> answer = post(path, body);
         assertThat(answer.statusCode()).as(body).isEqualTo(400);

@@ -22,12 +22,14 @@ final class ServiceProcess {
     private final String name;
     private final int port;
     private final Path log;
+    private final ProcessBuilder builder;
     private final Process process;
 
-    private ServiceProcess(String name, int port, Path log, Process process) {
+    private ServiceProcess(String name, int port, Path log, ProcessBuilder builder, Process process) {
         this.name = name;
         this.port = port;
         this.log = log;
+        this.builder = builder;
         this.process = process;
     }
 
@@ -44,15 +46,35 @@ final class ServiceProcess {
                 .redirectOutput(log.toFile());
         builder.environment().putAll(env);
         builder.environment().put("SERVER_PORT", Integer.toString(port));
+        return launch(name, port, log, builder);
+    }
+
+    private static ServiceProcess launch(String name, int port, Path log, ProcessBuilder builder) {
         try {
-            return new ServiceProcess(name, port, log, builder.start());
+            return new ServiceProcess(name, port, log, builder, builder.start());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + name + ": " + command, e);
+            throw new UncheckedIOException("cannot start " + name + ": " + builder.command(), e);
         }
+    }
+
+    /** Kills the process with SIGKILL (no shutdown hook runs, nothing is flushed) and waits until it is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    /** The same service started again (after {@link #kill}), its output appended to the same log. */
+    ServiceProcess restart() {
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        return launch(name, port, log, builder);
     }
 
     String name() {
         return name;
+    }
+
+    long pid() {
+        return process.pid();
     }
 
     String url() {

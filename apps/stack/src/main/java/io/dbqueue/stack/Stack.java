@@ -12,13 +12,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -42,6 +45,7 @@ public final class Stack implements AutoCloseable {
     private final List<ServiceProcess> producers = new ArrayList<>();
     private final List<ServiceProcess> consumers = new ArrayList<>();
     private ServiceProcess testApp;
+    private String resultsUrl;
     private final Thread shutdownHook = new Thread(this::stopAll, "stack-stop");
     private boolean closed;
 
@@ -80,6 +84,18 @@ public final class Stack implements AutoCloseable {
         return consumers.stream().map(ServiceProcess::url).toList();
     }
 
+    /** Each running service's process id, by name (producer-app-1, consumer-app-1, test-app). */
+    public synchronized Map<String, Long> pids() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        services().forEach(service -> pids.put(service.name(), service.pid()));
+        return pids;
+    }
+
+    /** The folder of the services' logs, {@code <name>.log} each. */
+    public Path logDir() {
+        return options.logDir();
+    }
+
     public String jdbcUrl() {
         return database.jdbcUrl();
     }
@@ -95,7 +111,7 @@ public final class Stack implements AutoCloseable {
 
     private void startServices() throws InterruptedException {
         createQueueTable();
-        String resultsUrl = database.createDatabase(RESULTS_DATABASE);
+        resultsUrl = database.createDatabase(RESULTS_DATABASE);
         try {
             Files.createDirectories(options.logDir());
         } catch (IOException e) {
@@ -137,7 +153,38 @@ public final class Stack implements AutoCloseable {
     }
 
     private ServiceProcess start(String name, String jarName, int port, Map<String, String> env) {
-        return ServiceProcess.start(name, options.jar(jarName), port, env, options.jvmArgs(), options.logDir());
+        Map<String, String> all = new HashMap<>(env);
+        all.putAll(options.serviceEnv());
+        return ServiceProcess.start(name, options.jar(jarName), port, all, options.jvmArgs(), options.logDir());
+    }
+
+    /** The role of a service that {@link #killAndRestart} can crash. */
+    public enum Role { PRODUCER, CONSUMER }
+
+    /**
+     * Kills service {@code index} of {@code role} with SIGKILL, starts it again with the same settings,
+     * and returns once it is healthy. {@code whileDown} runs between the kill and the restart.
+     */
+    public synchronized void killAndRestart(Role role, int index, Runnable whileDown) throws InterruptedException {
+        List<ServiceProcess> group = role == Role.PRODUCER ? producers : consumers;
+        ServiceProcess killed = group.get(index);
+        killed.kill();
+        LOG.info("killed {} (SIGKILL)", killed.name());
+        whileDown.run();
+        ServiceProcess restarted = killed.restart();
+        group.set(index, restarted);
+        restarted.awaitHealthy(System.nanoTime() + STARTUP_TIMEOUT.toNanos());
+        LOG.info("{} is up again at {}", restarted.name(), restarted.url());
+    }
+
+    /** A connection to the results database, where test-app keeps runs and statistics. */
+    public Connection connectResults() throws SQLException {
+        return DriverManager.getConnection(resultsUrl, database.user(), database.password());
+    }
+
+    /** The PostgreSQL under the stack: embedded and owned by it, or external. */
+    public PostgresServer database() {
+        return database;
     }
 
     private Map<String, String> queueEnvironment() {

@@ -1,5 +1,6 @@
 package io.dbqueue.stack;
 
+import io.dbqueue.stack.fault.FaultCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,7 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /** {@code ./stack}: starts the whole stack, prints where it is, and keeps it up until Ctrl-C. */
-@Command(name = "stack", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "stack", mixinStandardHelpOptions = true, sortOptions = false, subcommands = FaultCommand.class,
         description = {"Starts PostgreSQL, producer-app, consumer-app and test-app as separate processes on 127.0.0.1 "
                 + "and keeps them running until Ctrl-C, then stops them all.",
                 "",

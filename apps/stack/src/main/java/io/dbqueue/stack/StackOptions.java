@@ -3,6 +3,7 @@ package io.dbqueue.stack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -29,11 +30,12 @@ import java.util.Objects;
  *                           {@code apps/<name>/target}
  * @param logDir             each process writes its output to {@code <name>.log} here
  * @param jvmArgs            options for every service JVM
+ * @param serviceEnv         environment added to every service's, e.g. {@code LEASE_TIMEOUT} for the consumers
  */
 public record StackOptions(int producers, int consumers, String table, int batchSize, int consumerThreads,
                            String mode, String statsTransport, int messagesPerRequest, int concurrency, String jdbcUrl,
                            String jdbcUser, String jdbcPassword, boolean experimentPorts, Path jarsDir, Path logDir,
-                           List<String> jvmArgs) {
+                           List<String> jvmArgs, Map<String, String> serviceEnv) {
 
     public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xmx512m", "-XX:+UseSerialGC");
     /** consumer-app's delivery modes, and the experiment's three processing modes. */
@@ -56,6 +58,7 @@ public record StackOptions(int producers, int consumers, String table, int batch
         }
         Objects.requireNonNull(logDir, "logDir");
         jvmArgs = List.copyOf(jvmArgs);
+        serviceEnv = Map.copyOf(serviceEnv);
     }
 
     public static Builder builder() {
@@ -81,6 +84,7 @@ public record StackOptions(int producers, int consumers, String table, int batch
         private Path jarsDir;
         private Path logDir = Path.of(".stack", "logs");
         private List<String> jvmArgs = DEFAULT_JVM_ARGS;
+        private Map<String, String> serviceEnv = Map.of();
 
         public Builder producers(int value) {
             producers = value;
@@ -155,10 +159,15 @@ public record StackOptions(int producers, int consumers, String table, int batch
             return this;
         }
 
+        public Builder serviceEnv(Map<String, String> value) {
+            serviceEnv = value;
+            return this;
+        }
+
         public StackOptions build() {
             return new StackOptions(producers, consumers, table, batchSize, consumerThreads, mode, statsTransport,
                     messagesPerRequest, concurrency, jdbcUrl, jdbcUser, jdbcPassword, experimentPorts, jarsDir, logDir,
-                    jvmArgs);
+                    jvmArgs, serviceEnv);
         }
     }
 

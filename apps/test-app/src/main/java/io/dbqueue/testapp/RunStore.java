@@ -40,7 +40,8 @@ public class RunStore {
 
     /**
      * Stores one batch of statistics of run {@code runId} in one statement and returns how many
-     * were new (a message reported twice is stored once).
+     * were new. A message reported twice is stored once, with the first report's times, and counted
+     * in {@code reports} (at least once delivers a message again after a consumer crash).
      */
     public int insertStats(long runId, List<Stat> stats) {
         long[] taskIds = new long[stats.size()];
@@ -54,11 +55,16 @@ public class RunStore {
             claimed[i] = s.claimedAtMicros();
             completed[i] = s.completedAtMicros();
         }
-        return jdbc.sql("INSERT INTO test_stat (run_id, task_id, enqueued_us, claimed_us, completed_us)"
-                        + " SELECT ?, * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[])"
-                        + " ON CONFLICT DO NOTHING")
+        // Grouped by task: one statement may not touch a row twice. xmax = 0 marks the rows this statement inserted.
+        return jdbc.sql("WITH stored AS (INSERT INTO test_stat (run_id, task_id, enqueued_us, claimed_us, completed_us,"
+                        + " reports) SELECT ?, s.task_id, min(s.e), min(s.c), min(s.d), count(*)"
+                        + " FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[]) AS s(task_id, e, c, d)"
+                        + " GROUP BY s.task_id"
+                        + " ON CONFLICT (run_id, task_id) DO UPDATE SET reports = test_stat.reports + EXCLUDED.reports"
+                        + " RETURNING xmax = 0 AS inserted)"
+                        + " SELECT count(*) FILTER (WHERE inserted) FROM stored")
                 .param(runId).param(taskIds).param(enqueued).param(claimed).param(completed)
-                .update();
+                .query(Integer.class).single();
     }
 
     /** Marks the run complete and stores its figures, computed from its statistics. */

@@ -1,0 +1,55 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.internal.Jdbc;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The idempotency keys of a queue table ({@link QueueTable#keysTable()}). A key answers repeats with
+ * its first task's id for as long as it is kept; {@link #purge} removes the keys older than the
+ * retention, which is how long a client may take to retry (the starter runs it on a schedule).
+ */
+public final class IdempotencyKeys {
+
+    /** Keys deleted per statement, so a purge never holds many row locks or one long transaction. */
+    static final int PURGE_CHUNK = 10_000;
+    public static final int MAX_KEY_LENGTH = 512;
+
+    private IdempotencyKeys() {
+    }
+
+    /** Deletes the keys of every queue in {@code table} older than {@code retention}; returns how many. */
+    public static long purge(DataSource dataSource, QueueTable table, Duration retention) {
+        Objects.requireNonNull(table, "table");
+        if (retention == null || retention.isNegative()) {
+            throw new IllegalArgumentException("retention must be zero or positive, was " + retention);
+        }
+        String statement = new QueueSql(table).purgeKeys;
+        long micros = retention.toNanos() / 1000;
+        long deleted = 0;
+        int chunk;
+        do {
+            chunk = Jdbc.autoCommitted(dataSource, "purging idempotency keys of " + table.name(),
+                    c -> Jdbc.update(c, statement, micros));
+            deleted += chunk;
+        } while (chunk == PURGE_CHUNK);
+        return deleted;
+    }
+
+    /** {@code key}, checked: 1 to {@value #MAX_KEY_LENGTH} characters, no NUL. */
+    static String checked(String key, String field) {
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException(field + " must not be null or empty");
+        }
+        if (key.length() > MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException(field + " is " + key.length() + " characters long; at most "
+                    + MAX_KEY_LENGTH + " are allowed");
+        }
+        if (key.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(field + " contains a NUL character (U+0000), which PostgreSQL text cannot store");
+        }
+        return key;
+    }
+}
