@@ -20,11 +20,15 @@ import java.util.concurrent.TimeUnit;
  * server at a few hundred to a thousand commits a second. The first request after a quiet interval
  * is sent at once; requests during an interval get one notification at its end, so none waits
  * longer than the interval. Notifications go out on a background thread and their own connection:
- * a writer never waits for one, and a failed one is logged and dropped (readers still poll).
+ * a writer never waits for one, and a failed one is logged and dropped (readers still poll). A
+ * notification's transaction commits without waiting for the WAL flush: it carries no data (a
+ * notification lost with the server only leaves readers to poll), and waiting a flush for each one
+ * would both delay the wakeup and cap the one sending thread at one notification per flush.
  */
 public final class CoalescingNotifier implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CoalescingNotifier.class);
+    private static final String NOTIFY = "SELECT set_config('synchronous_commit', 'off', true), pg_notify(?, ?)";
 
     private final DataSource dataSource;
     private final long intervalNanos;
@@ -61,7 +65,7 @@ public final class CoalescingNotifier implements AutoCloseable {
         }
         try {
             Jdbc.autoCommitted(dataSource, "notify " + target, c -> {
-                try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+                try (PreparedStatement ps = c.prepareStatement(NOTIFY)) {
                     ps.setString(1, target.channel());
                     ps.setString(2, target.payload());
                     return ps.execute();

@@ -13,7 +13,7 @@ public final class Drivers {
     public static Map<String, Driver> all() {
         Map<String, Driver> drivers = new LinkedHashMap<>();
         for (Driver driver : List.of(new DirectDriver(), new RawSqlDriver(), PgbenchDriver.library(),
-                PgbenchDriver.minimal(), new StackDriver(), new RabbitMqDriver(), new NatsDriver(), new LogDriver(),
+                PgbenchDriver.minimal(), PgbenchDriver.study(), new StackDriver(), new RabbitMqDriver(), new NatsDriver(), new LogDriver(),
                 KafkaDriver.osFlush(), KafkaDriver.fsync())) {
             drivers.put(driver.name(), driver);
         }

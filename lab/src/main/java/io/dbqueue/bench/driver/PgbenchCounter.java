@@ -51,13 +51,13 @@ final class PgbenchCounter implements AutoCloseable {
     private volatile PgbenchProcess producers;
     private volatile boolean running = true;
 
-    private PgbenchCounter(Connection connection, PreparedStatement read, Reading start, Meter meter,
+    private PgbenchCounter(Connection connection, PreparedStatement read, Reading start, boolean consuming, Meter meter,
                            long maxBacklog, PgbenchVacuum vacuum, AtomicReference<Throwable> failure) {
         this.connection = connection;
         this.vacuum = vacuum;
         this.read = read;
         this.meter = meter;
-        this.counts = new Counts(start);
+        this.counts = new Counts(start, consuming);
         this.maxBacklog = maxBacklog;
         this.failure = failure;
         this.thread = new Thread(this::loop, "bench-pgbench-counter");
@@ -66,10 +66,11 @@ final class PgbenchCounter implements AutoCloseable {
 
     /**
      * Takes the first reading of {@code table} on {@code connection} (which it closes) and starts
-     * sampling; call before the load starts. {@code vacuum}, when given, hears of every reading's
+     * sampling; call before the load starts. {@code consuming}: whether any consumer runs ({@link
+     * Counts}). {@code vacuum}, when given, hears of every reading's
      * processed count and is closed with the counter.
      */
-    static PgbenchCounter start(Connection connection, String table, Meter meter, long maxBacklog,
+    static PgbenchCounter start(Connection connection, String table, boolean consuming, Meter meter, long maxBacklog,
                                 PgbenchVacuum vacuum, AtomicReference<Throwable> failure) throws SQLException {
         try {
             String sequence;
@@ -86,7 +87,7 @@ final class PgbenchCounter implements AutoCloseable {
             // table and sequence are names from the layout and PostgreSQL, quoted by pg_get_serial_sequence
             PreparedStatement read = connection.prepareStatement("SELECT (SELECT CASE WHEN is_called THEN last_value"
                     + " ELSE last_value - 1 END FROM " + sequence + "), (SELECT count(*) FROM " + table + ")");
-            PgbenchCounter counter = new PgbenchCounter(connection, read, reading(read), meter, maxBacklog, vacuum,
+            PgbenchCounter counter = new PgbenchCounter(connection, read, reading(read), consuming, meter, maxBacklog, vacuum,
                     failure);
             counter.thread.start();
             return counter;
@@ -194,10 +195,18 @@ final class PgbenchCounter implements AutoCloseable {
         private long enqueuedFed;
         private long processedFed;
 
-        Counts(Reading start) {
+        private final boolean consuming;
+
+        /**
+         * {@code consuming} false: no consumer runs (enqueue alone), so nothing leaves the table and
+         * what was enqueued is the rows committed since the start, exactly; an id handed out to an
+         * insert still in flight is not counted as enqueued and then processed.
+         */
+        Counts(Reading start, boolean consuming) {
             this.start = start;
             this.previous = start;
             this.last = start;
+            this.consuming = consuming;
         }
 
         void add(Reading reading) {
@@ -206,11 +215,11 @@ final class PgbenchCounter implements AutoCloseable {
         }
 
         long enqueued(Reading r) {
-            return r.handedOut() - start.handedOut();
+            return consuming ? r.handedOut() - start.handedOut() : r.rows() - start.rows();
         }
 
         long processed(Reading r) {
-            return start.rows() + enqueued(r) - r.rows();
+            return consuming ? start.rows() + enqueued(r) - r.rows() : 0;
         }
 
         /** Passes on what was enqueued and processed up to {@code nanos}, as far as the readings tell. */

@@ -30,10 +30,15 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>{@code pgbench}: the library's own statements ({@link RawSqlStatements}) for the cell's
  *   layout, batch size and delivery mode ({@link PgbenchScripts#producer}, {@link PgbenchScripts#consumer});</li>
  *   <li>{@code pgbench-minimal}: the minimal queue, what PostgreSQL does with row deletes and nothing
- *   else: its own table {@value PgbenchScripts#MINIMAL_TABLE} (id, payload, created_at), created for
- *   the repetition with the workload's backlog and dropped after it, reported under the cell's
- *   layout so that it pairs with the library's cell.</li>
+ *   else: its own table {@value PgbenchScripts#MINIMAL_TABLE} (id, payload, created_at);</li>
+ *   <li>{@code pgbench-study}: the published log study's queue variant: one row per {@code INSERT},
+ *   one row per claim, deleted and inserted into an archive table ({@value PgbenchScripts#STUDY_TABLE},
+ *   {@value PgbenchScripts#STUDY_ARCHIVE}).</li>
  * </ul>
+ * A queue of pgbench's own is created for the repetition with the workload's backlog and dropped
+ * after it, and reported under the cell's layout so that it pairs with the library's cell. With 0
+ * producers (dequeue alone, from the backlog) or 0 consumers (enqueue alone) that side's pgbench
+ * does not run.
  *
  * <p>What was enqueued and processed is counted from the table ({@link PgbenchCounter}), not from
  * pgbench's transactions, and measured by the lab's usual window; the server's figures are read for
@@ -49,14 +54,18 @@ public final class PgbenchDriver implements Driver {
     /** Which statements pgbench runs. */
     enum Kind {
         /** The library's statements. */
-        LIBRARY("pgbench"),
+        LIBRARY("pgbench", null),
         /** The minimal queue. */
-        MINIMAL("pgbench-minimal");
+        MINIMAL("pgbench-minimal", PgbenchScripts.MINIMAL_QUEUE),
+        /** The study's queue variant. */
+        STUDY("pgbench-study", PgbenchScripts.STUDY_QUEUE);
 
         private final String driverName;
+        private final PgbenchScripts.OwnQueue ownQueue;
 
-        Kind(String driverName) {
+        Kind(String driverName, PgbenchScripts.OwnQueue ownQueue) {
             this.driverName = driverName;
+            this.ownQueue = ownQueue;
         }
     }
 
@@ -74,6 +83,11 @@ public final class PgbenchDriver implements Driver {
     /** The minimal queue run by pgbench. */
     public static PgbenchDriver minimal() {
         return new PgbenchDriver(Kind.MINIMAL);
+    }
+
+    /** The study's queue variant run by pgbench. */
+    public static PgbenchDriver study() {
+        return new PgbenchDriver(Kind.STUDY);
     }
 
     @Override
@@ -101,10 +115,11 @@ public final class PgbenchDriver implements Driver {
             consumer = PgbenchScripts.consumer(sql, workload.mode(), batchSize);
             measured = context;
         } else {
-            createMinimalQueue(context);
-            producer = PgbenchScripts.minimalProducer(batchSize, workload.messageSize());
-            consumer = PgbenchScripts.minimalConsumer(batchSize);
-            QueueTable table = new QueueTable(PgbenchScripts.MINIMAL_TABLE, context.location().table().layout());
+            createOwnQueue(context, kind.ownQueue);
+            producer = kind == Kind.MINIMAL ? PgbenchScripts.minimalProducer(batchSize, workload.messageSize())
+                    : PgbenchScripts.studyProducer(batchSize, workload.messageSize());
+            consumer = kind == Kind.MINIMAL ? PgbenchScripts.minimalConsumer(batchSize) : PgbenchScripts.studyConsumer();
+            QueueTable table = new QueueTable(kind.ownQueue.table(), context.location().table().layout());
             measured = new CellContext(context.cell(), workload,
                     new QueueLocation(table, context.location().queueName()), context.server(), context.admin(),
                     context.serverProbe(), context.clientProbe(), context.stop());
@@ -123,8 +138,8 @@ public final class PgbenchDriver implements Driver {
             });
             return withPgbenchCpu(repetition, started.get());
         } finally {
-            if (kind == Kind.MINIMAL) {
-                dropMinimalQueue(context);
+            if (kind.ownQueue != null) {
+                dropOwnQueue(context, kind.ownQueue);
             }
         }
     }
@@ -150,23 +165,27 @@ public final class PgbenchDriver implements Driver {
     }
 
     /**
-     * The minimal queue's table, new for every repetition, with the workload's backlog, analysed and
+     * A queue of pgbench's own, new for every repetition, with the workload's backlog, analysed and
      * checkpointed as the cell's own table was.
      */
-    private static void createMinimalQueue(CellContext context) throws SQLException {
+    private static void createOwnQueue(CellContext context, PgbenchScripts.OwnQueue queue) throws SQLException {
         Workload workload = context.workload();
+        dropOwnQueue(context, queue);
         try (Connection c = context.admin().getConnection(); Statement st = c.createStatement()) {
-            st.execute("DROP TABLE IF EXISTS " + PgbenchScripts.MINIMAL_TABLE);
-            st.execute(PgbenchScripts.MINIMAL_DDL);
+            for (String ddl : queue.ddl()) {
+                st.execute(ddl);
+            }
             if (workload.backlog() > 0) {
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + PgbenchScripts.MINIMAL_TABLE
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + queue.table()
                         + " (payload) SELECT repeat('x', ?) FROM generate_series(1, ?)")) {
                     ps.setInt(1, workload.messageSize());
                     ps.setLong(2, workload.backlog());
                     ps.executeUpdate();
                 }
             }
-            st.execute("VACUUM ANALYZE " + PgbenchScripts.MINIMAL_TABLE);
+            for (String table : queue.tables()) {
+                st.execute("VACUUM ANALYZE " + table);
+            }
             try {
                 st.execute("CHECKPOINT");
             } catch (SQLException e) {
@@ -175,9 +194,9 @@ public final class PgbenchDriver implements Driver {
         }
     }
 
-    private static void dropMinimalQueue(CellContext context) throws SQLException {
+    private static void dropOwnQueue(CellContext context, PgbenchScripts.OwnQueue queue) throws SQLException {
         try (Connection c = context.admin().getConnection(); Statement st = c.createStatement()) {
-            st.execute("DROP TABLE IF EXISTS " + PgbenchScripts.MINIMAL_TABLE);
+            st.execute("DROP TABLE IF EXISTS " + String.join(", ", queue.tables()));
         }
     }
 
@@ -197,19 +216,23 @@ public final class PgbenchDriver implements Driver {
                 String table = context.location().table().name();
                 PgbenchVacuum vacuum = new PgbenchVacuum(context.server().connect(), table, VacuumPolicy.DEFAULT,
                         load.failure);
-                load.counter = PgbenchCounter.start(context.server().connect(), table, meter, workload.maxBacklog(),
-                        vacuum, load.failure);
+                load.counter = PgbenchCounter.start(context.server().connect(), table, workload.consumers() > 0, meter,
+                        workload.maxBacklog(), vacuum, load.failure);
                 List<String> producerFlags = new ArrayList<>(variables);
                 if (workload.producerRate() > 0) {
                     // -R is transactions per second over all clients; a transaction is one batch
                     producerFlags.addAll(List.of("-R", String.format(Locale.ROOT, "%.3f",
                             (double) workload.producerRate() / context.cell().batchSize())));
                 }
-                load.consumers = PgbenchProcess.start("consumers", consumer, target, workload.consumers(), seconds,
-                        variables, load.failure);
-                load.producers = PgbenchProcess.start("producers", producer, target, workload.producers(), seconds,
-                        producerFlags, load.failure);
-                load.counter.holdBack(load.producers);
+                if (workload.consumers() > 0) {
+                    load.consumers = PgbenchProcess.start("consumers", consumer, target, workload.consumers(), seconds,
+                            variables, load.failure);
+                }
+                if (workload.producers() > 0) {
+                    load.producers = PgbenchProcess.start("producers", producer, target, workload.producers(), seconds,
+                            producerFlags, load.failure);
+                    load.counter.holdBack(load.producers);
+                }
                 return load;
             } catch (Exception e) {
                 load.close();
@@ -245,10 +268,10 @@ public final class PgbenchDriver implements Driver {
             }
         }
 
-        /** Both processes' CPU in percent of one core, or null when unknown. */
+        /** The processes' CPU in percent of one core, or null when unknown. */
         Double cpuPercent() {
-            Double p = producers == null ? null : producers.cpuPercent();
-            Double c = consumers == null ? null : consumers.cpuPercent();
+            Double p = producers == null ? Double.valueOf(0) : producers.cpuPercent();
+            Double c = consumers == null ? Double.valueOf(0) : consumers.cpuPercent();
             return p == null || c == null ? null : p + c;
         }
     }

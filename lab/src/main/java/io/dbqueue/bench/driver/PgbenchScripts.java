@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The pgbench scripts of the two pgbench drivers: the library's own statements for a layout,
- * batch size and delivery mode ({@link #producer}, {@link #consumer}), and the minimal queue's
- * ({@link #minimalProducer}, {@link #minimalConsumer}).
+ * The pgbench scripts of the pgbench drivers: the library's own statements for a layout, batch
+ * size and delivery mode ({@link #producer}, {@link #consumer}), the minimal queue's
+ * ({@link #minimalProducer}, {@link #minimalConsumer}) and the published study's queue variant's
+ * ({@link #studyProducer}, {@link #studyConsumer}).
  *
  * <p>The library's statements come with JDBC's {@code ?} placeholders; each is replaced by a
  * pgbench variable, recognised by where it stands: {@code queue_name = ?} and the enqueue's
@@ -82,9 +83,20 @@ final class PgbenchScripts {
         }
     }
 
+    /** A queue of pgbench's own, not the library's: the table the load runs on, and every table to create and drop. */
+    record OwnQueue(String table, List<String> tables, List<String> ddl) {
+    }
+
     static final String MINIMAL_TABLE = "pgbench_minimal_queue";
-    static final String MINIMAL_DDL = "CREATE TABLE " + MINIMAL_TABLE
-            + " (id bigserial primary key, payload text, created_at timestamptz default now())";
+    static final OwnQueue MINIMAL_QUEUE = new OwnQueue(MINIMAL_TABLE, List.of(MINIMAL_TABLE), List.of(
+            "CREATE TABLE " + MINIMAL_TABLE + " (id bigserial primary key, payload text, created_at timestamptz default now())"));
+
+    static final String STUDY_TABLE = "pgbench_study_queue";
+    static final String STUDY_ARCHIVE = "pgbench_study_archive";
+    static final OwnQueue STUDY_QUEUE = new OwnQueue(STUDY_TABLE, List.of(STUDY_TABLE, STUDY_ARCHIVE), List.of(
+            "CREATE TABLE " + STUDY_TABLE + " (id bigserial primary key, payload text, created_at timestamptz default now())",
+            "CREATE TABLE " + STUDY_ARCHIVE + " (id bigint primary key, payload text, created_at timestamptz,"
+                    + " archived_at timestamptz default now())"));
 
     private static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 
@@ -183,10 +195,36 @@ final class PgbenchScripts {
         return new Script(String.join("\n", lines) + "\n", QueryMode.PREPARED);
     }
 
+    /**
+     * The study's producer: {@code batchSize} rows, one {@code INSERT} and one transaction each, as
+     * the study enqueued (pgbench's transaction, the unit of {@code -R}, is the script's batch).
+     */
+    static Script studyProducer(int batchSize, int messageSize) {
+        String insert = "INSERT INTO " + STUDY_TABLE + " (payload) VALUES (repeat('x', " + messageSize + "));\n";
+        return new Script(insert.repeat(batchSize), QueryMode.PREPARED);
+    }
+
+    /**
+     * The study's consumer: claims one row, deletes it and inserts it into the archive, in one
+     * statement (the study's claim, delete and insert, without its round trips), whatever the batch size.
+     */
+    static Script studyConsumer() {
+        List<String> lines = new ArrayList<>();
+        lines.add("WITH claimed AS (DELETE FROM " + STUDY_TABLE + " WHERE id = (SELECT id FROM " + STUDY_TABLE
+                + " ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1) RETURNING id, payload, created_at),"
+                + " c AS (INSERT INTO " + STUDY_ARCHIVE + " (id, payload, created_at) SELECT id, payload, created_at"
+                + " FROM claimed RETURNING id, payload)" + summary() + " \\gset");
+        waits(lines, 1);
+        return new Script(String.join("\n", lines) + "\n", QueryMode.PREPARED);
+    }
+
     /** The claim's one-row summary for {@code \gset}: how many, their ids, and their payloads. */
     private static String wrap(String claim) {
-        return "WITH c AS (" + claim + ") SELECT count(*) AS n, array_agg(id) AS " + IDS
-                + ", array_agg(payload) AS " + PAYLOADS + " FROM c";
+        return "WITH c AS (" + claim + ")" + summary();
+    }
+
+    private static String summary() {
+        return " SELECT count(*) AS n, array_agg(id) AS " + IDS + ", array_agg(payload) AS " + PAYLOADS + " FROM c";
     }
 
     /** A producer's payloads, built by the server on the client's first transaction and kept in a variable. */

@@ -14,7 +14,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The producer threads of an in-process load. Each sends batches of the cell's batch size, paced
  * to the workload's rate (or as fast as possible), and holds back while the backlog is above the
- * workload's maximum so that a fast producer cannot grow the table without bound.
+ * workload's maximum so that a fast producer cannot grow the table without bound. Paced producers
+ * are spread evenly over the interval, not in step: otherwise all of them would send at the same
+ * instant, and the load would arrive as one burst per interval.
  */
 final class Producers implements AutoCloseable {
 
@@ -47,8 +49,10 @@ final class Producers implements AutoCloseable {
         Producers producers = new Producers(failure);
         long interval = workload.producerRate() == 0 ? 0
                 : TimeUnit.SECONDS.toNanos(1) * batchSize * workload.producers() / workload.producerRate();
+        long start = System.nanoTime();
         for (int i = 0; i < workload.producers(); i++) {
-            Thread thread = new Thread(() -> producers.produce(workload, batchSize, interval, meter, senders),
+            long first = start + interval * i / workload.producers();
+            Thread thread = new Thread(() -> producers.produce(workload, batchSize, interval, first, meter, senders),
                     "bench-producer-" + (i + 1));
             thread.setDaemon(true);
             producers.threads.add(thread);
@@ -57,11 +61,12 @@ final class Producers implements AutoCloseable {
         return producers;
     }
 
-    private void produce(Workload workload, int batchSize, long interval, Meter meter, SenderFactory senders) {
+    private void produce(Workload workload, int batchSize, long interval, long first, Meter meter,
+                         SenderFactory senders) {
         Payloads payloads = new Payloads(workload.messageSize());
         String[] batch = new String[batchSize];
         List<String> view = Arrays.asList(batch);
-        long next = System.nanoTime();
+        long next = first - interval;
         try (Sender sender = senders.open()) {
             while (running) {
                 if (meter.waiting() > workload.maxBacklog()) {

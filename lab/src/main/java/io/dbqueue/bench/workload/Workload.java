@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What one bench run measures: the matrix (layouts x batch sizes x drivers), how often each cell
@@ -31,16 +32,17 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
                        int producerRate, int producers, int consumers, long maxBacklog, long backlog,
                        DeliveryMode mode, StackLoad stack, LogLoad log, ServerProfile serverProfile) {
 
-    public static final List<String> DRIVERS = List.of("direct", "raw-sql", "pgbench", "pgbench-minimal", "stack",
+    public static final List<String> DRIVERS = List.of("direct", "raw-sql", "pgbench", "pgbench-minimal", "pgbench-study", "stack",
             "rabbitmq", "nats", "log", "kafka", "kafka-fsync");
     /** Drivers that do not use a queue table: their cells run once per batch size, whatever the layouts. */
     public static final Set<String> BROKERS = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync");
     /** Pub/sub drivers: a topic read by {@link LogLoad#groups()} groups, not a queue. */
     public static final Set<String> PUB_SUB = Set.of("log", "kafka", "kafka-fsync");
-    /** The minimal queue measured by pgbench: its own table, whatever the cell's layout. */
-    public static final String MINIMAL_QUEUE = "pgbench-minimal";
-    /** Drivers whose cells run once per batch size, whatever the layouts. */
-    private static final Set<String> ONCE_PER_BATCH_SIZE = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync", MINIMAL_QUEUE);
+    /** Drivers whose cells run once per batch size, whatever the layouts: brokers, and pgbench's own queues. */
+    private static final Set<String> ONCE_PER_BATCH_SIZE = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync",
+            "pgbench-minimal", "pgbench-study");
+    /** Drivers that can run one side alone: 0 producers (dequeue alone, from the backlog) or 0 consumers. */
+    private static final Set<String> ONE_SIDED = Set.of("pgbench", "pgbench-minimal", "pgbench-study");
     public static final int MIN_MESSAGE_SIZE = 24;
 
     /** A delivery mode as workload files and flags spell it: at-least-once, exactly-once, at-most-once. */
@@ -78,8 +80,19 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         atLeast("repeat", repeat, 1);
         atLeast("message_size", messageSize, MIN_MESSAGE_SIZE);
         atLeast("producer_rate", producerRate, 0);
-        atLeast("producers", producers, 1);
-        atLeast("consumers", consumers, 1);
+        atLeast("producers", producers, 0);
+        atLeast("consumers", consumers, 0);
+        if ((producers == 0 || consumers == 0) && !ONE_SIDED.containsAll(drivers)) {
+            throw new IllegalArgumentException((producers == 0 ? "producers" : "consumers") + " is 0, which only the"
+                    + " drivers " + String.join(", ", new TreeSet<>(ONE_SIDED)) + " can run (one side alone); drivers: "
+                    + drivers);
+        }
+        if (producers == 0 && consumers == 0) {
+            throw new IllegalArgumentException("producers and consumers are both 0: nothing would run");
+        }
+        if (producers == 0 && backlog == 0) {
+            throw new IllegalArgumentException("producers is 0 (dequeue alone) but backlog is 0: nothing to dequeue");
+        }
         atLeast("messages", messages, 0);
         atLeast("max_backlog", maxBacklog, 1);
         atLeast("backlog", backlog, 0);

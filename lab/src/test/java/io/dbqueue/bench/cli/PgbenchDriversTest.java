@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.workload.Workload;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -13,7 +15,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,6 +84,41 @@ class PgbenchDriversTest {
         assertTrue(report.contains("no latency: this driver does not measure it"), report);
     }
 
+    @Test
+    void theStudysQueueAndEachSideAloneRunOnPgbench(@TempDir Path out) throws Exception {
+        Assumptions.assumeTrue(pgbenchInstalled(), "pgbench is not installed (apt-get install postgresql-client)");
+        JsonNode study = run(out.resolve("study"), "--drivers", "pgbench-study", "--batch-sizes", "1,10");
+        assertEquals(2, count(study, "pgbench-study"), "once per batch size");
+        for (JsonNode run : study.get("runs")) {
+            assertTrue(run.at("/throughput/median").asDouble() > 0, "the study's queue processed nothing: " + run);
+            assertTrue(run.at("/enqueue_throughput/median").asDouble() > 0, "the study's queue enqueued nothing: " + run);
+        }
+        JsonNode enqueueAlone = run(out.resolve("enqueue"), "--drivers", "pgbench-minimal", "--consumers", "0");
+        assertTrue(enqueueAlone.at("/runs/0/enqueue_throughput/median").asDouble() > 0, enqueueAlone.toString());
+        assertEquals(0, enqueueAlone.at("/runs/0/throughput/median").asDouble(), "nobody dequeues");
+        JsonNode dequeueAlone = run(out.resolve("dequeue"), "--drivers", "pgbench-minimal", "--producers", "0",
+                "--backlog", "20000", "--max-backlog", "100000");
+        assertTrue(dequeueAlone.at("/runs/0/throughput/median").asDouble() > 0, dequeueAlone.toString());
+        assertEquals(0, dequeueAlone.at("/runs/0/enqueue_throughput/median").asDouble(), "nobody enqueues");
+    }
+
+    /** One repetition of the tiny workload on one layout with {@code flags}; its results.json, checked against the schema. */
+    private JsonNode run(Path out, String... flags) throws Exception {
+        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
+        List<String> args = new ArrayList<>(List.of("run", "--workload", workload.toString(), "--out", out.toString(),
+                "--layouts", "dbq_seq", "--repeat", "1"));
+        args.addAll(List.of(flags));
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(args.toArray(String[]::new), new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+        JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        var errors = EndToEndTest.schema().validate(results);
+        assertTrue(errors.isEmpty(), "results.json does not match the schema: " + errors);
+        assertEquals(0, results.get("skipped").size(), results.get("skipped").toString());
+        return results;
+    }
+
     private static long count(JsonNode results, String driver) {
         long n = 0;
         for (JsonNode run : results.get("runs")) {
@@ -88,7 +127,7 @@ class PgbenchDriversTest {
         return n;
     }
 
-        private static boolean pgbenchInstalled() {
+    private static boolean pgbenchInstalled() {
         return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
                 .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "pgbench")));
     }

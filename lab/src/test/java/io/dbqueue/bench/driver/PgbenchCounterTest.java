@@ -20,7 +20,7 @@ class PgbenchCounterTest {
 
     @Test
     void enqueuedFromTheSequenceAndProcessedFromTheRowsThatLeft() {
-        Counts counts = new Counts(new Reading(0, 1_000, 1_000)); // a backlog of 1,000, ids 1..1000
+        Counts counts = new Counts(new Reading(0, 1_000, 1_000), true); // a backlog of 1,000, ids 1..1000
         Reading later = new Reading(100, 1_500, 700);
         assertEquals(500, counts.enqueued(later));
         assertEquals(800, counts.processed(later), "1,000 + 500 enqueued - 700 left");
@@ -28,7 +28,7 @@ class PgbenchCounterTest {
 
     @Test
     void theMeterMovesToTheCountsInterpolatedBetweenTheLastTwoReadings() {
-        Counts counts = new Counts(new Reading(0, 0, 0));
+        Counts counts = new Counts(new Reading(0, 0, 0), true);
         counts.add(new Reading(100, 1_000, 200));
         counts.add(new Reading(200, 2_000, 200));
         feed(counts, 150);
@@ -41,7 +41,7 @@ class PgbenchCounterTest {
 
     @Test
     void aCountThatStepsBackIsNotPassedOnTwice() {
-        Counts counts = new Counts(new Reading(0, 0, 0));
+        Counts counts = new Counts(new Reading(0, 0, 0), true);
         counts.add(new Reading(100, 100, 0)); // an id handed out for an insert not yet visible: 100 "processed"
         feed(counts, 100);
         assertEquals(100, processed.get());
@@ -52,5 +52,13 @@ class PgbenchCounterTest {
         feed(counts, 300);
         assertEquals(150, processed.get(), "and catches up once the table passes it");
         assertEquals(200, enqueued.get());
+    }
+
+    @Test
+    void withoutConsumersWhatWasEnqueuedIsTheRowsCommittedAndNothingIsProcessed() {
+        Counts counts = new Counts(new Reading(0, 1_000, 1_000), false);
+        Reading later = new Reading(100, 1_600, 1_500); // 100 ids handed out to inserts not yet committed
+        assertEquals(500, counts.enqueued(later));
+        assertEquals(0, counts.processed(later));
     }
 }

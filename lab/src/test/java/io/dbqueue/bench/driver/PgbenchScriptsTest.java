@@ -126,4 +126,16 @@ class PgbenchScriptsTest {
                 + "SELECT id FROM pgbench_minimal_queue ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 10))"
                 + " RETURNING id, payload, created_at) SELECT count(*) AS n"), consumer.text());
     }
+
+    @Test
+    void theStudysQueueInsertsOneRowPerStatementAndArchivesWhatItClaims() {
+        assertEquals("INSERT INTO pgbench_study_queue (payload) VALUES (repeat('x', 64));\n".repeat(3),
+                PgbenchScripts.studyProducer(3, 64).text());
+        Script consumer = PgbenchScripts.studyConsumer();
+        assertEquals(QueryMode.PREPARED, consumer.mode());
+        assertTrue(consumer.text().startsWith("WITH claimed AS (DELETE FROM pgbench_study_queue WHERE id = (SELECT id"
+                + " FROM pgbench_study_queue ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1) RETURNING id, payload,"
+                + " created_at), c AS (INSERT INTO pgbench_study_archive (id, payload, created_at)"), consumer.text());
+        assertFalse(consumer.text().contains("\\elif"), "a claim of one row is never partial");
+    }
 }
