@@ -20,7 +20,7 @@ final class WorkloadOptions {
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "quick (smoke run, minutes), default (the matrix), full, ceiling (the library against pgbench),"
                     + " stability (10 min run), backlog (1,000,000 waiting messages), pubsub (the log against Kafka),"
-                    + " pubsub-soak (30 min with retention)."
+                    + " pubsub-soak (30 min with retention), study-queue (the log study's queue variant beside the library)."
                     + " Default: ${DEFAULT-VALUE}.")
     String profile;
 

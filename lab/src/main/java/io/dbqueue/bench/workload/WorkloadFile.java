@@ -24,7 +24,7 @@ import java.util.Set;
 public final class WorkloadFile {
 
     public static final List<String> PROFILES = List.of("quick", "default", "full", "stability", "backlog", "ceiling", "pubsub",
-            "pubsub-soak");
+            "pubsub-soak", "study-queue");
 
     private static final Set<String> KEYS = Set.of("name", "layouts", "batch_sizes", "drivers", "repeat", "warmup",
             "duration", "messages", "message_size", "producer_rate", "producers", "consumers", "max_backlog",
