@@ -103,9 +103,9 @@ public final class LogSchema {
     /**
      * Creates the segments of {@code partition} that hold offsets up to {@code offset}, and the one
      * after, so that appends find them. Creators of one partition's segments take turns on an
-     * advisory lock; a segment below the retention's low offset is never created again. Creating a
-     * segment locks the partition's table: it waits at most 2 s for that (readers and writers would
-     * queue behind a waiting lock), then fails, and the append with it.
+     * advisory lock; a segment below the retention's low offset is never created again. A segment is
+     * created apart and attached ({@link LogSql#addSegment}), which appends and reads do not wait
+     * for; the lock it takes waits at most 2 s for another attach or a retention drop, then fails.
      */
     static void ensureSegments(Connection c, Topic topic, int partition, long offset) throws SQLException {
         LogSql sql = new LogSql(topic);
@@ -119,9 +119,18 @@ public final class LogSchema {
                 ps.execute();
             }
             long low = PartitionBounds.read(tx, sql, partition).low();
-            try (Statement st = tx.createStatement()) {
+            try (Statement st = tx.createStatement(); PreparedStatement exists = tx.prepareStatement(LogSql.TABLE_EXISTS)) {
                 for (long s = topic.segmentOf(low); s <= topic.segmentOf(offset) + 1; s++) {
-                    st.execute(sql.createSegment(partition, s));
+                    exists.setString(1, sql.segmentTable(partition, s));
+                    try (ResultSet rs = exists.executeQuery()) {
+                        rs.next();
+                        if (rs.getBoolean(1)) {
+                            continue;
+                        }
+                    }
+                    for (String ddl : sql.addSegment(partition, s)) {
+                        st.execute(ddl);
+                    }
                 }
             }
             return null;

@@ -20,6 +20,7 @@ final class LogSql {
                 created_at   timestamptz NOT NULL DEFAULT now()
             )""";
     static final String CATALOG_EXISTS = "SELECT to_regclass('dbq_topics') IS NOT NULL";
+    static final String TABLE_EXISTS = "SELECT to_regclass(?) IS NOT NULL";
     static final String DESCRIBE = "SELECT partitions, segment_size FROM dbq_topics WHERE topic_name = ?";
     /** For statements that take a table lock others would queue behind: give up after 2 s instead. */
     static final String LOCK_TIMEOUT = "SET LOCAL lock_timeout = '2s'";
@@ -210,6 +211,21 @@ final class LogSql {
         long from = segment * topic.segmentSize();
         return "CREATE TABLE IF NOT EXISTS %s PARTITION OF %s FOR VALUES FROM (%d) TO (%d)"
                 .formatted(segmentTable(partition, segment), partitionTable(partition), from, from + topic.segmentSize());
+    }
+
+    /**
+     * A segment added to a topic in use: created apart, then attached. Attaching locks the partition's
+     * table SHARE UPDATE EXCLUSIVE, which lets appends and reads go on, where creating it as a
+     * partition would lock it ACCESS EXCLUSIVE and wait for every open append (one in a caller's
+     * transaction, too) with readers and writers queued behind it.
+     */
+    String[] addSegment(int partition, long segment) {
+        long from = segment * topic.segmentSize();
+        String table = segmentTable(partition, segment);
+        return new String[]{
+                "CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS)".formatted(table, partitionTable(partition)),
+                "ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%d) TO (%d)"
+                        .formatted(partitionTable(partition), table, from, from + topic.segmentSize())};
     }
 
     String dropSegment(int partition, long segment) {

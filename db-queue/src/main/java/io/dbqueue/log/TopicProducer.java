@@ -23,7 +23,8 @@ import java.util.TreeMap;
  * one transaction that takes the partitions in ascending order (two senders never deadlock). Either
  * every message of a send is stored or none is, and offsets stay gapless: a rolled-back append
  * rolls its reservation back with it. Appends to one partition serialise on its counter row until
- * they commit, which is what makes offsets visible in order.
+ * they commit, which is what makes offsets visible in order. Segments are created ahead of the
+ * appends ({@link SegmentsAhead}).
  */
 public final class TopicProducer implements AutoCloseable {
 
@@ -34,6 +35,7 @@ public final class TopicProducer implements AutoCloseable {
     private final LogSql sql;
     private final Partitioner partitioner;
     private final CoalescingNotifier notifier; // null: readers find new messages when they poll
+    private final SegmentsAhead segments;
 
     private TopicProducer(DataSource dataSource, Topic topic, Duration notifyInterval) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -41,6 +43,7 @@ public final class TopicProducer implements AutoCloseable {
         this.sql = new LogSql(topic);
         this.partitioner = new Partitioner(topic.partitions());
         this.notifier = notifyInterval == null ? null : new CoalescingNotifier(dataSource, notifyInterval);
+        this.segments = new SegmentsAhead(dataSource, topic, sql);
     }
 
     /** A producer for the topic as created (its row in {@code dbq_topics}); readers are not notified. */
@@ -78,7 +81,7 @@ public final class TopicProducer implements AutoCloseable {
             if (!(e.getCause() instanceof MissingSegment missing)) {
                 throw e;
             }
-            createSegmentsFor(missing.partition); // on a connection of its own: the first one is back in the pool
+            segments.create(missing.partition, missing.count); // on a connection of its own: the first is back in the pool
             positions = Jdbc.autoCommitted(dataSource, what, c -> appendOwn(c, messages, byPartition));
         }
         wakeReaders(byPartition.keySet());
@@ -113,7 +116,7 @@ public final class TopicProducer implements AutoCloseable {
             }
             return positions;
         } catch (MissingSegment e) {
-            createSegmentsFor(e.partition);
+            segments.create(e.partition, e.count);
             throw new QueueException("append to " + topic.name() + " partition " + e.partition + " reached a segment"
                     + " that did not exist yet; it has been created, but the caller's transaction is aborted: retry it",
                     e);
@@ -132,6 +135,7 @@ public final class TopicProducer implements AutoCloseable {
             for (int i = 0; i < indexes.size(); i++) {
                 positions[indexes.get(i)] = new LogPosition(partition, first + i);
             }
+            segments.appended(partition, first + indexes.size());
         }
         return List.of(positions);
     }
@@ -174,28 +178,21 @@ public final class TopicProducer implements AutoCloseable {
             }
         } catch (SQLException e) {
             if (NO_PARTITION.equals(e.getSQLState())) {
-                throw new MissingSegment(partition, e);
+                throw new MissingSegment(partition, indexes.size(), e);
             }
             throw e;
         }
     }
 
-    /** On a connection of its own: the transaction of the failed insert is aborted. */
-    private void createSegmentsFor(int partition) {
-        Jdbc.autoCommitted(dataSource, "create segments of " + topic.name() + " partition " + partition, own -> {
-            long next = PartitionBounds.read(own, sql, partition).next();
-            LogSchema.ensureSegments(own, topic, partition, next + topic.segmentSize());
-            return null;
-        });
-    }
-
     /** An append found no segment for its offsets. */
     private static final class MissingSegment extends SQLException {
         private final int partition;
+        private final int count; // messages the append had for the partition
 
-        MissingSegment(int partition, SQLException cause) {
+        MissingSegment(int partition, int count, SQLException cause) {
             super(cause.getMessage(), cause.getSQLState(), cause);
             this.partition = partition;
+            this.count = count;
         }
     }
 
@@ -210,6 +207,7 @@ public final class TopicProducer implements AutoCloseable {
 
     @Override
     public void close() {
+        segments.close();
         if (notifier != null) {
             notifier.close();
         }

@@ -356,12 +356,30 @@ class LogContractTest {
     }
 
     @Test
-    void anAppendInTheCallersTransactionThatReachesANewSegmentAbortsItAndTheRetrySucceeds() throws Exception {
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
-        List<LogMessage> batch = IntStream.range(0, 1_000).mapToObj(i -> new LogMessage("one", "m" + i)).toList();
+    void appendsInTheCallersTransactionFindTheSegmentsTheProducerCreatedAhead() throws Exception {
+        TopicProducer producer = closing(TopicProducer.create(dataSource, TOPIC));
         int partition = Partitioner.forKey("one", 4);
-        producer.sendAll(batch); // [0, 1000): the first segment
-        producer.sendAll(batch); // [1000, 2000): the second, created with the topic
+        List<LogMessage> batch = IntStream.range(0, 300).mapToObj(i -> new LogMessage("one", "m" + i)).toList();
+        for (long end = 300; end <= 6_000; end += 300) { // across five segment boundaries
+            try (Connection c = dataSource.getConnection()) {
+                c.setAutoCommit(false);
+                producer.sendAll(c, batch);
+                c.commit();
+            }
+            long next = end;
+            Await.until(TIMEOUT, "the segment of the next append created ahead of it",
+                    () -> segmentExists(partition, (next + 299) / 1_000));
+        }
+        assertEquals(6_000, totalNext());
+    }
+
+    @Test
+    void anAppendInTheCallersTransactionThatOutrunsTheSegmentsAbortsItAndTheRetrySucceeds() throws Exception {
+        TopicProducer producer = closing(TopicProducer.create(dataSource, TOPIC));
+        int partition = Partitioner.forKey("one", 4);
+        producer.sendAll(IntStream.range(0, 2_000).mapToObj(i -> new LogMessage("one", "m" + i)).toList());
+        // [2000, 6000) needs segment 5; segments are created at most two ahead of offset 2000 (up to 4)
+        List<LogMessage> batch = IntStream.range(0, 4_000).mapToObj(i -> new LogMessage("one", "m" + i)).toList();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             QueueException e = assertThrows(QueueException.class, () -> producer.sendAll(c, batch));
@@ -371,7 +389,17 @@ class LogContractTest {
             producer.sendAll(c, batch);
             c.commit();
         }
-        assertEquals(3_000, totalNext());
+        assertEquals(6_000, totalNext());
+        assertTrue(segmentExists(partition, 5));
+    }
+
+    private static boolean segmentExists(int partition, long segment) {
+        try {
+            return TestDatabase.queryLong("SELECT count(*) FROM pg_class WHERE relname = '" + TOPIC + "_p" + partition
+                    + "_s" + segment + "'") == 1;
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test
