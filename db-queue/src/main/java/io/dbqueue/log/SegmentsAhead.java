@@ -9,7 +9,9 @@ import javax.sql.DataSource;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -22,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class SegmentsAhead implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentsAhead.class);
+    private static final long IDLE_SECONDS = 10;
 
     private final DataSource dataSource;
     private final Topic topic;
@@ -35,7 +38,9 @@ final class SegmentsAhead implements AutoCloseable {
         this.topic = topic;
         this.sql = sql;
         this.knownEnd = new AtomicLongArray(topic.partitions());
-        this.creator = Executors.newSingleThreadExecutor(DaemonThreads.named("dbq-segments-" + topic.name()));
+        // one thread at most, and none while idle: a producer that is never closed leaves no thread behind
+        this.creator = new ThreadPoolExecutor(0, 1, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                DaemonThreads.named("dbq-segments-" + topic.name()));
     }
 
     /** After an append to {@code partition} that ended before offset {@code end}: creates segments if they run short. */
