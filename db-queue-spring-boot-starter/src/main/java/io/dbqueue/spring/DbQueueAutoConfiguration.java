@@ -1,5 +1,6 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.Transactions;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueNotifier;
 import org.springframework.beans.factory.BeanFactory;
@@ -11,6 +12,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.ResourceTransactionManager;
+import org.springframework.transaction.support.TransactionSynchronizationUtils;
 import org.springframework.core.env.Environment;
 
 import javax.sql.DataSource;
@@ -35,23 +40,40 @@ public class DbQueueAutoConfiguration {
         return definitions;
     }
 
+    /**
+     * Spring's transactions for the queues: producers join the calling thread's transaction, and
+     * exactly-once batches run in transactions of the application's transaction manager when it
+     * manages the queues' DataSource (else of a JDBC transaction manager of the starter's own on it).
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public Transactions dbQueueTransactions(DataSource dataSource, ObjectProvider<PlatformTransactionManager> managers) {
+        PlatformTransactionManager manager = managers.getIfUnique();
+        boolean managesQueues = manager instanceof ResourceTransactionManager resources
+                && TransactionSynchronizationUtils.unwrapResourceIfNecessary(resources.getResourceFactory())
+                == TransactionSynchronizationUtils.unwrapResourceIfNecessary(dataSource);
+        return new SpringTransactions(managesQueues ? manager : new DataSourceTransactionManager(dataSource));
+    }
+
     @Bean
     @ConditionalOnMissingBean
     public QueueConsumerWorkers dbQueueConsumerWorkers(DataSource dataSource, QueueDefinitions definitions,
                                                        ObjectProvider<QueueConsumer> consumers,
                                                        ObjectProvider<QueueListener> listeners,
-                                                       DbQueueProperties properties, BeanFactory beans) {
+                                                       DbQueueProperties properties, BeanFactory beans,
+                                                       Transactions transactions) {
         return new QueueConsumerWorkers(dataSource, definitions, consumers,
-                QueueListener.composite(listeners.orderedStream().toList()), properties.getShutdownTimeout(), beans);
+                QueueListener.composite(listeners.orderedStream().toList()), properties.getShutdownTimeout(), beans,
+                transactions);
     }
 
     @Bean
     @ConditionalOnMissingBean
     public DbQueues dbQueues(DataSource dataSource, QueueDefinitions definitions,
                              ObjectProvider<QueueListener> listeners, QueueConsumerWorkers consumers,
-                             QueueNotifier notifier) {
+                             QueueNotifier notifier, Transactions transactions) {
         return new DbQueues(dataSource, definitions, QueueListener.composite(listeners.orderedStream().toList()),
-                consumers, notifier);
+                consumers, notifier, transactions);
     }
 
     /** Sends the wakeups of queues with {@code wakeup=notify}; its thread starts with the first one. */

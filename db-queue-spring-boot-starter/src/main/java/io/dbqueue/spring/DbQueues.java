@@ -1,5 +1,6 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.Transactions;
 import io.dbqueue.queue.DeadLetters;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
@@ -26,16 +27,18 @@ public class DbQueues {
     private final QueueListener listener;
     private final QueueConsumerWorkers consumers;
     private final QueueNotifier notifier;
+    private final Transactions transactions;
     private final Map<String, QueueProducer> producers = new ConcurrentHashMap<>();
 
     /** {@code notifier} sends the wakeups of queues configured with {@code wakeup=notify}. */
     public DbQueues(DataSource dataSource, QueueDefinitions definitions, QueueListener listener,
-                    QueueConsumerWorkers consumers, QueueNotifier notifier) {
+                    QueueConsumerWorkers consumers, QueueNotifier notifier, Transactions transactions) {
         this.dataSource = dataSource;
         this.definitions = definitions;
         this.listener = listener;
         this.consumers = consumers;
         this.notifier = notifier;
+        this.transactions = transactions;
     }
 
     /** The configured queue ids, in configuration order. */
@@ -49,12 +52,14 @@ public class DbQueues {
 
     /**
      * A producer for queue {@code id}; thread-safe, one per queue, reported to the queue listeners,
-     * and sending wakeups when the queue is configured with {@code wakeup=notify}.
+     * and sending wakeups when the queue is configured with {@code wakeup=notify}. Inside a Spring
+     * transaction on the queues' DataSource its enqueues join it: the tasks exist if and only if it commits.
      */
     public QueueProducer producer(String id) {
         QueueDefinition definition = definitions.get(id);
         return producers.computeIfAbsent(id, key -> new QueueProducer(dataSource, definition.location(),
-                definition.notifyWakeups() ? QueueListener.composite(List.of(listener, notifier)) : listener));
+                definition.notifyWakeups() ? QueueListener.composite(List.of(listener, notifier)) : listener,
+                transactions));
     }
 
     public DeadLetters deadLetters(String id) {

@@ -1,5 +1,6 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.Transactions;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueWakeups;
@@ -45,6 +46,7 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     private final QueueListener listener;
     private final Duration shutdownTimeout;
     private final BeanFactory beans;
+    private final Transactions transactions;
     private final Map<String, QueueWorkers> workers = Collections.synchronizedMap(new LinkedHashMap<>());
     private volatile QueueWakeups wakeups;
     private volatile boolean running;
@@ -52,13 +54,14 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     /** {@code consumers} are looked up on {@link #start()}, so that a consumer may itself inject {@link DbQueues}. */
     public QueueConsumerWorkers(DataSource dataSource, QueueDefinitions definitions,
                                 ObjectProvider<QueueConsumer> consumers, QueueListener listener,
-                                Duration shutdownTimeout, BeanFactory beans) {
+                                Duration shutdownTimeout, BeanFactory beans, Transactions transactions) {
         this.dataSource = dataSource;
         this.definitions = definitions;
         this.consumers = consumers;
         this.listener = listener;
         this.shutdownTimeout = shutdownTimeout;
         this.beans = beans;
+        this.transactions = transactions;
     }
 
     /** The running workers of queue {@code id}, if a consumer bean consumes it. */
@@ -82,7 +85,8 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
             QueueDefinition definition = definitions.get(consumer.queueId());
             Executor executor = executors.get(definition.id());
             QueueWorkers queueWorkers = executor == null
-                    ? QueueWorkers.start(dataSource, definition.config(), consumer, listener, threadFactory(definition))
+                    ? QueueWorkers.start(dataSource, definition.config(), consumer, listener, threadFactory(definition),
+                            transactions)
                     : QueueWorkers.startWithExecutor(dataSource, definition.config(), consumer, listener,
                             threadFactory(definition), executor, definition.executor().orElseThrow().maxBatchesInFlight());
             workers.put(definition.id(), queueWorkers);

@@ -38,7 +38,7 @@ class BackOffTest {
     @Test
     void theUsersOwnBeansWin() {
         configured().withBean("myQueues", DbQueues.class, () -> new DbQueues(null, new QueueDefinitions(List.of()),
-                        null, null, null))
+                        null, null, null, null))
                 .run(context -> {
                     assertThat(context).hasSingleBean(DbQueues.class);
                     assertThat(context.getBean(DbQueues.class).ids()).isEmpty();

@@ -109,7 +109,8 @@ final class StarterTestSupport {
         return text.toString();
     }
 
-    private static DataSource dataSource() {
+    /** A DataSource on the test database, not pooled. */
+    static DataSource dataSource() {
         PostgresServer server = PostgresServer.shared();
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setUrl(jdbcUrl());

@@ -1,6 +1,7 @@
 package io.dbqueue.internal;
 
 import io.dbqueue.QueueException;
+import io.dbqueue.Transactions;
 
 import javax.sql.DataSource;
 import java.sql.Array;
@@ -31,6 +32,30 @@ public final class Jdbc {
             return work.run(c);
         } catch (SQLException e) {
             throw new QueueException(what + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs {@code work} in the transaction the calling thread is in, as {@code transactions} finds
+     * it, without committing; or, when it is in none, as {@link #autoCommitted}.
+     */
+    public static <T> T joinedOrAutoCommitted(Transactions transactions, DataSource dataSource, String what,
+                                              Work<T> work) {
+        Connection joined;
+        try {
+            joined = transactions.joined(dataSource);
+        } catch (SQLException e) {
+            throw new QueueException(what + " failed: " + e.getMessage(), e);
+        }
+        if (joined == null) {
+            return autoCommitted(dataSource, what, work);
+        }
+        try {
+            return work.run(joined);
+        } catch (SQLException e) {
+            throw new QueueException(what + " failed: " + e.getMessage(), e);
+        } finally {
+            transactions.release(joined, dataSource);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.DeliveryMode;
+import io.dbqueue.Transactions;
 import io.dbqueue.internal.Jdbc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +29,12 @@ final class BatchProcessor implements AutoCloseable {
     private final TaskStore store;
     private final QueueLocation queue;
     private final LeaseKeeper leases;
+    private final Transactions transactions;
 
-    BatchProcessor(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener) {
+    BatchProcessor(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener,
+                   Transactions transactions) {
         this.dataSource = dataSource;
+        this.transactions = transactions;
         this.config = config;
         this.handler = handler;
         this.listener = listener;
@@ -52,9 +56,7 @@ final class BatchProcessor implements AutoCloseable {
      */
     int runOnce() throws SQLException, InterruptedException {
         if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
-            try (Connection c = dataSource.getConnection()) {
-                return exactlyOnce(c);
-            }
+            return exactlyOnce();
         }
         Claim claim = claimOnItsOwn();
         if (claim.size() > 0) {
@@ -167,36 +169,54 @@ final class BatchProcessor implements AutoCloseable {
         }
     }
 
-    private int exactlyOnce(Connection c) throws SQLException, InterruptedException {
-        c.setAutoCommit(false);
+    /**
+     * Exactly once: the claim, the handler's work and the answers are one new transaction of
+     * {@link #transactions}. When the handler fails, that transaction rolls back with the handler's
+     * own work, and the failed attempt is recorded in a second one.
+     */
+    private int exactlyOnce() throws SQLException, InterruptedException {
+        Handled handled;
         try {
-            List<Task> tasks = claim(c);
-            if (tasks.isEmpty()) {
-                c.commit();
-                return 0;
-            }
-            List<Task> live = deadLetterExpired(c, tasks);
-            TaskBatch batch = new TaskBatch(queue, live, config.mode(), c, null);
-            Throwable error = handle(batch);
-            if (error != null) {
-                c.rollback();
-                // The claim was rolled back with the handler's work; record the failed attempt on its own.
-                Map<Task, TaskResult> failures = new LinkedHashMap<>();
-                tasks.forEach(task -> failures.put(task, TaskResult.fail(TaskBatch.describe(error))));
-                acknowledge(c, failures);
-                return tasks.size();
-            }
-            Map<Task, TaskResult> results = batch.results(TaskResult.finish());
-            store.preferGenericPlans(c);
-            Outcome outcome = apply(c, results);
-            c.commit();
-            outcome.report();
-            return tasks.size();
-        } catch (SQLException | RuntimeException | InterruptedException e) {
-            Jdbc.rollbackQuietly(c, e);
-            throw e;
-        } finally {
-            c.setAutoCommit(true);
+            handled = transactions.inNewTransaction(dataSource, this::claimHandleAndAnswer);
+        } catch (HandlerFailed failed) {
+            Map<Task, TaskResult> failures = new LinkedHashMap<>();
+            failed.tasks.forEach(task -> failures.put(task, TaskResult.fail(TaskBatch.describe(failed.getCause()))));
+            transactions.inNewTransaction(dataSource, c -> apply(c, failures)).report();
+            return failed.tasks.size();
+        }
+        if (handled.outcome() != null) {
+            handled.outcome().report();
+        }
+        return handled.claimed();
+    }
+
+    private Handled claimHandleAndAnswer(Connection c) throws SQLException, InterruptedException {
+        List<Task> tasks = claim(c);
+        if (tasks.isEmpty()) {
+            return new Handled(0, null);
+        }
+        List<Task> live = deadLetterExpired(c, tasks);
+        TaskBatch batch = new TaskBatch(queue, live, config.mode(), c, null);
+        Throwable error = handle(batch);
+        if (error != null) {
+            throw new HandlerFailed(tasks, error);
+        }
+        Map<Task, TaskResult> results = batch.results(TaskResult.finish());
+        store.preferGenericPlans(c);
+        return new Handled(tasks.size(), apply(c, results));
+    }
+
+    /** An exactly-once batch: how many tasks were claimed, and what their answers did (null: none claimed). */
+    private record Handled(int claimed, Outcome outcome) {
+    }
+
+    /** Rolls an exactly-once batch's transaction back: its handler failed. */
+    private static final class HandlerFailed extends RuntimeException {
+        private final transient List<Task> tasks;
+
+        HandlerFailed(List<Task> tasks, Throwable cause) {
+            super("handler failed", cause, false, false);
+            this.tasks = tasks;
         }
     }
 

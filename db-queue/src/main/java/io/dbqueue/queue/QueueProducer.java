@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.Transactions;
 import io.dbqueue.internal.Jdbc;
 
 import javax.sql.DataSource;
@@ -19,7 +20,9 @@ import java.util.Objects;
  * Puts tasks into one queue. A batch is a single INSERT of unnested arrays: one statement, one
  * round trip, one commit. The methods taking a {@link Connection} write in the caller's transaction
  * and neither commit nor roll back, so a task is enqueued if and only if the caller's own changes
- * commit (transactional outbox). Thread-safe.
+ * commit (transactional outbox). The others commit on a connection of their own, unless the calling
+ * thread is in a transaction the producer's {@link Transactions} finds (the Spring Boot starter's
+ * find Spring's): then they join it, as the methods taking a connection do. Thread-safe.
  *
  * <p>The {@code ...Once} methods take an idempotency key per task: a key seen before (in this
  * queue, within the keys' retention, see {@link IdempotencyKeys}) stores nothing and answers with
@@ -43,15 +46,23 @@ public final class QueueProducer {
     private final QueueLocation location;
     private final QueueListener listener;
     private final QueueSql sql;
+    private final Transactions transactions;
 
     public QueueProducer(DataSource dataSource, QueueLocation location) {
         this(dataSource, location, QueueListener.NONE);
     }
 
     public QueueProducer(DataSource dataSource, QueueLocation location, QueueListener listener) {
+        this(dataSource, location, listener, Transactions.JDBC);
+    }
+
+    /** A producer whose enqueues without a connection join the transaction {@code transactions} finds, if any. */
+    public QueueProducer(DataSource dataSource, QueueLocation location, QueueListener listener,
+                         Transactions transactions) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.location = Objects.requireNonNull(location, "location");
         this.listener = SafeListener.wrap(Objects.requireNonNull(listener, "listener"));
+        this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.sql = new QueueSql(location.table());
     }
 
@@ -59,7 +70,7 @@ public final class QueueProducer {
         return location;
     }
 
-    /** Enqueues one task, due now, and commits. Returns its id. */
+    /** Enqueues one task, due now, and commits (or joins the calling thread's transaction). Returns its id. */
     public long enqueue(String payload) {
         return enqueueAll(List.of(checkedPayload(payload)), Duration.ZERO).get(0);
     }
@@ -69,7 +80,7 @@ public final class QueueProducer {
         return enqueueAll(List.of(checkedPayload(payload)), delay).get(0);
     }
 
-    /** Enqueues a batch in one statement and commits it. Returns the ids in payload order. */
+    /** Enqueues a batch in one statement and commits it (or joins the calling thread's transaction). Returns the ids in payload order. */
     public List<Long> enqueueAll(List<String> payloads) {
         return enqueueAll(payloads, Duration.ZERO);
     }
@@ -77,7 +88,8 @@ public final class QueueProducer {
     public List<Long> enqueueAll(List<String> payloads, Duration delay) {
         String[] values = checkedPayloads(payloads);
         checkDelay(delay);
-        List<Long> ids = Jdbc.autoCommitted(dataSource, "enqueue into " + location, c -> insert(c, values, delay));
+        List<Long> ids = Jdbc.joinedOrAutoCommitted(transactions, dataSource, "enqueue into " + location,
+                c -> insert(c, values, delay));
         listener.enqueued(location, ids.size());
         return ids;
     }
@@ -110,7 +122,7 @@ public final class QueueProducer {
     public List<Enqueued> enqueueAllOnce(List<String> keys, List<String> payloads, Duration delay) {
         KeyedBatch batch = KeyedBatch.of(keys, checkedPayloads(payloads));
         checkDelay(delay);
-        List<Enqueued> answers = Jdbc.autoCommitted(dataSource, "enqueue into " + location,
+        List<Enqueued> answers = Jdbc.joinedOrAutoCommitted(transactions, dataSource, "enqueue into " + location,
                 c -> insertOnce(c, batch, delay));
         listener.enqueued(location, stored(answers));
         return answers;

@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.DeliveryMode;
+import io.dbqueue.Transactions;
 import io.dbqueue.internal.WakeupSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +44,7 @@ public final class QueueWorkers implements AutoCloseable {
     private volatile boolean paused;
 
     private QueueWorkers(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener,
-                         Executor handlers, int maxBatchesInFlight) {
+                         Transactions transactions, Executor handlers, int maxBatchesInFlight) {
         this.config = Objects.requireNonNull(config, "config");
         this.handlers = handlers;
         this.maxBatchesInFlight = maxBatchesInFlight;
@@ -54,7 +55,8 @@ public final class QueueWorkers implements AutoCloseable {
                 : null;
         this.listener = SafeListener.wrap(vacuum == null ? listener : QueueListener.composite(List.of(vacuum, listener)));
         this.processor = new BatchProcessor(Objects.requireNonNull(dataSource, "dataSource"), config,
-                Objects.requireNonNull(handler, "handler"), this.listener);
+                Objects.requireNonNull(handler, "handler"), this.listener,
+                Objects.requireNonNull(transactions, "transactions"));
     }
 
     public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler) {
@@ -73,7 +75,17 @@ public final class QueueWorkers implements AutoCloseable {
      *  (on JDK 21+, {@code Thread.ofVirtual().factory()} gives virtual threads). */
     public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler,
                                      QueueListener listener, ThreadFactory threadFactory) {
-        return new QueueWorkers(dataSource, config, handler, listener, null, 0).startThreads(threadFactory);
+        return start(dataSource, config, handler, listener, threadFactory, Transactions.JDBC);
+    }
+
+    /**
+     * As {@link #start(DataSource, QueueConfig, BatchHandler, QueueListener, ThreadFactory)}, with an
+     * exactly-once batch's claim, handler and answers in a new transaction of {@code transactions}.
+     */
+    public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler,
+                                     QueueListener listener, ThreadFactory threadFactory, Transactions transactions) {
+        return new QueueWorkers(dataSource, config, handler, listener, transactions, null, 0)
+                .startThreads(threadFactory);
     }
 
     /**
@@ -95,8 +107,8 @@ public final class QueueWorkers implements AutoCloseable {
         if (maxBatchesInFlight < 1) {
             throw new IllegalArgumentException("maxBatchesInFlight must be at least 1, was " + maxBatchesInFlight);
         }
-        return new QueueWorkers(dataSource, config, handler, listener, handlers, maxBatchesInFlight)
-                .startThreads(threadFactory);
+        return new QueueWorkers(dataSource, config, handler, listener, Transactions.JDBC, handlers,
+                maxBatchesInFlight).startThreads(threadFactory);
     }
 
     private QueueWorkers startThreads(ThreadFactory threadFactory) {

@@ -3,6 +3,7 @@ package io.dbqueue.queue;
 import io.dbqueue.Await;
 import io.dbqueue.DeliveryMode;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.Transactions;
 import io.dbqueue.internal.Jdbc;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -214,7 +215,7 @@ class QueueContractTest {
         RetryPolicy retry = RetryPolicy.of(RetryPolicy.RetryType.LINEAR, Duration.ofSeconds(30), 3);
         BatchProcessor processor = new BatchProcessor(ds, QueueConfig.of(queue).withRetry(retry), batch -> {
             throw new IllegalStateException("cannot parse " + batch.tasks().get(0).payload());
-        }, listener);
+        }, listener, Transactions.JDBC);
         for (int i = 0; i < 3; i++) {
             assertEquals(1, processor.runOnce());
             makeDue(id);
@@ -291,7 +292,7 @@ class QueueContractTest {
                     public void failed(QueueLocation q, Task task, String error, boolean deadLettered) {
                         failures.add(task.payload());
                     }
-                });
+                }, Transactions.JDBC);
         assertEquals(2, processor.runOnce());
         assertEquals(0, rows());
         assertEquals(0, new DeadLetters(ds, queue).count());
@@ -347,7 +348,7 @@ class QueueContractTest {
     }
 
     private BatchProcessor processor(QueueConfig config, BatchHandler handler) {
-        return new BatchProcessor(ds, config, handler, QueueListener.NONE);
+        return new BatchProcessor(ds, config, handler, QueueListener.NONE, Transactions.JDBC);
     }
 
     private List<Task> claim(TaskStore store, int limit) throws SQLException {

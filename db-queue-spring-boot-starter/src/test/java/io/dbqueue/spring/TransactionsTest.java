@@ -1,0 +1,179 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.Task;
+import io.dbqueue.queue.TaskBatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.annotation.Transactional;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static io.dbqueue.spring.StarterTestSupport.await;
+import static io.dbqueue.spring.StarterTestSupport.count;
+import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.execute;
+import static io.dbqueue.spring.StarterTestSupport.runner;
+import static io.dbqueue.spring.StarterTestSupport.uniqueTable;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The transactional outbox the Spring way: an enqueue inside a {@code @Transactional} method exists
+ * if and only if the method commits, and an exactly-once handler's {@code JdbcTemplate} and
+ * {@code @Transactional} work commits or rolls back with the batch's claim.
+ */
+class TransactionsTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    private static ApplicationContextRunner transactional(String table, String... properties) {
+        return runner().withConfiguration(AutoConfigurations.of(DataSourceTransactionManagerAutoConfiguration.class,
+                        JdbcTemplateAutoConfiguration.class, TransactionAutoConfiguration.class))
+                .withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
+                .withPropertyValues(properties);
+    }
+
+    /** Places an order and enqueues its task in one transaction; {@code fail} rolls both back. */
+    static class Orders {
+        private final JdbcTemplate jdbc;
+        private final DbQueues queues;
+        private final String table;
+
+        public Orders(JdbcTemplate jdbc, DbQueues queues, String table) {
+            this.jdbc = jdbc;
+            this.queues = queues;
+            this.table = table;
+        }
+
+        @Transactional
+        public void place(String order, boolean fail) {
+            jdbc.update("INSERT INTO " + table + " (name) VALUES (?)", order);
+            queues.producer("main").enqueue("ship " + order);
+            if (fail) {
+                throw new IllegalStateException("payment refused for " + order);
+            }
+        }
+    }
+
+    /**
+     * Also when the application's DataSource is a {@link TransactionAwareDataSourceProxy}, whose
+     * connections would pass a change of auto-commit on to the transaction's connection and commit it early.
+     */
+    @ParameterizedTest(name = "transaction-aware proxy={0}")
+    @ValueSource(booleans = {false, true})
+    void aTaskEnqueuedInARolledBackTransactionalMethodDoesNotExist(boolean proxy) {
+        String queue = createTable(Layout.DBQ_SEQ);
+        String orders = uniqueTable();
+        execute("CREATE TABLE " + orders + " (name text PRIMARY KEY)");
+        ApplicationContextRunner runner = transactional(queue);
+        if (proxy) {
+            runner = runner.withBean("dataSource", DataSource.class,
+                    () -> new TransactionAwareDataSourceProxy(StarterTestSupport.dataSource()));
+        }
+        runner.withBean(Orders.class, orders) // the JdbcTemplate and DbQueues autowired
+                .run(context -> {
+                    Orders service = context.getBean(Orders.class);
+                    service.place("a", false);
+                    assertThatThrownBy(() -> service.place("b", true)).hasMessage("payment refused for b");
+                    assertThat(count("SELECT count(*) FROM " + orders)).isEqualTo(1);
+                    assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'ship a'")).isEqualTo(1);
+                    assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'ship b'"))
+                            .as("the task of the rolled-back order").isZero();
+                    // outside a transaction an enqueue commits on its own, as before
+                    context.getBean(DbQueues.class).producer("main").enqueue("alone");
+                    assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'alone'")).isEqualTo(1);
+                });
+    }
+
+    /** Records an effect per task with JdbcTemplate and through a @Transactional service; fails "fail" tasks after. */
+    static class EffectsConsumer implements QueueConsumer {
+        private final JdbcTemplate jdbc;
+        private final Effects effects;
+        private final String table;
+
+        public EffectsConsumer(JdbcTemplate jdbc, Effects effects, String table) {
+            this.jdbc = jdbc;
+            this.effects = effects;
+            this.table = table;
+        }
+
+        @Override
+        public String queueId() {
+            return "main";
+        }
+
+        @Override
+        public void handle(TaskBatch batch) {
+            for (Task task : batch.tasks()) {
+                jdbc.update("INSERT INTO " + table + " (payload, via) VALUES (?, 'jdbc-template')", task.payload());
+                effects.record(task.payload());
+                if (task.payload().startsWith("fail")) {
+                    throw new IllegalStateException("handler failed on " + task.payload());
+                }
+            }
+        }
+    }
+
+    /** A @Transactional service the handler calls: it joins the batch's transaction (REQUIRED). */
+    static class Effects {
+        private final JdbcTemplate jdbc;
+        private final String table;
+
+        public Effects(JdbcTemplate jdbc, String table) {
+            this.jdbc = jdbc;
+            this.table = table;
+        }
+
+        @Transactional
+        public void record(String payload) {
+            jdbc.update("INSERT INTO " + table + " (payload, via) VALUES (?, 'transactional')", payload);
+        }
+    }
+
+    @Test
+    void anExactlyOnceHandlersSpringWorkCommitsAndRollsBackWithTheClaim() {
+        String queue = createTable(Layout.DBQ_SEQ);
+        String effects = uniqueTable();
+        execute("CREATE TABLE " + effects + " (payload text, via text)");
+        Set<String> failed = ConcurrentHashMap.newKeySet();
+        QueueListener failures = new QueueListener() {
+            @Override
+            public void failed(QueueLocation q, Task task, String error, boolean deadLettered) {
+                failed.add(task.payload());
+            }
+        };
+        transactional(queue, "dbq.queues.main.mode=exactly-once", "dbq.queues.main.batch-size=1",
+                        "dbq.queues.main.retry.interval=1h")
+                .withBean(Effects.class, effects)
+                .withBean(EffectsConsumer.class, effects)
+                .withBean(QueueListener.class, () -> failures)
+                .run(context -> {
+                    DbQueues queues = context.getBean(DbQueues.class);
+                    queues.producer("main").enqueue("ok-1");
+                    queues.producer("main").enqueue("fail-1");
+                    await(TIMEOUT, "ok-1 finished", () -> count("SELECT count(*) FROM " + queue
+                            + " WHERE payload = 'ok-1'") == 0);
+                    await(TIMEOUT, "fail-1's failed attempt recorded", () -> failed.contains("fail-1"));
+                    assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'ok-1'"))
+                            .as("both effects of the finished task, committed with its claim").isEqualTo(2);
+                    assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'fail-1'"))
+                            .as("no effect of the failed handler").isZero();
+                    assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'fail-1'"))
+                            .as("the failed task is back in the queue for its retry").isEqualTo(1);
+                });
+    }
+}

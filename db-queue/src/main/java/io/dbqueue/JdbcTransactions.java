@@ -1,0 +1,38 @@
+package io.dbqueue;
+
+import io.dbqueue.internal.Jdbc;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** {@link Transactions#JDBC}: nothing to join, and a new transaction on a pooled connection. */
+final class JdbcTransactions implements Transactions {
+
+    @Override
+    public Connection joined(DataSource dataSource) {
+        return null;
+    }
+
+    @Override
+    public void release(Connection connection, DataSource dataSource) {
+        throw new IllegalStateException("plain JDBC joins no transaction, so it has no connection to give back");
+    }
+
+    @Override
+    public <T> T inNewTransaction(DataSource dataSource, Work<T> work) throws SQLException, InterruptedException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException | InterruptedException e) {
+                Jdbc.rollbackQuietly(c, e);
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        }
+    }
+}
