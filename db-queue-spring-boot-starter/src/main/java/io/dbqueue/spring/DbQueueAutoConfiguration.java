@@ -48,11 +48,12 @@ public class DbQueueAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public Transactions dbQueueTransactions(DataSource dataSource, ObjectProvider<PlatformTransactionManager> managers) {
+        DataSource queues = SpringTransactions.unwrapped(dataSource);
         PlatformTransactionManager manager = managers.getIfUnique();
         boolean managesQueues = manager instanceof ResourceTransactionManager resources
                 && TransactionSynchronizationUtils.unwrapResourceIfNecessary(resources.getResourceFactory())
-                == TransactionSynchronizationUtils.unwrapResourceIfNecessary(dataSource);
-        return new SpringTransactions(managesQueues ? manager : new DataSourceTransactionManager(dataSource));
+                == TransactionSynchronizationUtils.unwrapResourceIfNecessary(queues);
+        return new SpringTransactions(managesQueues ? manager : new DataSourceTransactionManager(queues));
     }
 
     @Bean
@@ -62,7 +63,7 @@ public class DbQueueAutoConfiguration {
                                                        ObjectProvider<QueueListener> listeners,
                                                        DbQueueProperties properties, BeanFactory beans,
                                                        Transactions transactions) {
-        return new QueueConsumerWorkers(dataSource, definitions, consumers,
+        return new QueueConsumerWorkers(SpringTransactions.unwrapped(dataSource), definitions, consumers,
                 QueueListener.composite(listeners.orderedStream().toList()), properties.getShutdownTimeout(), beans,
                 transactions);
     }
@@ -72,7 +73,8 @@ public class DbQueueAutoConfiguration {
     public DbQueues dbQueues(DataSource dataSource, QueueDefinitions definitions,
                              ObjectProvider<QueueListener> listeners, QueueConsumerWorkers consumers,
                              QueueNotifier notifier, Transactions transactions) {
-        return new DbQueues(dataSource, definitions, QueueListener.composite(listeners.orderedStream().toList()),
+        return new DbQueues(SpringTransactions.unwrapped(dataSource), definitions,
+                QueueListener.composite(listeners.orderedStream().toList()),
                 consumers, notifier, transactions);
     }
 

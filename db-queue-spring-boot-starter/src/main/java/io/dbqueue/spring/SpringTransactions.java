@@ -2,6 +2,7 @@ package io.dbqueue.spring;
 
 import io.dbqueue.Transactions;
 import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -19,7 +20,7 @@ import java.sql.SQLException;
  * that {@code JdbcTemplate}, JPA and {@code @Transactional} code in the handler commits or rolls back
  * with the claim.
  */
-final class SpringTransactions implements Transactions {
+public final class SpringTransactions implements Transactions {
 
     private final TransactionTemplate newTransaction;
 
@@ -27,6 +28,17 @@ final class SpringTransactions implements Transactions {
     SpringTransactions(PlatformTransactionManager manager) {
         this.newTransaction = new TransactionTemplate(manager);
         newTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+    }
+
+    /**
+     * The DataSource the library should take its connections from: a
+     * {@link TransactionAwareDataSourceProxy}'s target. Through the proxy, a connection taken on a
+     * thread inside a transaction is that transaction's, and the library's auto-commit statements
+     * (a topic's description, a dead-letter listing) would commit it early; the transaction's own
+     * connection is still found through {@link #joined}, which Spring binds to the target.
+     */
+    public static DataSource unwrapped(DataSource dataSource) {
+        return dataSource instanceof TransactionAwareDataSourceProxy proxy ? proxy.getTargetDataSource() : dataSource;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.queue.Layout;
+import io.dbqueue.spring.log.DbQueueTopics;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.Task;
@@ -32,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The transactional outbox the Spring way: an enqueue inside a {@code @Transactional} method exists
- * if and only if the method commits, and an exactly-once handler's {@code JdbcTemplate} and
+ * The transactional outbox the Spring way: an enqueue (and a topic's send) inside a
+ * {@code @Transactional} method exists if and only if the method commits, and an exactly-once handler's {@code JdbcTemplate} and
  * {@code @Transactional} work commits or rolls back with the batch's claim.
  */
 class TransactionsTest {
@@ -47,15 +48,17 @@ class TransactionsTest {
                 .withPropertyValues(properties);
     }
 
-    /** Places an order and enqueues its task in one transaction; {@code fail} rolls both back. */
+    /** Places an order, enqueues its task and sends its event in one transaction; {@code fail} rolls all back. */
     static class Orders {
         private final JdbcTemplate jdbc;
         private final DbQueues queues;
+        private final DbQueueTopics topics;
         private final String table;
 
-        public Orders(JdbcTemplate jdbc, DbQueues queues, String table) {
+        public Orders(JdbcTemplate jdbc, DbQueues queues, DbQueueTopics topics, String table) {
             this.jdbc = jdbc;
             this.queues = queues;
+            this.topics = topics;
             this.table = table;
         }
 
@@ -63,6 +66,7 @@ class TransactionsTest {
         public void place(String order, boolean fail) {
             jdbc.update("INSERT INTO " + table + " (name) VALUES (?)", order);
             queues.producer("main").enqueue("ship " + order);
+            topics.producer(table).send(order, "placed " + order);
             if (fail) {
                 throw new IllegalStateException("payment refused for " + order);
             }
@@ -79,7 +83,7 @@ class TransactionsTest {
         String queue = createTable(Layout.DBQ_SEQ);
         String orders = uniqueTable();
         execute("CREATE TABLE " + orders + " (name text PRIMARY KEY)");
-        ApplicationContextRunner runner = transactional(queue);
+        ApplicationContextRunner runner = transactional(queue, "dbq.log.topics." + orders + ".partitions=2");
         if (proxy) {
             runner = runner.withBean("dataSource", DataSource.class,
                     () -> new TransactionAwareDataSourceProxy(StarterTestSupport.dataSource()));
@@ -93,6 +97,8 @@ class TransactionsTest {
                     assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'ship a'")).isEqualTo(1);
                     assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'ship b'"))
                             .as("the task of the rolled-back order").isZero();
+                    assertThat(count("SELECT sum(next_offset) FROM " + orders + "_partitions"))
+                            .as("the event of the placed order only: the rolled-back send left no offset").isEqualTo(1);
                     // outside a transaction an enqueue commits on its own, as before
                     context.getBean(DbQueues.class).producer("main").enqueue("alone");
                     assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'alone'")).isEqualTo(1);

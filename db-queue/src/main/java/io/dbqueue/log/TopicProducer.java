@@ -1,6 +1,7 @@
 package io.dbqueue.log;
 
 import io.dbqueue.QueueException;
+import io.dbqueue.Transactions;
 import io.dbqueue.internal.CoalescingNotifier;
 import io.dbqueue.internal.Jdbc;
 
@@ -36,9 +37,11 @@ public final class TopicProducer implements AutoCloseable {
     private final Partitioner partitioner;
     private final CoalescingNotifier notifier; // null: readers find new messages when they poll
     private final SegmentsAhead segments;
+    private final Transactions transactions;
 
-    private TopicProducer(DataSource dataSource, Topic topic, Duration notifyInterval) {
+    private TopicProducer(DataSource dataSource, Topic topic, Duration notifyInterval, Transactions transactions) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.topic = topic;
         this.sql = new LogSql(topic);
         this.partitioner = new Partitioner(topic.partitions());
@@ -48,7 +51,7 @@ public final class TopicProducer implements AutoCloseable {
 
     /** A producer for the topic as created (its row in {@code dbq_topics}); readers are not notified. */
     public static TopicProducer create(DataSource dataSource, String topicName) {
-        return new TopicProducer(dataSource, LogSchema.describe(dataSource, topicName), null);
+        return new TopicProducer(dataSource, LogSchema.describe(dataSource, topicName), null, Transactions.JDBC);
     }
 
     /**
@@ -56,7 +59,16 @@ public final class TopicProducer implements AutoCloseable {
      * {@code interval}) that {@link LogWakeups} passes on to the topic's idle readers.
      */
     public static TopicProducer withWakeups(DataSource dataSource, String topicName, Duration interval) {
-        return new TopicProducer(dataSource, LogSchema.describe(dataSource, topicName), interval);
+        return withWakeups(dataSource, topicName, interval, Transactions.JDBC);
+    }
+
+    /**
+     * As {@link #withWakeups(DataSource, String, Duration)}; a send without a connection joins the
+     * transaction {@code transactions} finds the calling thread in, as {@link #sendAll(Connection, List)}.
+     */
+    public static TopicProducer withWakeups(DataSource dataSource, String topicName, Duration interval,
+                                            Transactions transactions) {
+        return new TopicProducer(dataSource, LogSchema.describe(dataSource, topicName), interval, transactions);
     }
 
     public Topic topic() {
@@ -68,12 +80,26 @@ public final class TopicProducer implements AutoCloseable {
     }
 
     /**
-     * Appends {@code messages} in one transaction of its own; returns their positions in order. A
-     * send to one partition is one statement in autocommit, one round trip.
+     * Appends {@code messages} in one transaction of its own, or in the calling thread's transaction
+     * when the producer's {@link Transactions} finds one; returns their positions in order. A send of
+     * its own to one partition is one statement in autocommit, one round trip.
      */
     public List<LogPosition> sendAll(List<LogMessage> messages) {
-        Map<Integer, List<Integer>> byPartition = byPartition(messages);
         String what = "append to " + topic.name();
+        Connection joined;
+        try {
+            joined = transactions.joined(dataSource);
+        } catch (SQLException e) {
+            throw new QueueException(what + " failed: " + e.getMessage(), e);
+        }
+        if (joined != null) {
+            try {
+                return sendAll(joined, messages);
+            } finally {
+                transactions.release(joined, dataSource);
+            }
+        }
+        Map<Integer, List<Integer>> byPartition = byPartition(messages);
         List<LogPosition> positions;
         try {
             positions = Jdbc.autoCommitted(dataSource, what, c -> appendOwn(c, messages, byPartition));

@@ -2,11 +2,13 @@ package io.dbqueue.spring.log;
 
 import io.dbqueue.Identifiers;
 import io.dbqueue.QueueException;
+import io.dbqueue.Transactions;
 import io.dbqueue.log.LogListener;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueueProperties;
+import io.dbqueue.spring.SpringTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -38,9 +40,12 @@ public class DbQueueLogAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public DbQueueTopics dbQueueTopics(DataSource dataSource, DbQueueLogProperties properties) {
+    public DbQueueTopics dbQueueTopics(DataSource dataSource, DbQueueLogProperties properties,
+                                       ObjectProvider<Transactions> transactions) {
         properties.getTopics().forEach((name, topic) -> ensure(dataSource, name, topic, properties.isCreateTopics()));
-        return new DbQueueTopics(dataSource, properties.getTopics().keySet(), properties.getNotifyInterval());
+        return new DbQueueTopics(SpringTransactions.unwrapped(dataSource), properties.getTopics().keySet(),
+                properties.getNotifyInterval(),
+                transactions.getIfAvailable(() -> Transactions.JDBC));
     }
 
     private static void ensure(DataSource dataSource, String name, DbQueueLogProperties.TopicProperties topic,

@@ -1,5 +1,6 @@
 package io.dbqueue.spring.log;
 
+import io.dbqueue.Transactions;
 import io.dbqueue.log.LogAdmin;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
@@ -17,17 +18,23 @@ public class DbQueueTopics implements AutoCloseable {
     private final DataSource dataSource;
     private final Set<String> topics;
     private final Duration notifyInterval;
+    private final Transactions transactions;
     private final Map<String, TopicProducer> producers = new ConcurrentHashMap<>();
 
-    public DbQueueTopics(DataSource dataSource, Set<String> topics, Duration notifyInterval) {
+    public DbQueueTopics(DataSource dataSource, Set<String> topics, Duration notifyInterval, Transactions transactions) {
         this.dataSource = dataSource;
         this.topics = Set.copyOf(topics);
         this.notifyInterval = notifyInterval;
+        this.transactions = transactions;
     }
 
-    /** The producer of a topic under {@code dbq.log.topics}. */
+    /**
+     * The producer of a topic under {@code dbq.log.topics}. Inside a Spring transaction on the
+     * DataSource its sends join it: the records exist if and only if it commits.
+     */
     public TopicProducer producer(String topic) {
-        return producers.computeIfAbsent(known(topic), t -> TopicProducer.withWakeups(dataSource, t, notifyInterval));
+        return producers.computeIfAbsent(known(topic),
+                t -> TopicProducer.withWakeups(dataSource, t, notifyInterval, transactions));
     }
 
     /** The topic as created: its partitions and segment size. */
