@@ -156,6 +156,9 @@ public class DbQueueProperties {
         /** When the workers vacuum their table themselves, so that a stock server's once-a-minute autovacuum suffices. */
         private final Vacuum vacuum = new Vacuum();
 
+        /** The queue's coalescing producer. */
+        private final Coalesce coalesce = new Coalesce();
+
         public String getTable() {
             return table;
         }
@@ -283,9 +286,13 @@ public class DbQueueProperties {
         public Retry getRetry() {
             return retry;
         }
+
+        public Coalesce getCoalesce() {
+            return coalesce;
+        }
     }
 
-    /** Retry policy of a queue: the n-th failure waits interval * 2^(n-1) (geometric), interval * (2n-1) (arithmetic) or interval (linear). */
+    /** When a queue's workers vacuum their table themselves. */
     public static class Vacuum {
 
         /** Claimed tasks after which the workers vacuum their table; 0 leaves it to autovacuum. */
@@ -311,6 +318,36 @@ public class DbQueueProperties {
         }
     }
 
+    /**
+     * A queue's coalescing producer ({@code DbQueues.coalescingProducer(id)}): concurrent single
+     * enqueues merged into one statement per batch, each caller answered after its batch commits.
+     */
+    public static class Coalesce {
+
+        /** How long a batch waits for more tasks after its first, as a Kafka producer's linger.ms. */
+        private Duration linger = Duration.ofMillis(5);
+
+        /** The most tasks in one batch; a full batch is written at once. */
+        private int maxBatch = 100;
+
+        public Duration getLinger() {
+            return linger;
+        }
+
+        public void setLinger(Duration linger) {
+            this.linger = linger;
+        }
+
+        public int getMaxBatch() {
+            return maxBatch;
+        }
+
+        public void setMaxBatch(int maxBatch) {
+            this.maxBatch = maxBatch;
+        }
+    }
+
+    /** Retry policy of a queue: the n-th failure waits interval * 2^(n-1) (geometric), interval * (2n-1) (arithmetic) or interval (linear). */
     public static class Retry {
 
         /** Retry type: geometric, arithmetic or linear. */

@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.Transactions;
+import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.DeadLetters;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
@@ -20,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The application's queues by id ({@code dbq.queues.<id>}): producers to enqueue with, dead letters,
  * depth monitors and the running workers. An unknown id throws {@link IllegalArgumentException} naming it.
  */
-public class DbQueues {
+public class DbQueues implements AutoCloseable {
 
     private final DataSource dataSource;
     private final QueueDefinitions definitions;
@@ -29,6 +30,7 @@ public class DbQueues {
     private final QueueNotifier notifier;
     private final Transactions transactions;
     private final Map<String, QueueProducer> producers = new ConcurrentHashMap<>();
+    private final Map<String, CoalescingProducer> coalescingProducers = new ConcurrentHashMap<>();
 
     /** {@code notifier} sends the wakeups of queues configured with {@code wakeup=notify}. */
     public DbQueues(DataSource dataSource, QueueDefinitions definitions, QueueListener listener,
@@ -58,8 +60,22 @@ public class DbQueues {
     public QueueProducer producer(String id) {
         QueueDefinition definition = definitions.get(id);
         return producers.computeIfAbsent(id, key -> new QueueProducer(dataSource, definition.location(),
-                definition.notifyWakeups() ? QueueListener.composite(List.of(listener, notifier)) : listener,
-                transactions));
+                listenerOf(definition), transactions));
+    }
+
+    private QueueListener listenerOf(QueueDefinition definition) {
+        return definition.notifyWakeups() ? QueueListener.composite(List.of(listener, notifier)) : listener;
+    }
+
+    /**
+     * The coalescing producer of queue {@code id} ({@code dbq.queues.<id>.coalesce.*}): single enqueues
+     * from many threads merged into one statement per batch, each caller answered once its batch has
+     * committed. Its batches commit on their own, never in a caller's transaction. Closed with the context.
+     */
+    public CoalescingProducer coalescingProducer(String id) {
+        QueueDefinition definition = definitions.get(id);
+        return coalescingProducers.computeIfAbsent(id, key -> new CoalescingProducer(dataSource, definition.location(),
+                listenerOf(definition), definition.coalescing().linger(), definition.coalescing().maxBatch()));
     }
 
     public DeadLetters deadLetters(String id) {
@@ -69,6 +85,12 @@ public class DbQueues {
     /** Reads the depth of queue {@code id} on each call; the metrics and health indicator cache it. */
     public QueueMonitor monitor(String id) {
         return new QueueMonitor(dataSource, location(id));
+    }
+
+    /** Writes what the coalescing producers hold and stops them. */
+    @Override
+    public void close() {
+        coalescingProducers.values().forEach(CoalescingProducer::close);
     }
 
     /** The workers consuming queue {@code id}, present while a {@link QueueConsumer} bean consumes it. */

@@ -3,21 +3,28 @@ package io.dbqueue.spring;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One configured queue, validated: its id under {@code dbq.queues}, how it is consumed, whether its
- * workers run on virtual threads, whether producers and consumers use LISTEN/NOTIFY wakeups, and the
- * executor, if any, that handles its batches while the workers only claim.
+ * workers run on virtual threads, whether producers and consumers use LISTEN/NOTIFY wakeups, the
+ * executor, if any, that handles its batches while the workers only claim, and how its coalescing
+ * producer batches.
  */
 public record QueueDefinition(String id, QueueConfig config, boolean virtualThreads, boolean notifyWakeups,
-                              Optional<ExternalExecutor> executor) {
+                              Optional<ExternalExecutor> executor, Coalescing coalescing) {
 
     public QueueDefinition {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(coalescing, "coalescing");
+    }
+
+    /** The coalescing producer's linger and largest batch. */
+    public record Coalescing(Duration linger, int maxBatch) {
     }
 
     /** Batches are handled on the {@link java.util.concurrent.Executor} bean {@code beanName}, at most {@code maxBatchesInFlight} at once. */

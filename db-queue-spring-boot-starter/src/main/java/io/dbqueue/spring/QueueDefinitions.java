@@ -5,6 +5,7 @@ import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.RetryPolicy;
@@ -113,7 +114,20 @@ public final class QueueDefinitions {
         QueueConfig config = leased.withVacuum(check(prefix + "vacuum.min-interval",
                 () -> new VacuumPolicy(claimed.claimedTasks(), vacuum.getMinInterval())));
         boolean notify = check(prefix + "wakeup", () -> notifyWakeups(queue.getWakeup()));
-        return new QueueDefinition(id, config, queue.isVirtualThreads(), notify, externalExecutor(prefix, queue, config));
+        return new QueueDefinition(id, config, queue.isVirtualThreads(), notify, externalExecutor(prefix, queue, config),
+                coalescing(prefix + "coalesce.", queue.getCoalesce()));
+    }
+
+    private static QueueDefinition.Coalescing coalescing(String prefix, DbQueueProperties.Coalesce coalesce) {
+        Duration linger = coalesce.getLinger();
+        if (linger == null || linger.isNegative()) {
+            throw new InvalidQueuePropertyException(prefix + "linger must be zero or positive, was " + linger);
+        }
+        if (coalesce.getMaxBatch() < 1 || coalesce.getMaxBatch() > QueueProducer.MAX_BATCH_SIZE) {
+            throw new InvalidQueuePropertyException(prefix + "max-batch must be between 1 and "
+                    + QueueProducer.MAX_BATCH_SIZE + ", was " + coalesce.getMaxBatch());
+        }
+        return new QueueDefinition.Coalescing(linger, coalesce.getMaxBatch());
     }
 
     private static Optional<QueueDefinition.ExternalExecutor> externalExecutor(String prefix, DbQueueProperties.Queue queue,

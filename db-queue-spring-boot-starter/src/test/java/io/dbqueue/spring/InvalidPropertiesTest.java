@@ -28,6 +28,8 @@ class InvalidPropertiesTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "batch-size=0 | dbq.queues.main.batch-size must be between 1 and 10000, was 0",
+            "coalesce.max-batch=0 | dbq.queues.main.coalesce.max-batch must be between 1 and 100000, was 0",
+            "coalesce.linger=-1ms | dbq.queues.main.coalesce.linger must be zero or positive, was PT-0.001S",
             "batch-size=10001 | dbq.queues.main.batch-size must be between 1 and 10000, was 10001",
             "threads=0 | dbq.queues.main.threads must be between 1 and 1000, was 0",
             "mode=sometimes | dbq.queues.main.mode must be one of at-least-once, exactly-once, at-most-once",

@@ -1,11 +1,16 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueProducer;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.beans.factory.annotation.Qualifier;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.dbqueue.spring.StarterTestSupport.count;
 import static io.dbqueue.spring.StarterTestSupport.createTable;
@@ -32,6 +37,25 @@ class ProducerInjectionTest {
                     producer.enqueue("injected");
                     assertThat(count("SELECT count(*) FROM " + table + " WHERE queue_name = 'orders'")).isEqualTo(1);
                 });
+    }
+
+    @Test
+    void aQueuesCoalescingProducerBatchesPerItsSettingsAndWritesItsTailWhenTheContextCloses() {
+        String table = createTable(Layout.DBQ_SEQ);
+        AtomicReference<CompletableFuture<Long>> tail = new AtomicReference<>();
+        runner().withPropertyValues("dbq.queues.orders.table=" + table, "dbq.queues.orders.layout=dbq_seq",
+                        "dbq.queues.orders.coalesce.max-batch=2", "dbq.queues.orders.coalesce.linger=1h")
+                .run(context -> {
+                    CoalescingProducer producer = context.getBean(DbQueues.class).coalescingProducer("orders");
+                    assertThat(producer).isSameAs(context.getBean(DbQueues.class).coalescingProducer("orders"));
+                    CompletableFuture<Long> first = producer.enqueueAsync("a");
+                    CompletableFuture<Long> second = producer.enqueueAsync("b"); // a full batch of 2: written at once
+                    assertThat(second.get(10, TimeUnit.SECONDS)).isGreaterThan(first.get(10, TimeUnit.SECONDS));
+                    tail.set(producer.enqueueAsync("c"));                       // lingers for an hour
+                    assertThat(tail.get()).isNotDone();
+                });
+        assertThat(tail.get()).as("written when the context closed").isCompleted();
+        assertThat(count("SELECT count(*) FROM " + table + " WHERE queue_name = 'orders'")).isEqualTo(3);
     }
 
     @Test

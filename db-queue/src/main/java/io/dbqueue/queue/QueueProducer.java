@@ -232,7 +232,7 @@ public final class QueueProducer {
         return values;
     }
 
-    private static String checkedPayload(String payload) {
+    static String checkedPayload(String payload) {
         return checkedPayload(payload, "payload");
     }
 

@@ -1,5 +1,6 @@
 package io.dbqueue.producer;
 
+import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.QueueProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,14 +41,14 @@ public class MessageController {
     private static final Pattern VALID_KEY = Pattern.compile("[\\x21-\\x7E]{1," + MAX_KEY_LENGTH + "}");
 
     private final MessageParser parser;
-    private final MessageBatcher batcher;
+    private final CoalescingProducer coalescing;
     private final QueueProducer producer;
     private final ProducerProperties properties;
 
-    public MessageController(MessageParser parser, MessageBatcher batcher, QueueProducer producer,
+    public MessageController(MessageParser parser, CoalescingProducer coalescing, QueueProducer producer,
                              ProducerProperties properties) {
         this.parser = parser;
-        this.batcher = batcher;
+        this.coalescing = coalescing;
         this.producer = producer;
         this.properties = properties;
     }
@@ -64,8 +65,13 @@ public class MessageController {
                 return answer(Map.of("id", enqueued.id()), !enqueued.stored());
             }));
         }
-        return batcher.submit(payload).handle((id, error) ->
-                error == null ? ResponseEntity.ok(Map.of("id", id)) : unavailable(error));
+        CompletableFuture<Long> id;
+        try {
+            id = coalescing.enqueueAsync(payload);
+        } catch (IllegalStateException closed) { // shutting down
+            return CompletableFuture.<ResponseEntity<?>>completedFuture(unavailable(closed));
+        }
+        return id.handle((stored, error) -> error == null ? ResponseEntity.ok(Map.of("id", stored)) : unavailable(error));
     }
 
     @PostMapping(value = "/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -124,11 +130,6 @@ public class MessageController {
     @ExceptionHandler(InvalidMessageException.class)
     ResponseEntity<ErrorBody> badRequest(InvalidMessageException e) {
         return ResponseEntity.badRequest().body(new ErrorBody(e.getMessage()));
-    }
-
-    @ExceptionHandler(ProducerClosedException.class)
-    ResponseEntity<ErrorBody> closed(ProducerClosedException e) {
-        return unavailable(e);
     }
 
     private static ResponseEntity<ErrorBody> unavailable(Throwable error) {

@@ -1,5 +1,6 @@
 package io.dbqueue.producer;
 
+import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.spring.DbQueues;
 import org.springframework.context.annotation.Bean;
@@ -13,9 +14,9 @@ class ProducerConfiguration {
         return queues.producer(properties.queueId());
     }
 
-    /** Closed after the web server stopped taking requests: the tail is written, not lost. */
-    @Bean(destroyMethod = "close")
-    MessageBatcher messageBatcher(QueueProducer producer, ProducerProperties properties) {
-        return new MessageBatcher(producer::enqueueAll, properties.batchSize(), properties.linger());
+    /** Closed with DbQueues, after the web server stopped taking requests: the tail is written, not lost. */
+    @Bean
+    CoalescingProducer messageCoalescingProducer(DbQueues queues, ProducerProperties properties) {
+        return queues.coalescingProducer(properties.queueId());
     }
 }

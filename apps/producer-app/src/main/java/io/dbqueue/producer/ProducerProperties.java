@@ -2,29 +2,21 @@ package io.dbqueue.producer;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-import java.time.Duration;
 
 /**
  * @param queueId          the {@code dbq.queues.<id>} the messages go to
- * @param batchSize        single messages are written in batches of this many
- * @param linger           a partial batch is written this long after its first message arrived
  * @param maxBodyBytes     larger request bodies are refused with 400
  * @param maxBatchMessages {@code POST /batch} takes at most this many messages
  */
 @ConfigurationProperties("producer")
-public record ProducerProperties(String queueId, int batchSize, Duration linger, int maxBodyBytes,
-                                 int maxBatchMessages) {
+public record ProducerProperties(String queueId, int maxBodyBytes, int maxBatchMessages) {
 
     public ProducerProperties {
         if (queueId == null || queueId.isBlank()) {
             throw new IllegalArgumentException("producer.queue-id must be set");
         }
-        atLeastOne("producer.batch-size", batchSize);
         atLeastOne("producer.max-body-bytes", maxBodyBytes);
         atLeastOne("producer.max-batch-messages", maxBatchMessages);
-        if (linger == null || linger.isNegative()) {
-            throw new IllegalArgumentException("producer.linger must be zero or positive, was " + linger);
-        }
     }
 
     private static void atLeastOne(String property, int value) {

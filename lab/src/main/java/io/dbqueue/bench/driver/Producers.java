@@ -82,7 +82,7 @@ final class Producers implements AutoCloseable {
                     batch[i] = payloads.create(stamp);
                 }
                 sender.send(view);
-                meter.enqueued(batchSize);
+                meter.acknowledged(batchSize, stamp);
             }
         } catch (Exception e) {
             if (running) {

@@ -91,7 +91,7 @@ public final class StackDriver implements Driver {
                 l.get("p50").asDouble(), l.get("p95").asDouble(), l.get("p99").asDouble(), l.get("max").asDouble());
         List<SecondSample> series = new ArrayList<>();
         for (JsonNode s : result.path("throughput")) {
-            series.add(new SecondSample(s.get("second").asDouble() + 1, 0, s.get("count").asLong(), 0, 0, 0));
+            series.add(new SecondSample(s.get("second").asDouble() + 1, 0, s.get("count").asLong(), 0, 0, 0, 0));
         }
         List<LatencyBucket> buckets = new ArrayList<>();
         for (JsonNode b : result.path("latencyBuckets")) {
@@ -99,7 +99,8 @@ public final class StackDriver implements Driver {
                     b.get("max").asDouble(), b.get("p95").asDouble(), b.get("p99").asDouble()));
         }
         return new Measurement(result.get("durationSeconds").asDouble(), result.get("messageCount").asLong(),
-                result.get("processedCount").asLong(), latency, series, buckets, false);
+                result.get("processedCount").asLong(), latency, LatencySummary.NONE, LatencySummary.NONE, series, buckets,
+                false);
     }
 
     private static Path jar(String service) {

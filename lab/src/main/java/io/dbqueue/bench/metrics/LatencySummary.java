@@ -12,6 +12,9 @@ import java.util.Map;
  */
 public record LatencySummary(double min, double avg, double p50, double p95, double p99, double max) {
 
+    /** Nothing measured. */
+    public static final LatencySummary NONE = new LatencySummary(0, 0, 0, 0, 0, 0);
+
     /** Whether any latency was recorded: a recorded one is never zero everywhere (the maximum is at least 1 us). */
     public boolean measured() {
         return max > 0;
@@ -35,7 +38,7 @@ public record LatencySummary(double min, double avg, double p50, double p95, dou
 
     public static LatencySummary of(Histogram micros) {
         if (micros.getTotalCount() == 0) {
-            return new LatencySummary(0, 0, 0, 0, 0, 0);
+            return NONE;
         }
         return new LatencySummary(ms(micros.getMinValue()), ms(micros.getMean()),
                 ms(micros.getValueAtPercentile(50)), ms(micros.getValueAtPercentile(95)),

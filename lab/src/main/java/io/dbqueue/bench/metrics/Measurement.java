@@ -2,8 +2,12 @@ package io.dbqueue.bench.metrics;
 
 import java.util.List;
 
-/** What one measured window saw, before server and client figures are added. */
+/**
+ * What one measured window saw, before server and client figures are added: end-to-end latency, and
+ * its write and read parts where the load's producers report acknowledgements ({@link Meter}).
+ */
 public record Measurement(double seconds, long enqueued, long processed, LatencySummary latency,
+                          LatencySummary writeLatency, LatencySummary readLatency,
                           List<SecondSample> series, List<LatencyBucket> buckets, boolean interrupted) {
 
     public double processedPerSecond() {

@@ -3,21 +3,31 @@ package io.dbqueue.bench.metrics;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counts what the load enqueues and processes and records end-to-end latency, with no allocation
- * per message: drivers report whole batches. Latency is recorded in microseconds from the enqueue
- * stamp in the payload to the moment the finish of the batch was committed.
+ * Counts what the load enqueues and processes and records its latencies, with no allocation per
+ * message: drivers report whole batches. In microseconds: end to end, from the enqueue stamp in the
+ * payload to the moment the finish of the batch was committed; the write, from that stamp to the
+ * producer's acknowledgement (its commit returned); the read, from that acknowledgement to the
+ * finish (0 when the batch was read before its producer heard of the commit).
  */
 public final class Meter {
 
     private static final long MAX_LATENCY_MICROS = TimeUnit.HOURS.toMicros(1);
+    private static final int MAX_ACKNOWLEDGEMENTS = 100_000;
+    private static final long ACKNOWLEDGEMENT_KEPT_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final LongAdder enqueued = new LongAdder();
     private final LongAdder processed = new LongAdder();
     private final Recorder latency = new Recorder(MAX_LATENCY_MICROS, 3);
+    private final Recorder writeLatency = new Recorder(MAX_LATENCY_MICROS, 3);
+    private final Recorder readLatency = new Recorder(MAX_LATENCY_MICROS, 3);
+    private final Map<Long, Long> acknowledgedAt = new ConcurrentHashMap<>(); // enqueue stamp -> acknowledgement
+    private volatile boolean acknowledging; // the load's producers report acknowledgements: reads are measured
     private final long initialBacklog;
     private final int fanOut;
 
@@ -31,15 +41,40 @@ public final class Meter {
         enqueued.add(count);
     }
 
+    /** A batch of {@code count} stamped {@code stamp} whose enqueue has just been acknowledged (committed). */
+    public void acknowledged(int count, long stamp) {
+        long now = System.nanoTime();
+        writeLatency.recordValue(micros(now - stamp));
+        if (acknowledgedAt.size() > MAX_ACKNOWLEDGEMENTS) {
+            acknowledgedAt.keySet().removeIf(s -> now - s > ACKNOWLEDGEMENT_KEPT_NANOS);
+        }
+        acknowledgedAt.put(stamp, now);
+        acknowledging = true;
+        enqueued.add(count);
+    }
+
     /** A batch whose finish just committed; {@code stamps} are the enqueue stamps of its first {@code count} messages. */
     public void processed(long[] stamps, int count) {
         long now = System.nanoTime();
+        long stamp = 0;
+        Long acknowledged = null;
         for (int i = 0; i < count; i++) {
             if (stamps[i] != 0) {
-                latency.recordValue(Math.min(MAX_LATENCY_MICROS, Math.max(0, (now - stamps[i]) / 1000)));
+                latency.recordValue(micros(now - stamps[i]));
+                if (stamps[i] != stamp) { // the messages of a batch share a stamp: one lookup a batch
+                    stamp = stamps[i];
+                    acknowledged = acknowledgedAt.get(stamp);
+                }
+                if (acknowledging) {
+                    readLatency.recordValue(acknowledged == null ? 0 : micros(now - acknowledged));
+                }
             }
         }
         processed.add(count);
+    }
+
+    private static long micros(long nanos) {
+        return Math.min(MAX_LATENCY_MICROS, Math.max(0, nanos / 1000));
     }
 
     /**
@@ -61,5 +96,15 @@ public final class Meter {
     /** The latencies recorded since the previous call; the first call after the warm-up discards the warm-up's. */
     public Histogram latencySinceLastCall() {
         return latency.getIntervalHistogram();
+    }
+
+    /** The write latencies recorded since the previous call. */
+    public Histogram writeLatencySinceLastCall() {
+        return writeLatency.getIntervalHistogram();
+    }
+
+    /** The read latencies recorded since the previous call. */
+    public Histogram readLatencySinceLastCall() {
+        return readLatency.getIntervalHistogram();
     }
 }

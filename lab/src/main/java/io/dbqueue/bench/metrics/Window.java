@@ -27,6 +27,8 @@ public final class Window {
     private final Histogram second = new Histogram(3);
     private final Histogram bucket = new Histogram(3);
     private final Histogram total = new Histogram(3);
+    private final Histogram writes = new Histogram(3);
+    private final Histogram reads = new Histogram(3);
     private long secondEnqueuedStart;
     private long secondProcessedStart;
     private long nextBoundary;
@@ -35,6 +37,8 @@ public final class Window {
         this.meter = meter;
         this.bucketSize = bucketSize;
         meter.latencySinceLastCall();
+        meter.writeLatencySinceLastCall();
+        meter.readLatencySinceLastCall();
         this.startNanos = System.nanoTime();
         this.enqueuedAtStart = meter.enqueuedTotal();
         this.processedAtStart = meter.processedTotal();
@@ -63,6 +67,8 @@ public final class Window {
         second.add(latency);
         bucket.add(latency);
         total.add(latency);
+        writes.add(meter.writeLatencySinceLastCall());
+        reads.add(meter.readLatencySinceLastCall());
         long processed = processed();
         if (processed >= nextBoundary && bucket.getTotalCount() > 0) {
             closeBucket(processed);
@@ -77,7 +83,7 @@ public final class Window {
         long processed = meter.processedTotal();
         LatencySummary summary = LatencySummary.of(second);
         series.add(new SecondSample(Math.round(seconds() * 1000) / 1000.0, enqueued - secondEnqueuedStart,
-                processed - secondProcessedStart, summary.p50(), summary.p99(), summary.max()));
+                processed - secondProcessedStart, summary.p50(), summary.p99(), summary.max(), meter.waiting()));
         second.reset();
         secondEnqueuedStart = enqueued;
         secondProcessedStart = processed;
@@ -95,7 +101,8 @@ public final class Window {
         }
         SecondSample last = series.get(series.size() - 1);
         return new Measurement(last.second(), secondEnqueuedStart - enqueuedAtStart,
-                secondProcessedStart - processedAtStart, LatencySummary.of(total), List.copyOf(series),
+                secondProcessedStart - processedAtStart, LatencySummary.of(total), LatencySummary.of(writes),
+                LatencySummary.of(reads), List.copyOf(series),
                 List.copyOf(buckets), interrupted);
     }
 

@@ -2,6 +2,7 @@ package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.metrics.ClientStats;
+import io.dbqueue.bench.metrics.SecondSample;
 import io.dbqueue.bench.metrics.ServerMinute;
 import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.run.CellResult;
@@ -31,6 +32,7 @@ final class ReportDocument {
         comparison(doc, results.comparison(), results.runs());
         ceiling(doc, results.runs());
         serverAndClient(doc, results.runs());
+        writesAndReads(doc, results.runs(), results.workload().get("message_size"));
         stability(doc, results.runs());
         notMeasured(doc, results.skipped());
         doc.heading(2, "Charts");
@@ -148,6 +150,31 @@ final class ReportDocument {
                     mb(s.indexBytes()), Long.toString(s.deadTuples()), Long.toString(s.autovacuumRuns()),
                     f(c.cpuPercent()), Integer.toString(c.threads()), mb(c.rssBytes()),
                     Integer.toString(c.connections()));
+        }).toList());
+    }
+
+    /** Where the producers report acknowledgements: the write rate in MiB/s, write and read latency, and the lag. */
+    private static void writesAndReads(Document doc, List<CellResult> runs, Object messageSize) {
+        List<CellResult> measured = runs.stream().filter(r -> r.writeLatencyMs().measured()).toList();
+        if (measured.isEmpty()) {
+            return;
+        }
+        double bytes = messageSize instanceof Number n ? n.doubleValue() : 0;
+        doc.heading(2, "Writes and reads");
+        doc.paragraph("From the median repetition. Written MiB/s: messages enqueued per second times the message size."
+                + " Write: from a batch's enqueue stamp to its producer's acknowledgement (the commit returned). Read:"
+                + " from that acknowledgement to the finish (0 for a message read before its producer heard of the"
+                + " commit). Lag: messages enqueued and not yet processed (once per group reading a topic) at the end"
+                + " of each second, the largest and the last.");
+        doc.table(List.of("cell", "written MiB/s", "write p50 ms", "write p99 ms", "read p50 ms", "read p99 ms",
+                "lag max", "lag last"), measured.stream().map(r -> {
+            List<SecondSample> series = r.median().series();
+            long maxLag = series.stream().mapToLong(SecondSample::lag).max().orElse(0);
+            long lastLag = series.isEmpty() ? 0 : series.get(series.size() - 1).lag();
+            return List.of(r.driver() + " " + Verdict.name(r), f(r.enqueueThroughput().median() * bytes / 1048576.0),
+                    f(r.writeLatencyMs().p50()), f(r.writeLatencyMs().p99()), f(r.readLatencyMs().p50()),
+                    f(r.readLatencyMs().p99()), String.format(Locale.ROOT, "%,d", maxLag),
+                    String.format(Locale.ROOT, "%,d", lastLag));
         }).toList());
     }
 

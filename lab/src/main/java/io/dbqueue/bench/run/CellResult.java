@@ -10,12 +10,13 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * A measured cell: throughput as median and min-max over its repetitions; latency, server and
- * client figures and the stability check from the median repetition (the one whose processed/s is
+ * A measured cell: throughput as median and min-max over its repetitions; latency (end to end,
+ * and its write and read parts where measured), server and client figures and the stability check from the median repetition (the one whose processed/s is
  * the median, the lower one of the middle two for an even count).
  */
 public record CellResult(String driver, String layout, int batchSize, int repetitions, Range throughput,
-                         Range enqueueThroughput, double spreadPct, LatencySummary latencyMs, ServerStats server,
+                         Range enqueueThroughput, double spreadPct, LatencySummary latencyMs,
+                         LatencySummary writeLatencyMs, LatencySummary readLatencyMs, ServerStats server,
                          ClientStats client, Stability stability, int medianRepetition, List<Sample> samples) {
 
     static CellResult of(Cell cell, List<Repetition> repetitions) {
@@ -27,7 +28,8 @@ public record CellResult(String driver, String layout, int batchSize, int repeti
                 .toList();
         Sample median = byThroughput.get((byThroughput.size() - 1) / 2);
         return new CellResult(cell.driver(), cell.layout(), cell.batchSize(), samples.size(), throughput, enqueued,
-                throughput.spreadPercent(), median.latencyMs(), median.server(), median.client(),
+                throughput.spreadPercent(), median.latencyMs(), median.writeLatencyMs(), median.readLatencyMs(),
+                median.server(), median.client(),
                 Stability.of(median.series()), median.repetition(), samples);
     }
 

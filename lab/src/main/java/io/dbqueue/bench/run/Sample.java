@@ -11,14 +11,16 @@ import java.util.List;
 
 /** One repetition of a cell as written to results.json. */
 public record Sample(int repetition, double seconds, long enqueued, long processed, double processedPerSecond,
-                     double enqueuedPerSecond, boolean interrupted, LatencySummary latencyMs, ServerStats server,
+                     double enqueuedPerSecond, boolean interrupted, LatencySummary latencyMs,
+                     LatencySummary writeLatencyMs, LatencySummary readLatencyMs, ServerStats server,
                      ClientStats client, List<SecondSample> series, List<LatencyBucket> latencyBuckets,
                      List<ServerMinute> serverMinutes) {
 
     static Sample of(int repetition, Repetition r) {
         var m = r.measurement();
         return new Sample(repetition, m.seconds(), m.enqueued(), m.processed(), round(m.processedPerSecond()),
-                round(m.enqueuedPerSecond()), m.interrupted(), m.latency(), r.server(), r.client(), m.series(),
+                round(m.enqueuedPerSecond()), m.interrupted(), m.latency(), m.writeLatency(), m.readLatency(),
+                r.server(), r.client(), m.series(),
                 m.buckets(), r.serverMinutes());
     }
 

@@ -82,12 +82,13 @@ class VerdictTest {
         Range written = new Range(writes, writes, writes);
         Range read = new Range(writes * groups, writes * groups, writes * groups);
         return new CellResult(driver, "none", 100, 3, read, written, 5,
-                new LatencySummary(0, 0, 0, 0, p99, p99), null, null, null, 1, List.of());
+                new LatencySummary(0, 0, 0, 0, p99, p99), LatencySummary.NONE, LatencySummary.NONE, null, null, null, 1,
+                List.of());
     }
 
     private static CellResult cell(String driver, String layout, int batch, double median) {
         Range throughput = new Range(median, median * 0.95, median * 1.05);
         return new CellResult(driver, layout, batch, 3, throughput, throughput, 10,
-                new LatencySummary(0, 0, 0, 0, 0, 0), null, null, null, 1, List.of());
+                LatencySummary.NONE, LatencySummary.NONE, LatencySummary.NONE, null, null, null, 1, List.of());
     }
 }

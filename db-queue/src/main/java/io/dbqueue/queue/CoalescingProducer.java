@@ -1,0 +1,155 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.QueueException;
+import io.dbqueue.Transactions;
+import io.dbqueue.internal.DaemonThreads;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Merges single enqueues from many threads into batches, as a Kafka producer's {@code linger.ms}
+ * and {@code batch.size} do: many threads each enqueueing one task then share one statement and one
+ * commit per batch instead of paying one each. A batch is written in one statement when it holds
+ * {@code maxBatch} tasks (by the thread that filled it), {@code linger} after its first task (by the
+ * linger thread), or when the producer closes. Each caller is answered only once its task's batch
+ * has committed, and an error reaches every caller of the failed batch: nothing is acknowledged that
+ * is not stored. A batch commits on a pooled connection of its own, never in a caller's
+ * transaction, since it holds other callers' tasks (a {@link QueueProducer} joins one). Thread-safe.
+ */
+public final class CoalescingProducer implements AutoCloseable {
+
+    private record Pending(String payload, CompletableFuture<Long> id) {
+    }
+
+    private final QueueProducer producer;
+    private final Duration linger;
+    private final int maxBatch;
+    private final ScheduledExecutorService lingerTimer;
+    private List<Pending> buffer; // guarded by this
+    private ScheduledFuture<?> lingerFlush; // guarded by this
+    private boolean closed; // guarded by this
+
+    public CoalescingProducer(DataSource dataSource, QueueLocation location, Duration linger, int maxBatch) {
+        this(dataSource, location, QueueListener.NONE, linger, maxBatch);
+    }
+
+    /** {@code listener} hears of each batch enqueued, as a {@link QueueProducer}'s does. */
+    public CoalescingProducer(DataSource dataSource, QueueLocation location, QueueListener listener, Duration linger,
+                              int maxBatch) {
+        this.producer = new QueueProducer(dataSource, location, listener, Transactions.JDBC);
+        if (linger == null || linger.isNegative()) {
+            throw new IllegalArgumentException("linger must be zero or positive, was " + linger);
+        }
+        if (maxBatch < 1 || maxBatch > QueueProducer.MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException("maxBatch must be between 1 and " + QueueProducer.MAX_BATCH_SIZE
+                    + ", was " + maxBatch);
+        }
+        this.linger = linger;
+        this.maxBatch = maxBatch;
+        this.buffer = new ArrayList<>(maxBatch);
+        this.lingerTimer = Executors.newSingleThreadScheduledExecutor(
+                DaemonThreads.named("dbq-linger-" + producer.location().table().name()));
+    }
+
+    public QueueLocation location() {
+        return producer.location();
+    }
+
+    /** Enqueues one task, due now, and returns its id once its batch has committed. */
+    public long enqueue(String payload) {
+        CompletableFuture<Long> id = enqueueAsync(payload);
+        try {
+            return id.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QueueException("interrupted while waiting for the batch of a task enqueued into "
+                    + producer.location() + "; it may still be stored", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new QueueException(e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /** Enqueues one task, due now; the future completes with its id once its batch has committed. */
+    public CompletableFuture<Long> enqueueAsync(String payload) {
+        Pending pending = new Pending(QueueProducer.checkedPayload(payload), new CompletableFuture<>());
+        List<Pending> full = null;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the coalescing producer of " + producer.location() + " is closed");
+            }
+            buffer.add(pending);
+            if (buffer.size() >= maxBatch) {
+                full = takeBuffer();
+            } else if (buffer.size() == 1) {
+                List<Pending> lingering = buffer;
+                lingerFlush = lingerTimer.schedule(() -> flushIfStill(lingering), linger.toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+        if (full != null) {
+            write(full);
+        }
+        return pending.id();
+    }
+
+    /** Writes what is buffered, refuses new tasks and stops the linger thread. */
+    @Override
+    public void close() {
+        List<Pending> tail;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            tail = takeBuffer();
+        }
+        write(tail);
+        lingerTimer.shutdown();
+    }
+
+    private void flushIfStill(List<Pending> lingering) {
+        List<Pending> batch;
+        synchronized (this) {
+            // The buffer may have filled and been written meanwhile; a newer buffer has its own timer.
+            if (buffer != lingering) {
+                return;
+            }
+            batch = takeBuffer();
+        }
+        write(batch);
+    }
+
+    private List<Pending> takeBuffer() {
+        List<Pending> taken = buffer;
+        buffer = new ArrayList<>(maxBatch);
+        if (lingerFlush != null) {
+            lingerFlush.cancel(false);
+            lingerFlush = null;
+        }
+        return taken;
+    }
+
+    private void write(List<Pending> batch) {
+        if (batch.isEmpty()) {
+            return;
+        }
+        List<Long> ids;
+        try {
+            ids = producer.enqueueAll(batch.stream().map(Pending::payload).toList());
+        } catch (RuntimeException e) {
+            batch.forEach(p -> p.id().completeExceptionally(e));
+            return;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            batch.get(i).id().complete(ids.get(i));
+        }
+    }
+}
