@@ -324,8 +324,11 @@ public class DbQueueProperties {
      */
     public static class Coalesce {
 
-        /** How long a batch waits for more tasks after its first, as a Kafka producer's linger.ms. */
-        private Duration linger = Duration.ofMillis(5);
+        /**
+         * How long a batch waits for more tasks after its first, as a Kafka producer's linger.ms; at 0 a
+         * batch is written at once when none is being written, and gathers while one is.
+         */
+        private Duration linger = Duration.ZERO;
 
         /** The most tasks in one batch; a full batch is written at once. */
         private int maxBatch = 100;

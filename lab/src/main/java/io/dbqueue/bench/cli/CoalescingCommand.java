@@ -41,7 +41,7 @@ final class CoalescingCommand implements Callable<Integer> {
     @Option(names = "--pool", paramLabel = "N", defaultValue = "10", description = "Connections in the pool, HikariCP's default (default: ${DEFAULT-VALUE}).")
     int pool;
 
-    @Option(names = "--linger-ms", paramLabel = "MS", defaultValue = "5", description = "The coalescing producer's linger (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--linger-ms", paramLabel = "MS", defaultValue = "0", description = "The coalescing producer's linger; 0 writes a batch at once when none is being written (default: ${DEFAULT-VALUE}).")
     long lingerMs;
 
     @Option(names = "--max-batch", paramLabel = "N", defaultValue = "100", description = "The coalescing producer's largest batch (default: ${DEFAULT-VALUE}).")

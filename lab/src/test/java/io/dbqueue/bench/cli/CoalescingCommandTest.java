@@ -32,7 +32,7 @@ class CoalescingCommandTest {
             assertTrue(sample.at("/p99_ms/median").asDouble() > 0, sample.toString());
             ways.add(sample.get("way").asText());
         }
-        assertEquals(List.of("single enqueue", "coalescing producer (linger 5 ms, max batch 100)"), ways);
+        assertEquals(List.of("single enqueue", "coalescing producer (linger 0 ms, max batch 100)"), ways);
         assertTrue(Files.readString(dir.resolve("coalescing.md")).contains("| single enqueue |"));
     }
 }
