@@ -11,12 +11,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
 import org.springframework.transaction.support.TransactionSynchronizationUtils;
-import org.springframework.core.env.Environment;
 
 import javax.sql.DataSource;
 import java.time.Duration;
@@ -32,11 +33,13 @@ import java.time.Duration;
 @EnableConfigurationProperties(DbQueueProperties.class)
 public class DbQueueAutoConfiguration {
 
+    /** After Flyway, Liquibase and spring.sql.init have run: a migration may create the queue tables. */
     @Bean
     @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
     public QueueDefinitions dbQueueDefinitions(DbQueueProperties properties, DataSource dataSource) {
         QueueDefinitions definitions = QueueDefinitions.of(properties);
-        new QueueTables(dataSource).ensure(definitions, properties.isCreateTables());
+        new QueueTables(dataSource).ensure(definitions, properties.getInitializeSchema());
         return definitions;
     }
 

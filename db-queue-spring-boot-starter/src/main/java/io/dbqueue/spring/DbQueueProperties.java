@@ -3,6 +3,7 @@ package io.dbqueue.spring;
 import io.dbqueue.queue.QueueNotifier;
 import io.dbqueue.queue.VacuumPolicy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -18,8 +19,14 @@ public class DbQueueProperties {
     /** Whether the db-queue auto-configuration is active. */
     private boolean enabled = true;
 
-    /** Whether to create each queue's table (and its dead-letter table) from its layout at start-up when it does not exist. */
-    private boolean createTables = false;
+    /**
+     * When to create each queue's tables (task, dead-letter and idempotency-key tables) from its layout
+     * at start-up where they do not exist, as Spring Boot's own schema initialization: always,
+     * embedded (only on an embedded database as Spring Boot counts them, so never on PostgreSQL) or
+     * never. Where they are not created, a missing table fails start-up: create them with a migration
+     * (the DDL of every layout is on the classpath as io/dbqueue/sql/<layout>.sql).
+     */
+    private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
 
     /** How long stopping the application waits for batches in progress before interrupting the workers. */
     private Duration shutdownTimeout = Duration.ofSeconds(30);
@@ -44,12 +51,12 @@ public class DbQueueProperties {
         this.enabled = enabled;
     }
 
-    public boolean isCreateTables() {
-        return createTables;
+    public DatabaseInitializationMode getInitializeSchema() {
+        return initializeSchema;
     }
 
-    public void setCreateTables(boolean createTables) {
-        this.createTables = createTables;
+    public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+        this.initializeSchema = initializeSchema;
     }
 
     public Duration getShutdownTimeout() {

@@ -11,6 +11,8 @@ import io.dbqueue.queue.VacuumPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration;
 
 import java.time.Duration;
 
@@ -85,20 +87,50 @@ class PropertyBindingTest {
 
     @Test
     void layoutDefaultsToTheTableWhenItIsAPresetName() {
-        runner().withPropertyValues("dbq.create-tables=true", "dbq.queues.main.table=queue_tasks_3").run(context ->
+        runner().withPropertyValues("dbq.initialize-schema=always", "dbq.queues.main.table=queue_tasks_3").run(context ->
                 assertThat(context.getBean(DbQueues.class).location("main").table().layout())
                         .isEqualTo(Layout.QUEUE_TASKS_3));
     }
 
     @Test
-    void createTablesCreatesAMissingTable() {
+    void initializeSchemaAlwaysCreatesAMissingTable() {
         String table = StarterTestSupport.uniqueTable();
-        runner().withPropertyValues("dbq.create-tables=true", "dbq.queues.main.table=" + table,
+        runner().withPropertyValues("dbq.initialize-schema=always", "dbq.queues.main.table=" + table,
                 "dbq.queues.main.layout=queue_tasks_5").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(StarterTestSupport.count("SELECT count(*) FROM pg_inherits WHERE inhparent = '" + table
                     + "'::regclass")).isEqualTo(8);
             assertThat(StarterTestSupport.count("SELECT count(*) FROM " + table + "_dead")).isZero();
         });
+    }
+
+    /**
+     * With initialize-schema=never, a table a migration creates is there when the starter checks it:
+     * its beans depend on database initialization (here spring.sql.init running the layout's DDL
+     * from the classpath; Flyway and Liquibase are ordered the same way).
+     */
+    @Test
+    void aMigrationThatCreatesTheQueueTableRunsBeforeTheStarterChecksIt() {
+        StarterTestSupport.execute("DROP TABLE IF EXISTS queue_tasks_6, queue_tasks_6_dead, queue_tasks_6_keys CASCADE");
+        runner().withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
+                .withPropertyValues("spring.sql.init.mode=always",
+                        "spring.sql.init.schema-locations=classpath:io/dbqueue/sql/queue_tasks_6.sql",
+                        "dbq.initialize-schema=never", "dbq.queues.main.table=queue_tasks_6")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    context.getBean(DbQueues.class).producer("main").enqueue("migrated");
+                    assertThat(StarterTestSupport.count("SELECT count(*) FROM queue_tasks_6")).isEqualTo(1);
+                });
+        StarterTestSupport.execute("DROP TABLE queue_tasks_6, queue_tasks_6_dead, queue_tasks_6_keys CASCADE");
+    }
+
+    @Test
+    void withoutAMigrationAMissingTableFailsTheStartNamingTheFix() {
+        String table = StarterTestSupport.uniqueTable();
+        runner().withPropertyValues("dbq.initialize-schema=never", "dbq.queues.main.table=" + table,
+                "dbq.queues.main.layout=dbq_seq").run(context -> assertThat(context).getFailure()
+                .hasRootCauseMessage("dbq.queues.main.table: table '" + table + "' does not exist (or its dead-letter"
+                        + " table '" + table + "_dead' does not); create them with io/dbqueue/sql/dbq_seq.sql (on the"
+                        + " classpath; sql/ in the source) in a migration, or set dbq.initialize-schema=always"));
     }
 }

@@ -27,7 +27,7 @@ final class ConsumerTestSupport {
         registry.add("spring.datasource.url", db::jdbcUrl);
         registry.add("spring.datasource.username", db::user);
         registry.add("spring.datasource.password", db::password);
-        registry.add("dbq.create-tables", () -> "true");
+        registry.add("dbq.initialize-schema", () -> "always");
         registry.add("dbq.queues.messages.table", TABLE::name);
         registry.add("dbq.queues.messages.layout", () -> "queue_tasks_5");
         registry.add("dbq.queues.messages.threads", () -> "4");

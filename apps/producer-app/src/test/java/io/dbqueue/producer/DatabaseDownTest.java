@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** A producer whose database went away answers 503, never 2xx. Uses a PostgreSQL of its own that it stops. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "dbq.create-tables=true",
+        "dbq.initialize-schema=always",
         "dbq.queues.messages.table=queue_tasks_1",
         "spring.datasource.hikari.connection-timeout=1000"})
 class DatabaseDownTest {

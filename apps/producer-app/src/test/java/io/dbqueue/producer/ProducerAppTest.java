@@ -20,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "dbq.create-tables=true",
+        "dbq.initialize-schema=always",
         "dbq.queues.messages.table=producer_test",
         "dbq.queues.messages.layout=queue_tasks_5",
         "producer.max-body-bytes=2000",

@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -40,6 +41,7 @@ public class DbQueueLogAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
     public DbQueueTopics dbQueueTopics(DataSource dataSource, DbQueueLogProperties properties,
                                        ObjectProvider<Transactions> transactions) {
         properties.getTopics().forEach((name, topic) -> ensure(dataSource, name, topic, properties.isCreateTopics()));
