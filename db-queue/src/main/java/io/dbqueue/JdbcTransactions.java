@@ -20,6 +20,11 @@ final class JdbcTransactions implements Transactions {
     }
 
     @Override
+    public void afterCommit(Runnable action) {
+        action.run();
+    }
+
+    @Override
     public <T> T inNewTransaction(DataSource dataSource, Work<T> work) throws SQLException, InterruptedException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
@@ -27,7 +32,7 @@ final class JdbcTransactions implements Transactions {
                 T result = work.run(c);
                 c.commit();
                 return result;
-            } catch (SQLException | RuntimeException | InterruptedException e) {
+            } catch (Throwable e) { // an Error too: the finally's auto-commit would commit the work half done
                 Jdbc.rollbackQuietly(c, e);
                 throw e;
             } finally {

@@ -33,6 +33,13 @@ public interface Transactions {
     void release(Connection connection, DataSource dataSource);
 
     /**
+     * Runs {@code action} once the transaction the calling thread is in has committed, and not if it
+     * rolls back; at once when the thread is in none. A joined enqueue reports itself (a wakeup,
+     * metrics) this way, so that nobody hears of a task before it exists.
+     */
+    void afterCommit(Runnable action);
+
+    /**
      * Runs {@code work} in a new transaction on a connection of {@code dataSource}: committed when it
      * returns, rolled back when it throws (and the exception passed on).
      */

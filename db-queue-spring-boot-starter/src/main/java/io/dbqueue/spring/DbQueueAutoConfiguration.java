@@ -18,8 +18,11 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
 import org.springframework.transaction.support.TransactionSynchronizationUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 
 import javax.sql.DataSource;
+import java.lang.reflect.Method;
 import java.time.Duration;
 
 /**
@@ -53,10 +56,24 @@ public class DbQueueAutoConfiguration {
     public Transactions dbQueueTransactions(DataSource dataSource, ObjectProvider<PlatformTransactionManager> managers) {
         DataSource queues = SpringTransactions.unwrapped(dataSource);
         PlatformTransactionManager manager = managers.getIfUnique();
-        boolean managesQueues = manager instanceof ResourceTransactionManager resources
-                && TransactionSynchronizationUtils.unwrapResourceIfNecessary(resources.getResourceFactory())
-                == TransactionSynchronizationUtils.unwrapResourceIfNecessary(queues);
-        return new SpringTransactions(managesQueues ? manager : new DataSourceTransactionManager(queues));
+        return new SpringTransactions(manager != null && manages(manager, queues) ? manager
+                : new DataSourceTransactionManager(queues));
+    }
+
+    /**
+     * Whether {@code manager}'s transactions hold a connection of {@code dataSource}: a JDBC manager's
+     * resource is the DataSource; JPA's and Hibernate's managers expose theirs as getDataSource().
+     */
+    private static boolean manages(PlatformTransactionManager manager, DataSource dataSource) {
+        Object target = TransactionSynchronizationUtils.unwrapResourceIfNecessary(dataSource);
+        if (manager instanceof ResourceTransactionManager resources
+                && TransactionSynchronizationUtils.unwrapResourceIfNecessary(resources.getResourceFactory()) == target) {
+            return true;
+        }
+        Method getter = ClassUtils.getMethodIfAvailable(manager.getClass(), "getDataSource");
+        Object exposed = getter == null ? null : ReflectionUtils.invokeMethod(getter, manager);
+        return exposed instanceof DataSource ds
+                && TransactionSynchronizationUtils.unwrapResourceIfNecessary(SpringTransactions.unwrapped(ds)) == target;
     }
 
     @Bean

@@ -5,6 +5,7 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -61,6 +62,20 @@ public final class SpringTransactions implements Transactions {
     }
 
     @Override
+    public void afterCommit(Runnable action) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            action.run();
+            return;
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                action.run();
+            }
+        });
+    }
+
+    @Override
     public <T> T inNewTransaction(DataSource dataSource, Work<T> work) throws SQLException, InterruptedException {
         try {
             return newTransaction.execute(status -> {
@@ -70,7 +85,12 @@ public final class SpringTransactions implements Transactions {
                         throw new IllegalStateException("the transaction manager does not manage the queues' DataSource:"
                                 + " its connection is in auto-commit inside the transaction");
                     }
-                    return work.run(c);
+                    T result = work.run(c);
+                    if (status.isRollbackOnly()) { // marked by the handler's own code: the commit would roll back
+                        throw new IllegalStateException("the batch's transaction was marked rollback-only by the"
+                                + " handler's transactional code; the batch's work is rolled back");
+                    }
+                    return result;
                 } catch (SQLException | InterruptedException e) {
                     throw new CheckedFailure(e);
                 } finally {

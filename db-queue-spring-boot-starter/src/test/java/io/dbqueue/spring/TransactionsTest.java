@@ -22,6 +22,7 @@ import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.dbqueue.spring.StarterTestSupport.await;
 import static io.dbqueue.spring.StarterTestSupport.count;
@@ -88,7 +89,15 @@ class TransactionsTest {
             runner = runner.withBean("dataSource", DataSource.class,
                     () -> new TransactionAwareDataSourceProxy(StarterTestSupport.dataSource()));
         }
+        AtomicInteger reported = new AtomicInteger();
+        QueueListener enqueued = new QueueListener() {
+            @Override
+            public void enqueued(QueueLocation q, int count) {
+                reported.addAndGet(count);
+            }
+        };
         runner.withBean(Orders.class, orders) // the JdbcTemplate and DbQueues autowired
+                .withBean(QueueListener.class, () -> enqueued)
                 .run(context -> {
                     Orders service = context.getBean(Orders.class);
                     service.place("a", false);
@@ -99,6 +108,7 @@ class TransactionsTest {
                             .as("the task of the rolled-back order").isZero();
                     assertThat(count("SELECT sum(next_offset) FROM " + orders + "_partitions"))
                             .as("the event of the placed order only: the rolled-back send left no offset").isEqualTo(1);
+                    assertThat(reported).as("listeners (wakeups, metrics) hear of committed tasks only").hasValue(1);
                     // outside a transaction an enqueue commits on its own, as before
                     context.getBean(DbQueues.class).producer("main").enqueue("alone");
                     assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'alone'")).isEqualTo(1);
@@ -130,6 +140,13 @@ class TransactionsTest {
                 if (task.payload().startsWith("fail")) {
                     throw new IllegalStateException("handler failed on " + task.payload());
                 }
+                if (task.payload().startsWith("swallow")) {
+                    try {
+                        effects.recordThenFail(task.payload());
+                    } catch (IllegalStateException e) {
+                        // swallowed: the @Transactional method has marked the batch's transaction rollback-only
+                    }
+                }
             }
         }
     }
@@ -147,6 +164,12 @@ class TransactionsTest {
         @Transactional
         public void record(String payload) {
             jdbc.update("INSERT INTO " + table + " (payload, via) VALUES (?, 'transactional')", payload);
+        }
+
+        @Transactional
+        public void recordThenFail(String payload) {
+            record(payload);
+            throw new IllegalStateException("refused " + payload);
         }
     }
 
@@ -171,6 +194,7 @@ class TransactionsTest {
                     DbQueues queues = context.getBean(DbQueues.class);
                     queues.producer("main").enqueue("ok-1");
                     queues.producer("main").enqueue("fail-1");
+                    queues.producer("main").enqueue("swallow-1");
                     await(TIMEOUT, "ok-1 finished", () -> count("SELECT count(*) FROM " + queue
                             + " WHERE payload = 'ok-1'") == 0);
                     await(TIMEOUT, "fail-1's failed attempt recorded", () -> failed.contains("fail-1"));
@@ -180,6 +204,11 @@ class TransactionsTest {
                             .as("no effect of the failed handler").isZero();
                     assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'fail-1'"))
                             .as("the failed task is back in the queue for its retry").isEqualTo(1);
+                    // a handler that swallows the failure of its own @Transactional code: the transaction can
+                    // only roll back, so the attempt fails (not claimed again forever, not reported finished)
+                    await(TIMEOUT, "swallow-1's failed attempt recorded", () -> failed.contains("swallow-1"));
+                    assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'swallow-1'")).isZero();
+                    assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'swallow-1'")).isEqualTo(1);
                 });
     }
 }

@@ -8,6 +8,7 @@ import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.function.Supplier;
 
 /** Plumbing shared by the queue and the log, not API. Small JDBC helpers: one transaction around some work, and arrays for batch parameters. */
 public final class Jdbc {
@@ -36,26 +37,26 @@ public final class Jdbc {
     }
 
     /**
-     * Runs {@code work} in the transaction the calling thread is in, as {@code transactions} finds
-     * it, without committing; or, when it is in none, as {@link #autoCommitted}.
+     * Runs {@code joined} on the connection of the transaction the calling thread is in, as
+     * {@code transactions} finds it, without committing; or, when the thread is in none, {@code own}.
      */
-    public static <T> T joinedOrAutoCommitted(Transactions transactions, DataSource dataSource, String what,
-                                              Work<T> work) {
-        Connection joined;
+    public static <T> T joinedOr(Transactions transactions, DataSource dataSource, String what, Work<T> joined,
+                                 Supplier<T> own) {
+        Connection c;
         try {
-            joined = transactions.joined(dataSource);
+            c = transactions.joined(dataSource);
         } catch (SQLException e) {
             throw new QueueException(what + " failed: " + e.getMessage(), e);
         }
-        if (joined == null) {
-            return autoCommitted(dataSource, what, work);
+        if (c == null) {
+            return own.get();
         }
         try {
-            return work.run(joined);
+            return joined.run(c);
         } catch (SQLException e) {
             throw new QueueException(what + " failed: " + e.getMessage(), e);
         } finally {
-            transactions.release(joined, dataSource);
+            transactions.release(c, dataSource);
         }
     }
 

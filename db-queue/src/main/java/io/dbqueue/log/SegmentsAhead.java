@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -46,17 +47,25 @@ final class SegmentsAhead implements AutoCloseable {
     /** After an append to {@code partition} that ended before offset {@code end}: creates segments if they run short. */
     void appended(int partition, long end) {
         if (end + topic.segmentSize() / 2 > knownEnd.get(partition) && creating.add(partition)) {
-            creator.execute(() -> {
-                try {
-                    create(partition, 0);
-                } catch (RuntimeException e) {
-                    LOG.warn("{}: creating segments of partition {} ahead of its appends failed (the next append tries"
-                            + " again): {}", topic.name(), partition, e.getMessage());
-                } finally {
-                    creating.remove(partition);
-                }
-            });
+            try {
+                submit(partition);
+            } catch (RejectedExecutionException closed) { // the producer is closing: the append itself stands
+                creating.remove(partition);
+            }
         }
+    }
+
+    private void submit(int partition) {
+        creator.execute(() -> {
+            try {
+                create(partition, 0);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: creating segments of partition {} ahead of its appends failed (the next append tries"
+                        + " again): {}", topic.name(), partition, e.getMessage());
+            } finally {
+                creating.remove(partition);
+            }
+        });
     }
 
     /**

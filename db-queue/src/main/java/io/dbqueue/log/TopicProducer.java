@@ -86,19 +86,10 @@ public final class TopicProducer implements AutoCloseable {
      */
     public List<LogPosition> sendAll(List<LogMessage> messages) {
         String what = "append to " + topic.name();
-        Connection joined;
-        try {
-            joined = transactions.joined(dataSource);
-        } catch (SQLException e) {
-            throw new QueueException(what + " failed: " + e.getMessage(), e);
-        }
-        if (joined != null) {
-            try {
-                return sendAll(joined, messages);
-            } finally {
-                transactions.release(joined, dataSource);
-            }
-        }
+        return Jdbc.joinedOr(transactions, dataSource, what, c -> sendAll(c, messages), () -> sendOwn(what, messages));
+    }
+
+    private List<LogPosition> sendOwn(String what, List<LogMessage> messages) {
         Map<Integer, List<Integer>> byPartition = byPartition(messages);
         List<LogPosition> positions;
         try {

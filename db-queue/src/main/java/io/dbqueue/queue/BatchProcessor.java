@@ -175,14 +175,19 @@ final class BatchProcessor implements AutoCloseable {
      * own work, and the failed attempt is recorded in a second one.
      */
     private int exactlyOnce() throws SQLException, InterruptedException {
+        List<List<Task>> handedOver = new ArrayList<>(1); // the claimed tasks, once the handler has had them
         Handled handled;
         try {
-            handled = transactions.inNewTransaction(dataSource, this::claimHandleAndAnswer);
+            handled = transactions.inNewTransaction(dataSource, c -> claimHandleAndAnswer(c, handedOver));
         } catch (HandlerFailed failed) {
-            Map<Task, TaskResult> failures = new LinkedHashMap<>();
-            failed.tasks.forEach(task -> failures.put(task, TaskResult.fail(TaskBatch.describe(failed.getCause()))));
-            transactions.inNewTransaction(dataSource, c -> apply(c, failures)).report();
-            return failed.tasks.size();
+            return recordFailure(failed.tasks, failed.getCause());
+        } catch (RuntimeException e) {
+            if (handedOver.isEmpty()) {
+                throw e;
+            }
+            // The transaction failed after the handler ran, at its commit (a rollback-only mark left by the
+            // handler's own transactional code): an attempt that failed, not a crash to claim again forever.
+            return recordFailure(handedOver.get(0), e);
         }
         if (handled.outcome() != null) {
             handled.outcome().report();
@@ -190,13 +195,23 @@ final class BatchProcessor implements AutoCloseable {
         return handled.claimed();
     }
 
-    private Handled claimHandleAndAnswer(Connection c) throws SQLException, InterruptedException {
+    /** Records a failed attempt of {@code tasks}, whose transaction rolled back, in a transaction of its own. */
+    private int recordFailure(List<Task> tasks, Throwable error) throws SQLException, InterruptedException {
+        Map<Task, TaskResult> failures = new LinkedHashMap<>();
+        tasks.forEach(task -> failures.put(task, TaskResult.fail(TaskBatch.describe(error))));
+        transactions.inNewTransaction(dataSource, c -> apply(c, failures)).report();
+        return tasks.size();
+    }
+
+    private Handled claimHandleAndAnswer(Connection c, List<List<Task>> handedOver)
+            throws SQLException, InterruptedException {
         List<Task> tasks = claim(c);
         if (tasks.isEmpty()) {
             return new Handled(0, null);
         }
         List<Task> live = deadLetterExpired(c, tasks);
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), c, null);
+        handedOver.add(tasks);
         Throwable error = handle(batch);
         if (error != null) {
             throw new HandlerFailed(tasks, error);

@@ -33,6 +33,8 @@ public final class CoalescingProducer implements AutoCloseable {
     private record Pending(String payload, CompletableFuture<Long> id) {
     }
 
+    private static final long CLOSE_TIMEOUT_SECONDS = 30;
+
     private final QueueProducer producer;
     private final Duration linger;
     private final int maxBatch;
@@ -81,7 +83,10 @@ public final class CoalescingProducer implements AutoCloseable {
         }
     }
 
-    /** Enqueues one task, due now; the future completes with its id once its batch has committed. */
+    /**
+     * Enqueues one task, due now; the future completes with its id once its batch has committed, on
+     * the thread that wrote the batch: callbacks that block there hold up the batches after it.
+     */
     public CompletableFuture<Long> enqueueAsync(String payload) {
         Pending pending = new Pending(QueueProducer.checkedPayload(payload), new CompletableFuture<>());
         List<Pending> full = null;
@@ -116,6 +121,14 @@ public final class CoalescingProducer implements AutoCloseable {
         }
         write(tail);
         lingerTimer.shutdown();
+        try { // a batch the linger thread is writing still answers its callers before the pool may close
+            if (!lingerTimer.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the coalescing producer of " + producer.location() + " did not finish"
+                        + " writing its last batch within " + CLOSE_TIMEOUT_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void flushIfStill(List<Pending> lingering) {

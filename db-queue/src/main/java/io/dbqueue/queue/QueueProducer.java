@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
 
 /**
  * Puts tasks into one queue. A batch is a single INSERT of unnested arrays: one statement, one
@@ -88,10 +89,7 @@ public final class QueueProducer {
     public List<Long> enqueueAll(List<String> payloads, Duration delay) {
         String[] values = checkedPayloads(payloads);
         checkDelay(delay);
-        List<Long> ids = Jdbc.joinedOrAutoCommitted(transactions, dataSource, "enqueue into " + location,
-                c -> insert(c, values, delay));
-        listener.enqueued(location, ids.size());
-        return ids;
+        return write(c -> insert(c, values, delay), List::size);
     }
 
     /** Enqueues one task in the caller's transaction on {@code connection}; does not commit. */
@@ -99,13 +97,17 @@ public final class QueueProducer {
         return enqueueAll(connection, List.of(checkedPayload(payload)), Duration.ZERO).get(0);
     }
 
-    /** Enqueues a batch in the caller's transaction on {@code connection}; does not commit. */
+    /**
+     * Enqueues a batch in the caller's transaction on {@code connection}; does not commit. The
+     * listener hears of it when the producer's {@link Transactions} sees that transaction commit
+     * (Spring's: after the commit), else at once.
+     */
     public List<Long> enqueueAll(Connection connection, List<String> payloads, Duration delay) throws SQLException {
         Objects.requireNonNull(connection, "connection");
         String[] values = checkedPayloads(payloads);
         checkDelay(delay);
         List<Long> ids = insert(connection, values, delay);
-        listener.enqueued(location, ids.size());
+        transactions.afterCommit(() -> listener.enqueued(location, ids.size()));
         return ids;
     }
 
@@ -122,10 +124,7 @@ public final class QueueProducer {
     public List<Enqueued> enqueueAllOnce(List<String> keys, List<String> payloads, Duration delay) {
         KeyedBatch batch = KeyedBatch.of(keys, checkedPayloads(payloads));
         checkDelay(delay);
-        List<Enqueued> answers = Jdbc.joinedOrAutoCommitted(transactions, dataSource, "enqueue into " + location,
-                c -> insertOnce(c, batch, delay));
-        listener.enqueued(location, stored(answers));
-        return answers;
+        return write(c -> insertOnce(c, batch, delay), QueueProducer::stored);
     }
 
     /** As {@link #enqueueAllOnce(List, List, Duration)} in the caller's transaction on {@code connection}; does not commit. */
@@ -135,8 +134,25 @@ public final class QueueProducer {
         KeyedBatch batch = KeyedBatch.of(keys, checkedPayloads(payloads));
         checkDelay(delay);
         List<Enqueued> answers = insertOnce(connection, batch, delay);
-        listener.enqueued(location, stored(answers));
+        transactions.afterCommit(() -> listener.enqueued(location, stored(answers)));
         return answers;
+    }
+
+    /**
+     * Runs {@code insert} in the calling thread's transaction, reporting the tasks to the listener once
+     * it commits, or else on a connection of its own, reporting them at once.
+     */
+    private <T> T write(Jdbc.Work<T> insert, ToIntFunction<T> enqueued) {
+        String what = "enqueue into " + location;
+        return Jdbc.joinedOr(transactions, dataSource, what, c -> {
+            T result = insert.run(c);
+            transactions.afterCommit(() -> listener.enqueued(location, enqueued.applyAsInt(result)));
+            return result;
+        }, () -> {
+            T result = Jdbc.autoCommitted(dataSource, what, insert);
+            listener.enqueued(location, enqueued.applyAsInt(result));
+            return result;
+        });
     }
 
     private List<Enqueued> insertOnce(Connection c, KeyedBatch batch, Duration delay) throws SQLException {

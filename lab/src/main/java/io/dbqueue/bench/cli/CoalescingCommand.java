@@ -8,6 +8,7 @@ import io.dbqueue.bench.producers.CoalescingSample;
 import io.dbqueue.bench.report.CoalescingReportWriter;
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.postgres.ServerProfile;
+import io.dbqueue.queue.QueueProducer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,9 +56,13 @@ final class CoalescingCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (threads < 1 || pool < 1 || maxBatch < 1 || phaseSeconds < 1 || repeat < 1 || lingerMs < 0) {
-            throw new IllegalArgumentException("--threads, --pool, --max-batch, --phase-seconds and --repeat must be at"
-                    + " least 1, --linger-ms at least 0");
+        if (threads < 1 || pool < 1 || phaseSeconds < 1 || repeat < 1 || lingerMs < 0) {
+            throw new IllegalArgumentException("--threads, --pool, --phase-seconds and --repeat must be at least 1,"
+                    + " --linger-ms at least 0");
+        }
+        if (maxBatch < 1 || maxBatch > QueueProducer.MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException("--max-batch must be between 1 and " + QueueProducer.MAX_BATCH_SIZE
+                    + ", was " + maxBatch);
         }
         Path dir = out != null ? out : Path.of("results", LocalDateTime.now()
                 .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-coalescing");

@@ -116,9 +116,8 @@ public final class PgbenchDriver implements Driver {
             measured = context;
         } else {
             createOwnQueue(context, kind.ownQueue);
-            producer = kind == Kind.MINIMAL ? PgbenchScripts.minimalProducer(batchSize, workload.messageSize())
-                    : PgbenchScripts.studyProducer(batchSize, workload.messageSize());
-            consumer = kind == Kind.MINIMAL ? PgbenchScripts.minimalConsumer(batchSize) : PgbenchScripts.studyConsumer();
+            producer = kind.ownQueue.producer(batchSize, workload.messageSize());
+            consumer = kind.ownQueue.consumer(batchSize);
             QueueTable table = new QueueTable(kind.ownQueue.table(), context.location().table().layout());
             measured = new CellContext(context.cell(), workload,
                     new QueueLocation(table, context.location().queueName()), context.server(), context.admin(),
@@ -231,7 +230,9 @@ public final class PgbenchDriver implements Driver {
                 if (workload.producers() > 0) {
                     load.producers = PgbenchProcess.start("producers", producer, target, workload.producers(), seconds,
                             producerFlags, load.failure);
-                    load.counter.holdBack(load.producers);
+                    if (workload.consumers() > 0) { // enqueueing alone, the backlog is the point: never held back
+                        load.counter.holdBack(load.producers);
+                    }
                 }
                 return load;
             } catch (Exception e) {

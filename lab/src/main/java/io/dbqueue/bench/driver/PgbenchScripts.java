@@ -6,6 +6,8 @@ import io.dbqueue.queue.PollSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 
 /**
  * The pgbench scripts of the pgbench drivers: the library's own statements for a layout, batch
@@ -83,20 +85,34 @@ final class PgbenchScripts {
         }
     }
 
-    /** A queue of pgbench's own, not the library's: the table the load runs on, and every table to create and drop. */
-    record OwnQueue(String table, List<String> tables, List<String> ddl) {
+    /**
+     * A queue of pgbench's own, not the library's: the table the load runs on, every table to create
+     * and drop, and its scripts (producer: batch size and message size; consumer: batch size).
+     */
+    record OwnQueue(String table, List<String> tables, List<String> ddl, BiFunction<Integer, Integer, Script> producer,
+                    IntFunction<Script> consumer) {
+
+        Script producer(int batchSize, int messageSize) {
+            return producer.apply(batchSize, messageSize);
+        }
+
+        Script consumer(int batchSize) {
+            return consumer.apply(batchSize);
+        }
     }
 
     static final String MINIMAL_TABLE = "pgbench_minimal_queue";
     static final OwnQueue MINIMAL_QUEUE = new OwnQueue(MINIMAL_TABLE, List.of(MINIMAL_TABLE), List.of(
-            "CREATE TABLE " + MINIMAL_TABLE + " (id bigserial primary key, payload text, created_at timestamptz default now())"));
+            "CREATE TABLE " + MINIMAL_TABLE + " (id bigserial primary key, payload text, created_at timestamptz default now())"),
+            PgbenchScripts::minimalProducer, PgbenchScripts::minimalConsumer);
 
     static final String STUDY_TABLE = "pgbench_study_queue";
     static final String STUDY_ARCHIVE = "pgbench_study_archive";
     static final OwnQueue STUDY_QUEUE = new OwnQueue(STUDY_TABLE, List.of(STUDY_TABLE, STUDY_ARCHIVE), List.of(
             "CREATE TABLE " + STUDY_TABLE + " (id bigserial primary key, payload text, created_at timestamptz default now())",
             "CREATE TABLE " + STUDY_ARCHIVE + " (id bigint primary key, payload text, created_at timestamptz,"
-                    + " archived_at timestamptz default now())"));
+                    + " archived_at timestamptz default now())"),
+            PgbenchScripts::studyProducer, batchSize -> studyConsumer());
 
     private static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 

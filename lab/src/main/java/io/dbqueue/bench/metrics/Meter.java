@@ -6,6 +6,7 @@ import org.HdrHistogram.Recorder;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -13,13 +14,14 @@ import java.util.concurrent.atomic.LongAdder;
  * message: drivers report whole batches. In microseconds: end to end, from the enqueue stamp in the
  * payload to the moment the finish of the batch was committed; the write, from that stamp to the
  * producer's acknowledgement (its commit returned); the read, from that acknowledgement to the
- * finish (0 when the batch was read before its producer heard of the commit).
+ * finish (0 when the batch was read before its producer heard of the commit). Acknowledgements are
+ * kept two minutes, forgotten by one thread at most once a second.
  */
 public final class Meter {
 
     private static final long MAX_LATENCY_MICROS = TimeUnit.HOURS.toMicros(1);
-    private static final int MAX_ACKNOWLEDGEMENTS = 100_000;
-    private static final long ACKNOWLEDGEMENT_KEPT_NANOS = TimeUnit.MINUTES.toNanos(1);
+    private static final long ACKNOWLEDGEMENT_KEPT_NANOS = TimeUnit.MINUTES.toNanos(2);
+    private static final long EVICTION_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final LongAdder enqueued = new LongAdder();
     private final LongAdder processed = new LongAdder();
@@ -28,6 +30,7 @@ public final class Meter {
     private final Recorder readLatency = new Recorder(MAX_LATENCY_MICROS, 3);
     private final Map<Long, Long> acknowledgedAt = new ConcurrentHashMap<>(); // enqueue stamp -> acknowledgement
     private volatile boolean acknowledging; // the load's producers report acknowledgements: reads are measured
+    private final AtomicLong lastEviction = new AtomicLong(System.nanoTime());
     private final long initialBacklog;
     private final int fanOut;
 
@@ -45,7 +48,8 @@ public final class Meter {
     public void acknowledged(int count, long stamp) {
         long now = System.nanoTime();
         writeLatency.recordValue(micros(now - stamp));
-        if (acknowledgedAt.size() > MAX_ACKNOWLEDGEMENTS) {
+        long last = lastEviction.get();
+        if (now - last > EVICTION_INTERVAL_NANOS && lastEviction.compareAndSet(last, now)) { // one thread, once a second
             acknowledgedAt.keySet().removeIf(s -> now - s > ACKNOWLEDGEMENT_KEPT_NANOS);
         }
         acknowledgedAt.put(stamp, now);
@@ -66,11 +70,23 @@ public final class Meter {
                     acknowledged = acknowledgedAt.get(stamp);
                 }
                 if (acknowledging) {
-                    readLatency.recordValue(acknowledged == null ? 0 : micros(now - acknowledged));
+                    readLatency.recordValue(readMicros(now, stamp, acknowledged));
                 }
             }
         }
         processed.add(count);
+    }
+
+    /**
+     * From the acknowledgement to now; 0 for a message read before its producer heard of the commit;
+     * for one whose acknowledgement was forgotten (kept two minutes), from its stamp, which the
+     * acknowledgement followed by a write's time: an upper bound, not a 0 that would hide a lag.
+     */
+    private static long readMicros(long now, long stamp, Long acknowledged) {
+        if (acknowledged != null) {
+            return micros(now - acknowledged);
+        }
+        return now - stamp > ACKNOWLEDGEMENT_KEPT_NANOS ? micros(now - stamp) : 0;
     }
 
     private static long micros(long nanos) {

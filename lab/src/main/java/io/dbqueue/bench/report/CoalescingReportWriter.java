@@ -36,7 +36,7 @@ public final class CoalescingReportWriter {
                 + " pool of " + settings.get("pool") + " connections: once with QueueProducer.enqueue (a statement and a"
                 + " commit per message), once with a CoalescingProducer (concurrent calls merged into one statement per"
                 + " batch). Median with min-max over " + settings.get("repeat") + " repetitions; call times from the call"
-                + " to its answer (the commit); the last column is the median against single enqueues, in the same run.");
+                + " to its answer (the commit); the last column is the way's median rate against the single enqueues' median rate in the same run.");
         ReportDocument.environment(doc, environment);
         doc.heading(2, "Messages per second and call times");
         double single = samples.get(0).messagesPerSecond().median();

@@ -161,7 +161,8 @@ final class ReportDocument {
         }
         double bytes = messageSize instanceof Number n ? n.doubleValue() : 0;
         doc.heading(2, "Writes and reads");
-        doc.paragraph("From the median repetition. Written MiB/s: messages enqueued per second times the message size."
+        doc.paragraph("Written MiB/s: the median of the repetitions' enqueue rates times the message size; the rest"
+                + " from the median repetition."
                 + " Write: from a batch's enqueue stamp to its producer's acknowledgement (the commit returned). Read:"
                 + " from that acknowledgement to the finish (0 for a message read before its producer heard of the"
                 + " commit). Lag: messages enqueued and not yet processed (once per group reading a topic) at the end"
