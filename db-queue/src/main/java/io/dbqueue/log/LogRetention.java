@@ -119,7 +119,8 @@ public final class LogRetention implements AutoCloseable {
     }
 
     /**
-     * Drops the segment and raises the low offset in one transaction. A drop for consumption checks
+     * Drops the segment and raises the low offset in one transaction, taking its turn with the partition's
+     * segment creators (so none creates a segment it drops again). A drop for consumption checks
      * again once it holds the partition's row (a group joining or reset meanwhile waits for that row,
      * or has committed and is seen here), and rolls back if a group is now below the segment's end.
      */
@@ -129,6 +130,12 @@ public final class LogRetention implements AutoCloseable {
             return Jdbc.inTransaction(c, tx -> {
                 try (Statement st = tx.createStatement()) {
                     st.execute(LogSql.LOCK_TIMEOUT);
+                }
+                // the segment creators' turn: one creating segments now has read the low offset this raises
+                try (PreparedStatement ps = tx.prepareStatement(LogSql.SEGMENT_LOCK)) {
+                    ps.setString(1, topic.name());
+                    ps.setInt(2, partition);
+                    ps.execute();
                 }
                 Jdbc.update(tx, sql.raiseLowOffset, end, partition);
                 Long position = onlyIfConsumed ? minCommitted(tx, partition) : null;
