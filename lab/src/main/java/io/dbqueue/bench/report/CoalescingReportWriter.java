@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,13 +20,7 @@ public final class CoalescingReportWriter {
 
     public static void write(Path dir, Instant started, Map<String, Object> settings, Environment environment,
                              List<CoalescingSample> samples) throws IOException {
-        Files.createDirectories(dir);
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("started_at", started.toString());
-        json.put("settings", settings);
-        json.put("environment", environment);
-        json.put("samples", samples);
-        ReportWriter.JSON.writeValue(dir.resolve("coalescing.json").toFile(), json);
+        ReportWriter.writeSideRun(dir, "coalescing.json", started, settings, environment, samples);
 
         Document doc = new Document();
         doc.heading(1, "db-queue bench: single enqueues from many threads, with and without coalescing");

@@ -3,6 +3,7 @@ package io.dbqueue.bench.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.metrics.ServerStats;
@@ -11,9 +12,12 @@ import io.dbqueue.bench.run.CellResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /** Writes a run's output directory: results.json, results.csv, charts/*.png, report.md and report.html. */
@@ -30,6 +34,21 @@ public final class ReportWriter {
             + "connections";
 
     private ReportWriter() {
+    }
+
+    /**
+     * Writes the JSON of a lab command besides {@code run} (slow handlers, coalescing) into {@code dir}:
+     * when it started, its settings, the environment and its samples.
+     */
+    public static void writeSideRun(Path dir, String file, Instant started, Map<String, Object> settings,
+                                    Environment environment, Object samples) throws IOException {
+        Files.createDirectories(dir);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("started_at", started.toString());
+        json.put("settings", settings);
+        json.put("environment", environment);
+        json.put("samples", samples);
+        JSON.writeValue(dir.resolve(file).toFile(), json);
     }
 
     /** Loads the chart drawing machinery now, while a report can still be drawn after Ctrl-C. */

@@ -22,13 +22,7 @@ public final class SlowHandlerReportWriter {
 
     public static void write(Path dir, Instant started, Map<String, Object> settings, Environment environment,
                              List<SlowHandlerSample> samples) throws IOException {
-        Files.createDirectories(dir);
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("started_at", started.toString());
-        json.put("settings", settings);
-        json.put("environment", environment);
-        json.put("samples", samples);
-        ReportWriter.JSON.writeValue(dir.resolve("slow-handlers.json").toFile(), json);
+        ReportWriter.writeSideRun(dir, "slow-handlers.json", started, settings, environment, samples);
 
         Document doc = new Document();
         doc.heading(1, "db-queue bench: slow handlers next to producers");
