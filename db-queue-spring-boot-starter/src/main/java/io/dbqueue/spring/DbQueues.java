@@ -75,7 +75,7 @@ public class DbQueues implements AutoCloseable {
     public CoalescingProducer coalescingProducer(String id) {
         QueueDefinition definition = definitions.get(id);
         return coalescingProducers.computeIfAbsent(id, key -> new CoalescingProducer(dataSource, definition.location(),
-                listenerOf(definition), definition.coalescing().linger(), definition.coalescing().maxBatch()));
+                listenerOf(definition), definition.coalescing()));
     }
 
     public DeadLetters deadLetters(String id) {

@@ -1,9 +1,9 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
 
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,7 +14,7 @@ import java.util.Optional;
  * producer batches.
  */
 public record QueueDefinition(String id, QueueConfig config, boolean virtualThreads, boolean notifyWakeups,
-                              Optional<ExternalExecutor> executor, Coalescing coalescing) {
+                              Optional<ExternalExecutor> executor, CoalescingProducer.Settings coalescing) {
 
     public QueueDefinition {
         Objects.requireNonNull(id, "id");
@@ -23,9 +23,6 @@ public record QueueDefinition(String id, QueueConfig config, boolean virtualThre
         Objects.requireNonNull(coalescing, "coalescing");
     }
 
-    /** The coalescing producer's linger and largest batch. */
-    public record Coalescing(Duration linger, int maxBatch) {
-    }
 
     /** Batches are handled on the {@link java.util.concurrent.Executor} bean {@code beanName}, at most {@code maxBatchesInFlight} at once. */
     public record ExternalExecutor(String beanName, int maxBatchesInFlight) {

@@ -1,11 +1,11 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.DeliveryMode;
+import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
-import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.RetryPolicy;
@@ -118,16 +118,10 @@ public final class QueueDefinitions {
                 coalescing(prefix + "coalesce.", queue.getCoalesce()));
     }
 
-    private static QueueDefinition.Coalescing coalescing(String prefix, DbQueueProperties.Coalesce coalesce) {
-        Duration linger = coalesce.getLinger();
-        if (linger == null || linger.isNegative()) {
-            throw new InvalidQueuePropertyException(prefix + "linger must be zero or positive, was " + linger);
-        }
-        if (coalesce.getMaxBatch() < 1 || coalesce.getMaxBatch() > QueueProducer.MAX_BATCH_SIZE) {
-            throw new InvalidQueuePropertyException(prefix + "max-batch must be between 1 and "
-                    + QueueProducer.MAX_BATCH_SIZE + ", was " + coalesce.getMaxBatch());
-        }
-        return new QueueDefinition.Coalescing(linger, coalesce.getMaxBatch());
+    private static CoalescingProducer.Settings coalescing(String prefix, DbQueueProperties.Coalesce coalesce) {
+        CoalescingProducer.Settings linger = check(prefix + "linger",
+                () -> new CoalescingProducer.Settings(coalesce.getLinger(), 1));
+        return check(prefix + "max-batch", () -> new CoalescingProducer.Settings(linger.linger(), coalesce.getMaxBatch()));
     }
 
     private static Optional<QueueDefinition.ExternalExecutor> externalExecutor(String prefix, DbQueueProperties.Queue queue,

@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueTable;
@@ -25,7 +26,7 @@ class QueueDepthsTest {
         dataSource.setPassword(PostgresServer.shared().password());
         QueueDefinition main = new QueueDefinition("main",
                 io.dbqueue.queue.QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main")), false, false,
-                Optional.empty(), new QueueDefinition.Coalescing(Duration.ofMillis(5), 100));
+                Optional.empty(), new CoalescingProducer.Settings(Duration.ofMillis(5), 100));
         AtomicLong clock = new AtomicLong();
         QueueDepths depths = new QueueDepths(dataSource, new QueueDefinitions(List.of(main)), Duration.ofSeconds(5),
                 clock::get);

@@ -102,13 +102,17 @@ public final class LogSchema {
 
     /**
      * Creates the segments of {@code partition} that hold offsets up to {@code offset}, and the one
-     * after, so that appends find them. Creators of one partition's segments take turns on an
-     * advisory lock; a segment below the retention's low offset is never created again. A segment is
-     * created apart and attached ({@link LogSql#addSegment}), which appends and reads do not wait
-     * for; the lock it takes waits at most 2 s for another attach or a retention drop, then fails.
+     * after, so that appends find them; returns the offset below which segments now exist. Creators
+     * of one partition's segments, and retention dropping one, take turns on an advisory lock; a
+     * segment below the retention's low offset is never created again. A partition's segments are
+     * one run from the low offset up (created in order, dropped from the bottom), so only the top of
+     * that run is looked at. A segment is created apart and attached ({@link LogSql#addSegment}),
+     * which appends and reads do not wait for; the lock it takes waits at most 2 s for another attach
+     * or a retention drop, then fails.
      */
-    static void ensureSegments(Connection c, Topic topic, int partition, long offset) throws SQLException {
+    static long ensureSegments(Connection c, Topic topic, int partition, long offset) throws SQLException {
         LogSql sql = new LogSql(topic);
+        long last = topic.segmentOf(offset) + 1;
         Jdbc.inTransaction(c, tx -> {
             try (Statement st = tx.createStatement()) {
                 st.execute(LogSql.LOCK_TIMEOUT);
@@ -118,16 +122,15 @@ public final class LogSchema {
                 ps.setInt(2, partition);
                 ps.execute();
             }
-            long low = PartitionBounds.read(tx, sql, partition).low();
-            try (Statement st = tx.createStatement(); PreparedStatement exists = tx.prepareStatement(LogSql.TABLE_EXISTS)) {
-                for (long s = topic.segmentOf(low); s <= topic.segmentOf(offset) + 1; s++) {
-                    exists.setString(1, sql.segmentTable(partition, s));
-                    try (ResultSet rs = exists.executeQuery()) {
-                        rs.next();
-                        if (rs.getBoolean(1)) {
-                            continue;
-                        }
-                    }
+            long first = topic.segmentOf(PartitionBounds.read(tx, sql, partition).low());
+            long missingFrom = last + 1;
+            try (PreparedStatement exists = tx.prepareStatement(LogSql.TABLE_EXISTS)) {
+                while (missingFrom > first && !exists(exists, sql.segmentTable(partition, missingFrom - 1))) {
+                    missingFrom--;
+                }
+            }
+            try (Statement st = tx.createStatement()) {
+                for (long s = missingFrom; s <= last; s++) {
                     for (String ddl : sql.addSegment(partition, s)) {
                         st.execute(ddl);
                     }
@@ -135,5 +138,14 @@ public final class LogSchema {
             }
             return null;
         });
+        return (last + 1) * topic.segmentSize();
+    }
+
+    private static boolean exists(PreparedStatement exists, String table) throws SQLException {
+        exists.setString(1, table);
+        try (ResultSet rs = exists.executeQuery()) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
     }
 }

@@ -75,8 +75,7 @@ final class SegmentsAhead implements AutoCloseable {
     void create(int partition, long count) {
         long end = Jdbc.autoCommitted(dataSource, "create segments of " + topic.name() + " partition " + partition, c -> {
             long ahead = PartitionBounds.read(c, sql, partition).next() + Math.max(count, topic.segmentSize());
-            LogSchema.ensureSegments(c, topic, partition, ahead);
-            return (topic.segmentOf(ahead) + 2) * topic.segmentSize(); // ensureSegments creates one segment more
+            return LogSchema.ensureSegments(c, topic, partition, ahead);
         });
         knownEnd.accumulateAndGet(partition, end, Math::max);
     }

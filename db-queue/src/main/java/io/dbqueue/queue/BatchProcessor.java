@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** One claim-handle-acknowledge cycle of a worker, for each delivery mode, on the worker's thread or an executor. */
 final class BatchProcessor implements AutoCloseable {
@@ -175,19 +176,19 @@ final class BatchProcessor implements AutoCloseable {
      * own work, and the failed attempt is recorded in a second one.
      */
     private int exactlyOnce() throws SQLException, InterruptedException {
-        List<List<Task>> handedOver = new ArrayList<>(1); // the claimed tasks, once the handler has had them
+        AtomicReference<List<Task>> handedOver = new AtomicReference<>(); // the claimed tasks, once the handler has them
         Handled handled;
         try {
             handled = transactions.inNewTransaction(dataSource, c -> claimHandleAndAnswer(c, handedOver));
-        } catch (HandlerFailed failed) {
-            return recordFailure(failed.tasks, failed.getCause());
         } catch (RuntimeException e) {
-            if (handedOver.isEmpty()) {
+            List<Task> tasks = handedOver.get();
+            if (tasks == null) {
                 throw e;
             }
-            // The transaction failed after the handler ran, at its commit (a rollback-only mark left by the
-            // handler's own transactional code): an attempt that failed, not a crash to claim again forever.
-            return recordFailure(handedOver.get(0), e);
+            // Rolled back after the handler had the batch: the handler failed, or the commit did (a rollback-only
+            // mark left by the handler's own transactional code). An attempt that failed, not a crash to claim
+            // the batch again forever.
+            return recordFailure(tasks, e instanceof HandlerFailed ? e.getCause() : e);
         }
         if (handled.outcome() != null) {
             handled.outcome().report();
@@ -203,7 +204,7 @@ final class BatchProcessor implements AutoCloseable {
         return tasks.size();
     }
 
-    private Handled claimHandleAndAnswer(Connection c, List<List<Task>> handedOver)
+    private Handled claimHandleAndAnswer(Connection c, AtomicReference<List<Task>> handedOver)
             throws SQLException, InterruptedException {
         List<Task> tasks = claim(c);
         if (tasks.isEmpty()) {
@@ -211,10 +212,10 @@ final class BatchProcessor implements AutoCloseable {
         }
         List<Task> live = deadLetterExpired(c, tasks);
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), c, null);
-        handedOver.add(tasks);
+        handedOver.set(tasks);
         Throwable error = handle(batch);
         if (error != null) {
-            throw new HandlerFailed(tasks, error);
+            throw new HandlerFailed(error);
         }
         Map<Task, TaskResult> results = batch.results(TaskResult.finish());
         store.preferGenericPlans(c);
@@ -225,13 +226,10 @@ final class BatchProcessor implements AutoCloseable {
     private record Handled(int claimed, Outcome outcome) {
     }
 
-    /** Rolls an exactly-once batch's transaction back: its handler failed. */
+    /** Rolls an exactly-once batch's transaction back: its handler failed with the cause. */
     private static final class HandlerFailed extends RuntimeException {
-        private final transient List<Task> tasks;
-
-        HandlerFailed(List<Task> tasks, Throwable cause) {
+        HandlerFailed(Throwable cause) {
             super("handler failed", cause, false, false);
-            this.tasks = tasks;
         }
     }
 

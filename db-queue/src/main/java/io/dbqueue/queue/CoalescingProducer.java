@@ -30,6 +30,23 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CoalescingProducer implements AutoCloseable {
 
+    /**
+     * How a coalescing producer batches: a batch waits up to {@code linger} after its first task (0:
+     * written at once when none is being written), and holds at most {@code maxBatch} tasks.
+     */
+    public record Settings(Duration linger, int maxBatch) {
+
+        public Settings {
+            if (linger == null || linger.isNegative()) {
+                throw new IllegalArgumentException("linger must be zero or positive, was " + linger);
+            }
+            if (maxBatch < 1 || maxBatch > QueueProducer.MAX_BATCH_SIZE) {
+                throw new IllegalArgumentException("maxBatch must be between 1 and " + QueueProducer.MAX_BATCH_SIZE
+                        + ", was " + maxBatch);
+            }
+        }
+    }
+
     private record Pending(String payload, CompletableFuture<Long> id) {
     }
 
@@ -44,22 +61,15 @@ public final class CoalescingProducer implements AutoCloseable {
     private boolean closed; // guarded by this
 
     public CoalescingProducer(DataSource dataSource, QueueLocation location, Duration linger, int maxBatch) {
-        this(dataSource, location, QueueListener.NONE, linger, maxBatch);
+        this(dataSource, location, QueueListener.NONE, new Settings(linger, maxBatch));
     }
 
     /** {@code listener} hears of each batch enqueued, as a {@link QueueProducer}'s does. */
-    public CoalescingProducer(DataSource dataSource, QueueLocation location, QueueListener listener, Duration linger,
-                              int maxBatch) {
+    public CoalescingProducer(DataSource dataSource, QueueLocation location, QueueListener listener,
+                              Settings settings) {
         this.producer = new QueueProducer(dataSource, location, listener, Transactions.JDBC);
-        if (linger == null || linger.isNegative()) {
-            throw new IllegalArgumentException("linger must be zero or positive, was " + linger);
-        }
-        if (maxBatch < 1 || maxBatch > QueueProducer.MAX_BATCH_SIZE) {
-            throw new IllegalArgumentException("maxBatch must be between 1 and " + QueueProducer.MAX_BATCH_SIZE
-                    + ", was " + maxBatch);
-        }
-        this.linger = linger;
-        this.maxBatch = maxBatch;
+        this.linger = settings.linger();
+        this.maxBatch = settings.maxBatch();
         this.buffer = new ArrayList<>(maxBatch);
         this.lingerTimer = Executors.newSingleThreadScheduledExecutor(
                 DaemonThreads.named("dbq-linger-" + producer.location().table().name()));

@@ -58,7 +58,8 @@ class CoalescingProducerTest {
         };
         int callers = 32;
         Set<Long> committedWhenAnswered = ConcurrentHashMap.newKeySet();
-        try (CoalescingProducer producer = new CoalescingProducer(ds, queue, counting, Duration.ofMillis(50), 100)) {
+        try (CoalescingProducer producer = new CoalescingProducer(ds, queue, counting,
+                new CoalescingProducer.Settings(Duration.ofMillis(50), 100))) {
             ExecutorService threads = Executors.newFixedThreadPool(callers);
             CountDownLatch start = new CountDownLatch(1);
             List<Future<Long>> ids = new ArrayList<>();

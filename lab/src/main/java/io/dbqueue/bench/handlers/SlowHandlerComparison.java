@@ -2,6 +2,7 @@ package io.dbqueue.bench.handlers;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.DeliveryMode;
+import io.dbqueue.bench.run.Phase;
 import io.dbqueue.bench.run.Range;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
@@ -18,7 +19,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -85,33 +85,19 @@ public final class SlowHandlerComparison {
             if (workers != null) {
                 awaitBusy(workers);
             }
-            AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong enqueued = new AtomicLong();
             AtomicLong failures = new AtomicLong();
-            List<Thread> threads = new ArrayList<>();
             List<String> batch = Collections.nCopies(BATCH, PAYLOAD);
-            for (int i = 0; i < PRODUCERS; i++) {
-                Thread thread = new Thread(() -> {
-                    while (running.get()) {
-                        try {
-                            producer.enqueueAll(batch);
-                            enqueued.addAndGet(BATCH);
-                        } catch (RuntimeException e) {
-                            failures.incrementAndGet();
-                        }
-                    }
-                }, "slow-handlers-producer-" + i);
-                threads.add(thread);
-            }
-            long start = System.nanoTime();
-            threads.forEach(Thread::start);
-            Thread.sleep(phase.toMillis()); // the phase: the producers run meanwhile
-            running.set(false);
-            for (Thread thread : threads) {
-                thread.join();
-            }
+            double seconds = Phase.run(PRODUCERS, "slow-handlers-producer", phase, () -> {
+                try {
+                    producer.enqueueAll(batch);
+                    enqueued.addAndGet(BATCH);
+                } catch (RuntimeException e) {
+                    failures.incrementAndGet();
+                }
+            });
             failed[0] = failures.get();
-            return enqueued.get() / ((System.nanoTime() - start) / 1e9);
+            return enqueued.get() / seconds;
         } finally {
             if (workers != null) {
                 workers.shutdown(handlerTime.plusSeconds(10));

@@ -1,6 +1,7 @@
 package io.dbqueue.bench.producers;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.bench.run.Phase;
 import io.dbqueue.bench.run.Range;
 import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.Layout;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -89,37 +89,23 @@ public final class CoalescingComparison {
     }
 
     private double[] callsFor(ToLongFunction<String> enqueue) throws InterruptedException {
-        AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong enqueued = new AtomicLong();
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         Recorder calls = new Recorder(3);
-        List<Thread> callers = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
-            callers.add(new Thread(() -> {
-                while (running.get()) {
-                    long start = System.nanoTime();
-                    try {
-                        enqueue.applyAsLong(PAYLOAD);
-                    } catch (RuntimeException e) {
-                        failure.compareAndSet(null, e);
-                        return;
-                    }
-                    calls.recordValue(Math.min(MAX_CALL_MICROS, (System.nanoTime() - start) / 1000));
-                    enqueued.incrementAndGet();
-                }
-            }, "bench-caller-" + i));
-        }
-        long start = System.nanoTime();
-        callers.forEach(Thread::start);
-        Thread.sleep(phase.toMillis()); // the phase: the callers run meanwhile
-        running.set(false);
-        for (Thread caller : callers) {
-            caller.join();
-        }
+        double seconds = Phase.run(threads, "bench-caller", phase, () -> {
+            long start = System.nanoTime();
+            try {
+                enqueue.applyAsLong(PAYLOAD);
+            } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
+                return;
+            }
+            calls.recordValue(Math.min(MAX_CALL_MICROS, (System.nanoTime() - start) / 1000));
+            enqueued.incrementAndGet();
+        });
         if (failure.get() != null) {
             throw failure.get();
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
         var histogram = calls.getIntervalHistogram();
         return new double[]{enqueued.get() / seconds, histogram.getValueAtPercentile(50) / 1000.0,
                 histogram.getValueAtPercentile(99) / 1000.0};
