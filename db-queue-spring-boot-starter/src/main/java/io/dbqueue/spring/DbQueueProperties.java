@@ -143,8 +143,10 @@ public class DbQueueProperties {
         private boolean virtualThreads = false;
 
         /**
-         * How idle consumers learn of new tasks: poll (every no-task-timeout) or notify (producers send
-         * coalesced LISTEN/NOTIFY wakeups and consumers still poll, so no-task-timeout can be long).
+         * How idle consumers learn of new tasks: poll (every no-task-timeout), notify (producers send
+         * coalesced LISTEN/NOTIFY wakeups and consumers still poll, so no-task-timeout can be long) or
+         * adaptive (notify while the consumers keep up, polling every between-task-timeout and no
+         * notifications while nearly every claim comes back full).
          */
         private String wakeup = "poll";
 

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -96,7 +97,7 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
             LOG.info("dbq: consuming {} with {} ({} threads, batch {}, {}, wakeup by {}{})", definition.location(),
                     consumer.getClass().getName(), definition.config().threads(),
                     definition.config().poll().batchSize(), definition.config().mode(),
-                    definition.notifyWakeups() ? "notify" : "poll",
+                    definition.config().wakeup().name().toLowerCase(Locale.ROOT),
                     definition.executor().map(e -> ", handled on " + e.beanName() + " with up to "
                             + e.maxBatchesInFlight() + " batches in flight").orElse(""));
         }

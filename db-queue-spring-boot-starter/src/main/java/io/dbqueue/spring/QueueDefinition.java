@@ -3,17 +3,18 @@ package io.dbqueue.spring;
 import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.Wakeup;
 
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One configured queue, validated: its id under {@code dbq.queues}, how it is consumed, whether its
- * workers run on virtual threads, whether producers and consumers use LISTEN/NOTIFY wakeups, the
+ * workers run on virtual threads, the
  * executor, if any, that handles its batches while the workers only claim, and how its coalescing
  * producer batches.
  */
-public record QueueDefinition(String id, QueueConfig config, boolean virtualThreads, boolean notifyWakeups,
+public record QueueDefinition(String id, QueueConfig config, boolean virtualThreads,
                               Optional<ExternalExecutor> executor, CoalescingProducer.Settings coalescing) {
 
     public QueueDefinition {
@@ -26,6 +27,11 @@ public record QueueDefinition(String id, QueueConfig config, boolean virtualThre
 
     /** Batches are handled on the {@link java.util.concurrent.Executor} bean {@code beanName}, at most {@code maxBatchesInFlight} at once. */
     public record ExternalExecutor(String beanName, int maxBatchesInFlight) {
+    }
+
+    /** Whether producers and consumers use LISTEN/NOTIFY wakeups ({@link Wakeup#NOTIFY} or {@link Wakeup#ADAPTIVE}). */
+    public boolean notifyWakeups() {
+        return config.wakeup() != Wakeup.POLL;
     }
 
     public QueueLocation location() {

@@ -10,6 +10,7 @@ import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.RetryPolicy;
 import io.dbqueue.queue.VacuumPolicy;
+import io.dbqueue.queue.Wakeup;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -112,9 +113,9 @@ public final class QueueDefinitions {
         VacuumPolicy claimed = check(prefix + "vacuum.claimed-tasks",
                 () -> new VacuumPolicy(vacuum.getClaimedTasks(), VacuumPolicy.DEFAULT.minInterval()));
         QueueConfig config = leased.withVacuum(check(prefix + "vacuum.min-interval",
-                () -> new VacuumPolicy(claimed.claimedTasks(), vacuum.getMinInterval())));
-        boolean notify = check(prefix + "wakeup", () -> notifyWakeups(queue.getWakeup()));
-        return new QueueDefinition(id, config, queue.isVirtualThreads(), notify, externalExecutor(prefix, queue, config),
+                () -> new VacuumPolicy(claimed.claimedTasks(), vacuum.getMinInterval())))
+                .withWakeup(check(prefix + "wakeup", () -> wakeup(queue.getWakeup())));
+        return new QueueDefinition(id, config, queue.isVirtualThreads(), externalExecutor(prefix, queue, config),
                 coalescing(prefix + "coalesce.", queue.getCoalesce()));
     }
 
@@ -180,12 +181,14 @@ public final class QueueDefinitions {
         return value == null ? "" : value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    private static boolean notifyWakeups(String value) {
-        String wakeup = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
-        if (!wakeup.equals("poll") && !wakeup.equals("notify")) {
-            throw new IllegalArgumentException("wakeup must be poll or notify, was '" + value + "'");
+    private static Wakeup wakeup(String value) {
+        String wakeup = value == null ? "" : value.trim().toUpperCase(Locale.ROOT);
+        for (Wakeup w : Wakeup.values()) {
+            if (w.name().equals(wakeup)) {
+                return w;
+            }
         }
-        return wakeup.equals("notify");
+        throw new IllegalArgumentException("wakeup must be poll, notify or adaptive, was '" + value + "'");
     }
 
     private static RetryType retryType(String value) {

@@ -63,9 +63,10 @@ class ConsumerTest {
                 });
     }
 
-    /** With wakeup=notify, an idle consumer polling every 10 minutes still gets a new task at once. */
-    @Test
-    void notifyWakeupsReachAnIdleConsumer() {
+    /** With wakeup=notify or adaptive, an idle consumer polling every 10 minutes still gets a new task at once. */
+    @ParameterizedTest
+    @ValueSource(strings = {"notify", "adaptive"})
+    void notifyWakeupsReachAnIdleConsumer(String wakeup) {
         String table = createTable(Layout.DBQ_SEQ);
         RecordingConsumer consumer = new RecordingConsumer("main");
         CountDownLatch idle = new CountDownLatch(1);
@@ -78,7 +79,7 @@ class ConsumerTest {
             }
         };
         runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
-                        "dbq.queues.main.wakeup=notify", "dbq.queues.main.no-task-timeout=10m")
+                        "dbq.queues.main.wakeup=" + wakeup, "dbq.queues.main.no-task-timeout=10m")
                 .withBean(RecordingConsumer.class, () -> consumer)
                 .withBean(QueueListener.class, () -> polls)
                 .run(context -> {

@@ -45,7 +45,7 @@ class InvalidPropertiesTest {
             "vacuum.claimed-tasks=-1 | dbq.queues.main.vacuum.claimed-tasks must be 0 (off) or more, was -1",
             "vacuum.min-interval=-1s | dbq.queues.main.vacuum.min-interval must not be negative, was PT-1S",
             "queue-name=no spaces | dbq.queues.main.queue-name: queue name 'no spaces' is not valid",
-            "wakeup=push | dbq.queues.main.wakeup must be poll or notify, was 'push'",
+            "wakeup=push | dbq.queues.main.wakeup must be poll, notify or adaptive, was 'push'",
             "max-batches-in-flight=4 | dbq.queues.main.max-batches-in-flight applies only with an executor"})
     void aBadQueueValueNamesItsProperty(String property, String expected) {
         assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",

@@ -10,11 +10,15 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * One thread holding one connection (LISTEN needs a session: not through a transaction-mode pooler)
@@ -22,25 +26,33 @@ import java.util.concurrent.TimeUnit;
  * the connection fails it reconnects with a growing pause and runs every callback after
  * reconnecting, since notifications sent in between are lost. Readers still poll: a notification
  * only cuts their wait.
+ *
+ * <p>It also announces, by {@link ListenerPresence} locks, the channels whose readers want
+ * notifications right now, as a supplier tells it; a change is announced within {@link #PRESENCE_DELAY}.
  */
 public final class ChannelListener implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChannelListener.class);
-    private static final int RECEIVE_TIMEOUT_MILLIS = 500;
+    private static final int RECEIVE_TIMEOUT_MILLIS = 250;
+    /** How long a change of the wanted channels takes at most to be announced. */
+    public static final Duration PRESENCE_DELAY = Duration.ofMillis(RECEIVE_TIMEOUT_MILLIS);
     private static final Duration MAX_RECONNECT_PAUSE = Duration.ofSeconds(5);
     private static final Duration FIRST_ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
 
     private final DataSource dataSource;
     private final Map<String, Map<String, List<Runnable>>> byChannelAndPayload;
+    private final Supplier<Set<String>> wanted;
+    private final Set<String> announced = new HashSet<>();
     private final Thread thread;
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
     private volatile boolean running = true;
     private volatile boolean listening;
 
     private ChannelListener(DataSource dataSource, Map<String, Map<String, List<Runnable>>> byChannelAndPayload,
-                            String threadName) {
+                            Supplier<Set<String>> wanted, String threadName) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.byChannelAndPayload = Map.copyOf(byChannelAndPayload);
+        this.wanted = Objects.requireNonNull(wanted, "wanted");
         this.thread = DaemonThreads.named(threadName).newThread(this::run);
     }
 
@@ -51,7 +63,13 @@ public final class ChannelListener implements AutoCloseable {
      */
     public static ChannelListener start(DataSource dataSource, Map<String, Map<String, List<Runnable>>> byChannelAndPayload,
                                         String threadName) {
-        ChannelListener listener = new ChannelListener(dataSource, byChannelAndPayload, threadName);
+        return start(dataSource, byChannelAndPayload, Set::of, threadName);
+    }
+
+    /** As {@link #start(DataSource, Map, String)}, announcing the channels {@code wanted} names. */
+    public static ChannelListener start(DataSource dataSource, Map<String, Map<String, List<Runnable>>> byChannelAndPayload,
+                                        Supplier<Set<String>> wanted, String threadName) {
+        ChannelListener listener = new ChannelListener(dataSource, byChannelAndPayload, wanted, threadName);
         listener.thread.start();
         try {
             listener.firstAttempt.await(FIRST_ATTEMPT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -74,8 +92,9 @@ public final class ChannelListener implements AutoCloseable {
                     listen(c);
                     firstAttempt.countDown();
                     pauseMillis = 100;
-                    receive(c.unwrap(PGConnection.class));
+                    receive(c);
                 } finally {
+                    announced.clear();
                     unlistenQuietly(c); // a pool must not hand out a connection that still collects notifications
                 }
             } catch (SQLException | RuntimeException e) {
@@ -101,6 +120,7 @@ public final class ChannelListener implements AutoCloseable {
                 st.execute("LISTEN " + channel);
             }
         }
+        announce(c);
         listening = true;
         // anything notified while not listening was missed
         byChannelAndPayload.values().forEach(byPayload -> byPayload.values().forEach(l -> l.forEach(Runnable::run)));
@@ -109,14 +129,35 @@ public final class ChannelListener implements AutoCloseable {
     private static void unlistenQuietly(Connection c) {
         try (Statement st = c.createStatement()) {
             st.execute("UNLISTEN *");
+            ListenerPresence.releaseAll(c);
             c.unwrap(PGConnection.class).getNotifications(); // drops what arrived but was not read
         } catch (SQLException e) {
             LOG.debug("UNLISTEN failed on a connection being given back: {}", e.getMessage());
         }
     }
 
-    private void receive(PGConnection connection) throws SQLException {
+    /** Takes the presence locks of newly wanted channels and gives back those of channels no longer wanted. */
+    private void announce(Connection c) throws SQLException {
+        Set<String> now = wanted.get();
+        for (String channel : now) {
+            if (!announced.contains(channel)) {
+                ListenerPresence.hold(c, channel);
+                announced.add(channel);
+            }
+        }
+        for (Iterator<String> it = announced.iterator(); it.hasNext(); ) {
+            String channel = it.next();
+            if (!now.contains(channel)) {
+                ListenerPresence.release(c, channel);
+                it.remove();
+            }
+        }
+    }
+
+    private void receive(Connection c) throws SQLException {
+        PGConnection connection = c.unwrap(PGConnection.class);
         while (running) {
+            announce(c);
             PGNotification[] notifications = connection.getNotifications(RECEIVE_TIMEOUT_MILLIS);
             if (notifications == null) {
                 continue;

@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -12,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Sends {@code pg_notify(channel, payload)}, at most once per channel and payload per interval.
@@ -24,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  * notification's transaction commits without waiting for the WAL flush: it carries no data (a
  * notification lost with the server only leaves readers to poll), and waiting a flush for each one
  * would both delay the wakeup and cap the one sending thread at one notification per flush.
+ *
+ * <p>Made {@link #toListeners} it notifies only channels some listener holds the {@link ListenerPresence}
+ * lock of, in the same statement.
  */
 public final class CoalescingNotifier implements AutoCloseable {
 
@@ -34,9 +39,23 @@ public final class CoalescingNotifier implements AutoCloseable {
     private final long intervalNanos;
     private final ScheduledExecutorService sender;
     private final Map<Target, Coalescing> targets = new ConcurrentHashMap<>();
+    private final boolean onlyToListeners;
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong skipped = new AtomicLong();
 
+    /** Notifies every channel asked for. */
     public CoalescingNotifier(DataSource dataSource, Duration interval) {
+        this(dataSource, interval, false);
+    }
+
+    /** Notifies only channels whose listeners announce themselves with {@link ListenerPresence#hold}. */
+    public static CoalescingNotifier toListeners(DataSource dataSource, Duration interval) {
+        return new CoalescingNotifier(dataSource, interval, true);
+    }
+
+    private CoalescingNotifier(DataSource dataSource, Duration interval, boolean onlyToListeners) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.onlyToListeners = onlyToListeners;
         if (interval == null || interval.isNegative()) {
             throw new IllegalArgumentException("interval must be zero or positive, was " + interval);
         }
@@ -64,16 +83,33 @@ public final class CoalescingNotifier implements AutoCloseable {
             state.lastSent = System.nanoTime();
         }
         try {
-            Jdbc.autoCommitted(dataSource, "notify " + target, c -> {
-                try (PreparedStatement ps = c.prepareStatement(NOTIFY)) {
-                    ps.setString(1, target.channel());
-                    ps.setString(2, target.payload());
-                    return ps.execute();
+            boolean notified = Jdbc.autoCommitted(dataSource, "notify " + target, c -> {
+                try (PreparedStatement ps = c.prepareStatement(onlyToListeners ? ListenerPresence.NOTIFY_IF_PRESENT : NOTIFY)) {
+                    if (onlyToListeners) {
+                        ListenerPresence.bindNotify(ps, target.channel(), target.payload());
+                    } else {
+                        ps.setString(1, target.channel());
+                        ps.setString(2, target.payload());
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next();
+                    }
                 }
             });
+            (notified ? sent : skipped).incrementAndGet();
         } catch (RuntimeException e) {
             LOG.warn("could not notify {} (readers will find the new rows when they poll): {}", target, e.getMessage());
         }
+    }
+
+    /** Notifications sent so far (not counting those skipped because nobody listened). */
+    public long sent() {
+        return sent.get();
+    }
+
+    /** Notifications not sent because no listener wanted them. */
+    public long skipped() {
+        return skipped.get();
     }
 
     /** Stops sending; notifications not yet sent are dropped. */

@@ -5,13 +5,37 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
-/** Lets idle workers wait for their poll interval, or less when someone signals new work or a state change. */
+/**
+ * Lets idle workers wait for their poll interval, or less when someone signals new work or a state
+ * change: {@link #signalAll} wakes every worker, {@link #signalOne} one. A single wakeup that finds no
+ * worker waiting is kept for the next one to wait, up to as many as there are workers.
+ */
 public final class WakeupSignal {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
+    private final int maxPending;
     // Written under the lock; read without it by generation(), which every worker cycle calls.
     private volatile long generation;
+    private int pending; // single wakeups not yet taken by a worker
+
+    /** For {@code workers} waiting workers at most. */
+    public WakeupSignal(int workers) {
+        this.maxPending = Math.max(1, workers);
+    }
+
+    /** Wakes one waiting worker, or the next one to wait. */
+    public void signalOne() {
+        lock.lock();
+        try {
+            if (pending < maxPending) {
+                pending++;
+            }
+            changed.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
 
     public void signalAll() {
         lock.lock();
@@ -29,15 +53,19 @@ public final class WakeupSignal {
     }
 
     /**
-     * Waits up to {@code nanos}, returning early on a signal after {@code seen}, at once if one came
-     * already: a wakeup sent while the worker was claiming is not lost.
+     * Waits up to {@code nanos}, returning early on a {@link #signalAll} after {@code seen} or on a
+     * {@link #signalOne}, at once if one came already: a wakeup sent while the worker was claiming is
+     * not lost.
      */
     public void awaitSince(long seen, long nanos) throws InterruptedException {
         lock.lock();
         try {
             long left = nanos;
-            while (generation == seen && left > 0) {
+            while (generation == seen && pending == 0 && left > 0) {
                 left = changed.awaitNanos(left);
+            }
+            if (generation == seen && pending > 0) {
+                pending--;
             }
         } finally {
             lock.unlock();

@@ -37,7 +37,7 @@ public final class GroupConsumer implements AutoCloseable {
     private final GroupStore store;
     private final RecordHandler handler;
     private final LogListener listener;
-    private final WakeupSignal signal = new WakeupSignal();
+    private final WakeupSignal signal = new WakeupSignal(1);
     private final Map<Integer, Long> behindAt = new HashMap<>(); // partition -> committed offset last reported
     private final Thread thread;
     private volatile Set<Integer> held = Set.of();

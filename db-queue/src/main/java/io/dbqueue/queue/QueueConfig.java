@@ -15,9 +15,13 @@ import java.util.Objects;
  *                       lease every third of one, so that a handler may run longer than the lease
  *                       (see {@link TaskBatch#heartbeat()}); off, a handler that outlives the lease
  *                       has its tasks handed out again while it runs
+ * @param wakeup         how idle workers learn of new tasks; {@link Wakeup#NOTIFY} and
+ *                       {@link Wakeup#ADAPTIVE} need {@link QueueWakeups} in the consumer and a
+ *                       {@link QueueNotifier} on the producers
  */
 public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads, PollSettings poll,
-                          RetryPolicy retry, Duration leaseTimeout, VacuumPolicy vacuum, boolean leaseHeartbeat) {
+                          RetryPolicy retry, Duration leaseTimeout, VacuumPolicy vacuum, boolean leaseHeartbeat,
+                          Wakeup wakeup) {
 
     public static final int MAX_THREADS = 1000;
 
@@ -27,6 +31,7 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
         Objects.requireNonNull(poll, "poll");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(vacuum, "vacuum");
+        Objects.requireNonNull(wakeup, "wakeup");
         if (threads < 1 || threads > MAX_THREADS) {
             throw new IllegalArgumentException("threads must be between 1 and " + MAX_THREADS + ", was " + threads);
         }
@@ -44,22 +49,26 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
     /** At least once, one thread, the experiment's poll settings, default retries, a {@link #DEFAULT_LEASE}
-     *  kept by heartbeats, and the table vacuumed after every 10,000 claimed tasks. */
+     *  kept by heartbeats, the table vacuumed after every 10,000 claimed tasks, and wakeup by polling. */
     public static QueueConfig of(QueueLocation location) {
         return new QueueConfig(location, DeliveryMode.AT_LEAST_ONCE, 1, PollSettings.DEFAULT, RetryPolicy.DEFAULT,
-                DEFAULT_LEASE, VacuumPolicy.DEFAULT, true);
+                DEFAULT_LEASE, VacuumPolicy.DEFAULT, true, Wakeup.POLL);
+    }
+
+    public QueueConfig withLocation(QueueLocation value) {
+        return new QueueConfig(value, mode, threads, poll, retry, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withMode(DeliveryMode value) {
-        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, vacuum, leaseHeartbeat);
+        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withThreads(int value) {
-        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, vacuum, leaseHeartbeat);
+        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withPoll(PollSettings value) {
-        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, vacuum, leaseHeartbeat);
+        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withBatchSize(int value) {
@@ -67,18 +76,22 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
     }
 
     public QueueConfig withRetry(RetryPolicy value) {
-        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, vacuum, leaseHeartbeat);
+        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withLeaseTimeout(Duration value) {
-        return new QueueConfig(location, mode, threads, poll, retry, value, vacuum, leaseHeartbeat);
+        return new QueueConfig(location, mode, threads, poll, retry, value, vacuum, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withVacuum(VacuumPolicy value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value, leaseHeartbeat);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withLeaseHeartbeat(boolean value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, vacuum, value);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, vacuum, value, wakeup);
+    }
+
+    public QueueConfig withWakeup(Wakeup value) {
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, vacuum, leaseHeartbeat, value);
     }
 }

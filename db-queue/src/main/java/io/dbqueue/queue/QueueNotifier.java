@@ -9,8 +9,9 @@ import java.time.Duration;
  * Tells consumers that a queue has new tasks: a {@link QueueListener} for producers that sends
  * {@code pg_notify('dbq_<table>', queue)} after enqueues, for {@link QueueWakeups} to pass on.
  * Notifications are coalesced (at most one per queue per {@code interval}, none waiting longer)
- * and sent on a background thread, as {@link CoalescingNotifier} describes. Consumers still poll,
- * so a lost notification delays a task by at most the poll interval.
+ * and sent on a background thread, as {@link CoalescingNotifier} describes, and only while some
+ * consumer's {@link QueueWakeups} wants them (the check is part of the notifying statement).
+ * Consumers still poll, so a lost notification delays a task by at most the poll interval.
  *
  * <p>For an enqueue in the caller's own transaction, the notification may arrive before the caller
  * commits; the consumer then finds the task at the next notification or poll.
@@ -26,7 +27,17 @@ public final class QueueNotifier implements QueueListener, AutoCloseable {
     }
 
     public QueueNotifier(DataSource dataSource, Duration interval) {
-        this.notifier = new CoalescingNotifier(dataSource, interval);
+        this.notifier = CoalescingNotifier.toListeners(dataSource, interval);
+    }
+
+    /** Notifications sent so far; none are sent, or counted, while no consumer wants them. */
+    public long sent() {
+        return notifier.sent();
+    }
+
+    /** Notifications not sent because no consumer wanted them. */
+    public long skipped() {
+        return notifier.skipped();
     }
 
     @Override

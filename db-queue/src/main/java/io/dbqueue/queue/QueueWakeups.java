@@ -6,15 +6,24 @@ import javax.sql.DataSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Wakes idle workers when a {@link QueueNotifier} says their queue has new tasks, so that consumers
  * can poll rarely (a long no-task timeout) and still pick up new work within milliseconds. One
- * connection listens on the channels of the given workers' tables ({@link ChannelListener}); after
- * a reconnect every worker is woken, since notifications sent in between are lost. Polling stays
- * the guarantee; wakeups only cut the wait.
+ * connection listens on the channels of the given workers' tables ({@link ChannelListener}); each
+ * notification wakes one idle worker of the queue ({@link QueueWorkers#notified()}); after a
+ * reconnect every worker is woken, since notifications sent in between are lost. Polling stays the
+ * guarantee; wakeups only cut the wait.
+ *
+ * <p>The connection announces which channels its workers want notifications on right now
+ * ({@link QueueWorkers#wantsNotifications()}); producers' notifiers send none to a channel nobody
+ * wants, so {@link Wakeup#ADAPTIVE} workers that are saturated, or workers that only poll, cost the
+ * producers nothing.
  */
 public final class QueueWakeups implements AutoCloseable {
 
@@ -29,13 +38,24 @@ public final class QueueWakeups implements AutoCloseable {
      * attempt has failed (it is retried in the background), or after 10 seconds.
      */
     public static QueueWakeups start(DataSource dataSource, Collection<QueueWorkers> workers) {
+        List<QueueWorkers> all = List.copyOf(workers);
         Map<String, Map<String, List<Runnable>>> byChannelAndQueue = new HashMap<>();
-        for (QueueWorkers w : workers) {
-            QueueLocation q = w.config().location();
-            byChannelAndQueue.computeIfAbsent(WakeupChannel.of(q.table()), c -> new HashMap<>())
-                    .computeIfAbsent(q.queueName(), n -> new ArrayList<>()).add(w::wakeup);
+        for (QueueWorkers w : all) {
+            for (QueueLocation q : w.locations()) {
+                byChannelAndQueue.computeIfAbsent(WakeupChannel.of(q.table()), c -> new HashMap<>())
+                        .computeIfAbsent(q.queueName(), n -> new ArrayList<>()).add(w::notified);
+            }
         }
-        return new QueueWakeups(ChannelListener.start(dataSource, byChannelAndQueue, "dbq-wakeups"));
+        Supplier<Set<String>> wanted = () -> {
+            Set<String> channels = new HashSet<>();
+            for (QueueWorkers w : all) {
+                if (w.wantsNotifications()) {
+                    channels.add(WakeupChannel.of(w.config().location().table()));
+                }
+            }
+            return channels;
+        };
+        return new QueueWakeups(ChannelListener.start(dataSource, byChannelAndQueue, wanted, "dbq-wakeups"));
     }
 
     /** Whether the LISTEN session is established right now. */

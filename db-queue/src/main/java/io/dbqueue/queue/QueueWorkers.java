@@ -19,11 +19,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The worker threads of one queue. Each thread claims a batch, gives it to the handler, and
- * acknowledges the answers, per {@link QueueConfig#mode()}; or, started with
- * {@link #startWithExecutor}, only claims and leaves handling and acknowledging to an executor. A
- * worker never dies of a failure: it logs, reports {@link QueueListener#crashed}, backs off and goes
- * on; a task it had claimed is never lost (its lease expires, or its transaction rolls back).
+ * The worker threads of one queue, or of a {@link QueueGroup} of queues taken in turn. Each thread
+ * claims a batch, gives it to the handler, and acknowledges the answers, per {@link QueueConfig#mode()};
+ * or, started with {@link #startWithExecutor}, only claims and leaves handling and acknowledging to an
+ * executor. A worker never dies of a failure: it logs, reports {@link QueueListener#crashed}, backs off
+ * and goes on; a task it had claimed is never lost (its lease expires, or its transaction rolls back).
+ *
+ * <p>How long an idle worker waits follows {@link QueueConfig#wakeup()}: with {@link Wakeup#NOTIFY} it
+ * waits the no-task timeout unless a notification wakes it, and a worker whose claim came back full
+ * wakes one more, so a burst brings in as many workers as it needs and a single task only one.
  */
 public final class QueueWorkers implements AutoCloseable {
 
@@ -31,10 +35,14 @@ public final class QueueWorkers implements AutoCloseable {
     private static final int MAX_BACKOFF_DOUBLINGS = 5;
 
     private final QueueConfig config;
-    private final BatchProcessor processor;
+    private final List<QueueLocation> locations;
+    private final List<BatchProcessor> processors = new ArrayList<>();
+    private final List<Semaphore> queueSlots; // per queue of a group: workers on it at once; null for one queue
+    private final AtomicInteger rotation = new AtomicInteger();
+    private final AdaptiveWakeup adaptive; // null unless Wakeup.ADAPTIVE
     private final QueueListener listener;
     private final QueueVacuum vacuum; // null: the policy leaves the table to autovacuum
-    private final WakeupSignal signal = new WakeupSignal();
+    private final WakeupSignal signal;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger busy = new AtomicInteger();
     private final Executor handlers;
@@ -43,9 +51,14 @@ public final class QueueWorkers implements AutoCloseable {
     private volatile boolean running = true;
     private volatile boolean paused;
 
-    private QueueWorkers(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener,
-                         Transactions transactions, Executor handlers, int maxBatchesInFlight) {
+    private QueueWorkers(DataSource dataSource, QueueConfig config, QueueGroup group, BatchHandler handler,
+                         QueueListener listener, Transactions transactions, Executor handlers, int maxBatchesInFlight) {
         this.config = Objects.requireNonNull(config, "config");
+        this.locations = group == null ? List.of(config.location()) : group.locations();
+        this.queueSlots = group == null ? null
+                : locations.stream().map(q -> new Semaphore(group.maxWorkersPerQueue())).toList();
+        this.adaptive = config.wakeup() == Wakeup.ADAPTIVE ? new AdaptiveWakeup(System.nanoTime()) : null;
+        this.signal = new WakeupSignal(config.threads());
         this.handlers = handlers;
         this.maxBatchesInFlight = maxBatchesInFlight;
         this.batchesInFlight = new Semaphore(maxBatchesInFlight);
@@ -54,9 +67,11 @@ public final class QueueWorkers implements AutoCloseable {
                 ? new QueueVacuum(Objects.requireNonNull(dataSource, "dataSource"), config.location().table(), config.vacuum())
                 : null;
         this.listener = SafeListener.wrap(vacuum == null ? listener : QueueListener.composite(List.of(vacuum, listener)));
-        this.processor = new BatchProcessor(Objects.requireNonNull(dataSource, "dataSource"), config,
-                Objects.requireNonNull(handler, "handler"), this.listener,
-                Objects.requireNonNull(transactions, "transactions"));
+        Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(transactions, "transactions");
+        for (QueueLocation q : locations) {
+            processors.add(new BatchProcessor(dataSource, config.withLocation(q), handler, this.listener, transactions));
+        }
     }
 
     public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler) {
@@ -84,7 +99,22 @@ public final class QueueWorkers implements AutoCloseable {
      */
     public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler,
                                      QueueListener listener, ThreadFactory threadFactory, Transactions transactions) {
-        return new QueueWorkers(dataSource, config, handler, listener, transactions, null, 0)
+        return new QueueWorkers(dataSource, config, null, handler, listener, transactions, null, 0)
+                .startThreads(threadFactory);
+    }
+
+    /**
+     * Workers that take the queues of {@code group} in turn ({@link QueueGroup} says how), configured
+     * by {@code config}, whose table must be the group's (its queue name is not used).
+     */
+    public static QueueWorkers startGroup(DataSource dataSource, QueueConfig config, QueueGroup group,
+                                          BatchHandler handler, QueueListener listener, ThreadFactory threadFactory,
+                                          Transactions transactions) {
+        if (!config.location().table().equals(group.table())) {
+            throw new IllegalArgumentException("the group's table is " + group.table().name() + " but the config's is "
+                    + config.location().table().name());
+        }
+        return new QueueWorkers(dataSource, config, group, handler, listener, transactions, null, 0)
                 .startThreads(threadFactory);
     }
 
@@ -107,7 +137,7 @@ public final class QueueWorkers implements AutoCloseable {
         if (maxBatchesInFlight < 1) {
             throw new IllegalArgumentException("maxBatchesInFlight must be at least 1, was " + maxBatchesInFlight);
         }
-        return new QueueWorkers(dataSource, config, handler, listener, Transactions.JDBC, handlers,
+        return new QueueWorkers(dataSource, config, null, handler, listener, Transactions.JDBC, handlers,
                 maxBatchesInFlight).startThreads(threadFactory);
     }
 
@@ -121,6 +151,11 @@ public final class QueueWorkers implements AutoCloseable {
 
     public QueueConfig config() {
         return config;
+    }
+
+    /** The queues these workers claim from: the config's, or those of the group. */
+    public List<QueueLocation> locations() {
+        return locations;
     }
 
     /** Stops claiming; batches in progress complete. */
@@ -141,6 +176,25 @@ public final class QueueWorkers implements AutoCloseable {
     /** Cuts idle workers' poll wait short, e.g. right after this process enqueued. */
     public void wakeup() {
         signal.signalAll();
+    }
+
+    /** A notification of new tasks: wakes one idle worker, who wakes another if its claim comes back full. */
+    public void notified() {
+        signal.signalOne();
+    }
+
+    /** Whether these workers want notifications now: always with NOTIFY, while keeping up with ADAPTIVE. */
+    public boolean wantsNotifications() {
+        return switch (config.wakeup()) {
+            case POLL -> false;
+            case NOTIFY -> true;
+            case ADAPTIVE -> adaptive.listening(System.nanoTime());
+        };
+    }
+
+    /** How often ADAPTIVE workers have switched between listening and polling (0 for the other modes). */
+    public long wakeupSwitches() {
+        return adaptive == null ? 0 : adaptive.switches();
     }
 
     /** Batches being claimed, handled or acknowledged right now (on the executor too). */
@@ -170,7 +224,7 @@ public final class QueueWorkers implements AutoCloseable {
             joinUntil(System.nanoTime() + Duration.ofSeconds(10).toNanos());
         }
         boolean drained = executorDrained(deadline);
-        processor.close();
+        processors.forEach(BatchProcessor::close);
         if (vacuum != null) {
             vacuum.close();
         }
@@ -236,10 +290,9 @@ public final class QueueWorkers implements AutoCloseable {
                         // pause() came after the check above; whoever waits for busyWorkers() == 0 relies on this.
                         continue;
                     }
-                    int claimed = handlers == null ? processor.runOnce() : dispatch();
+                    int claimed = handlers == null ? claimFromNextQueue() : dispatch();
                     failures = 0;
-                    wait = claimed >= poll.batchSize() ? 0
-                            : claimed > 0 ? poll.betweenTaskTimeout().toNanos() : poll.noTaskTimeout().toNanos();
+                    wait = waitAfter(claimed, poll);
                 } catch (InterruptedException e) {
                     throw e;
                 } catch (Exception e) {
@@ -267,6 +320,51 @@ public final class QueueWorkers implements AutoCloseable {
         }
     }
 
+    /**
+     * Claims from the queue whose turn it is, or the next ones if it is empty or has its most workers,
+     * until one has tasks. Returns the number claimed.
+     */
+    private int claimFromNextQueue() throws SQLException, InterruptedException {
+        int n = processors.size();
+        int start = n == 1 ? 0 : Math.floorMod(rotation.getAndIncrement(), n);
+        for (int i = 0; i < n; i++) {
+            int q = (start + i) % n;
+            Semaphore slots = queueSlots == null ? null : queueSlots.get(q);
+            if (slots != null && !slots.tryAcquire()) {
+                continue;
+            }
+            try {
+                int claimed = processors.get(q).runOnce();
+                if (claimed > 0) {
+                    return claimed;
+                }
+            } finally {
+                if (slots != null) {
+                    slots.release();
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** How long to wait before the next claim, after one that claimed {@code claimed} tasks. */
+    private long waitAfter(int claimed, PollSettings poll) {
+        long now = System.nanoTime();
+        if (adaptive != null) {
+            adaptive.claimed(claimed, poll.batchSize(), now);
+        }
+        boolean full = claimed >= poll.batchSize();
+        boolean tight = switch (config.wakeup()) {
+            case POLL -> claimed > 0;
+            case NOTIFY -> false;
+            case ADAPTIVE -> adaptive.pollTightly(now);
+        };
+        if (full && config.wakeup() != Wakeup.POLL && !tight) {
+            signal.signalOne(); // there may be more: bring in another worker
+        }
+        return full ? 0 : tight ? poll.betweenTaskTimeout().toNanos() : poll.noTaskTimeout().toNanos();
+    }
+
     /** Waits for room on the executor, then claims a batch and hands it over. */
     private int dispatch() throws SQLException, InterruptedException {
         batchesInFlight.acquire();
@@ -281,7 +379,7 @@ public final class QueueWorkers implements AutoCloseable {
         };
         int claimed = 0;
         try {
-            claimed = processor.dispatchOnce(handlers, done);
+            claimed = processors.get(0).dispatchOnce(handlers, done);
             return claimed;
         } finally {
             if (claimed == 0) {

@@ -1,6 +1,8 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.Await;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.internal.ListenerPresence;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
@@ -13,6 +15,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** LISTEN/NOTIFY wakeups: an idle worker wakes at once for a notified enqueue; notifications are coalesced. */
+/**
+ * LISTEN/NOTIFY wakeups: an idle worker wakes at once for a notified enqueue; notifications are
+ * coalesced, sent only while a consumer wants them, and a lost one or a lost listener strands nothing.
+ */
 class QueueWakeupsTest {
 
     /** An idle worker with this poll would not look at the table again within the test. */
@@ -50,8 +56,8 @@ class QueueWakeupsTest {
                 }
             }
         };
-        try (QueueWorkers workers = QueueWorkers.start(ds, QueueConfig.of(queue).withPoll(RARE_POLL),
-                batch -> handled.countDown(), polls);
+        try (QueueWorkers workers = QueueWorkers.start(ds, QueueConfig.of(queue).withPoll(RARE_POLL)
+                        .withWakeup(Wakeup.NOTIFY), batch -> handled.countDown(), polls);
              QueueWakeups wakeups = QueueWakeups.start(ds, List.of(workers));
              QueueNotifier notifier = new QueueNotifier(ds)) {
             assertTrue(wakeups.isListening());
@@ -75,18 +81,103 @@ class QueueWakeupsTest {
     }
 
     @Test
-    void aBurstIsNotifiedAtMostOncePerInterval() throws Exception {
+    void aBurstOfTenThousandTasksIsNotifiedAtMostOncePerInterval() throws Exception {
         try (Listening listening = new Listening(); QueueNotifier notifier = new QueueNotifier(ds, Duration.ofSeconds(1))) {
             QueueProducer producer = new QueueProducer(ds, queue, notifier);
             long start = System.nanoTime();
-            for (int i = 0; i < 50; i++) {
-                producer.enqueue("burst " + i);
+            for (int i = 0; i < 1000; i++) {
+                producer.enqueueAll(List.of("a", "b", "c", "d", "e", "f", "g", "h", "i", "j"));
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             int received = listening.drain().size();
             assertTrue(received >= 1 && received <= 2 + seconds,
-                    received + " notifications for 50 enqueues in " + seconds + " s with a 1 s interval");
+                    received + " notifications for 10,000 tasks in " + seconds + " s with a 1 s interval");
+            assertEquals(received, notifier.sent());
         }
+    }
+
+    @Test
+    void nothingIsNotifiedWhileNoConsumerWantsIt() throws Exception {
+        try (Listening listening = new Listening(false); QueueNotifier notifier = new QueueNotifier(ds)) {
+            new QueueProducer(ds, queue, notifier).enqueue("unwanted");
+            Await.until(Duration.ofSeconds(30), "the notifier to decide", () -> notifier.skipped() == 1);
+            assertEquals(0, notifier.sent());
+            assertEquals(List.of(), listening.drain(), "a session listening without announcing itself gets nothing");
+        }
+    }
+
+    @Test
+    void aLostNotificationIsCoveredByTheFallbackPoll() throws Exception {
+        CountDownLatch handled = new CountDownLatch(1);
+        PollSettings fallback = RARE_POLL.withTimeouts(Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(1));
+        try (QueueWorkers workers = QueueWorkers.start(ds, QueueConfig.of(queue).withPoll(fallback)
+                .withWakeup(Wakeup.NOTIFY), batch -> handled.countDown());
+             QueueWakeups wakeups = QueueWakeups.start(ds, List.of(workers))) {
+            assertTrue(wakeups.isListening());
+            new QueueProducer(ds, queue).enqueue("never notified");
+            assertTrue(handled.await(30, TimeUnit.SECONDS), "the worker's poll found the task");
+        }
+    }
+
+    @Test
+    void aKilledListenerReconnectsAndStrandsNothing() throws Exception {
+        AtomicInteger handled = new AtomicInteger();
+        try (QueueWorkers workers = QueueWorkers.start(ds, QueueConfig.of(queue).withPoll(RARE_POLL)
+                .withWakeup(Wakeup.NOTIFY), batch -> handled.addAndGet(batch.tasks().size()));
+             QueueWakeups wakeups = QueueWakeups.start(ds, List.of(workers));
+             QueueNotifier notifier = new QueueNotifier(ds)) {
+            QueueProducer producer = new QueueProducer(ds, queue, notifier);
+            long listener = listenerPid();
+            TestDatabase.execute("SELECT pg_terminate_backend(" + listener + ")");
+            producer.enqueue("while the listener is gone, maybe");
+            Await.until(Duration.ofSeconds(30), "a new listener session", () -> wakeups.isListening()
+                    && listenerPid() != listener);
+            producer.enqueue("after it is back");
+            Await.until(Duration.ofSeconds(30), "both tasks handled, without a poll", () -> handled.get() == 2);
+        }
+    }
+
+    @Test
+    void adaptiveWorkersPollWhileSaturatedWithoutNotificationsAndListenAgainAfter() throws Exception {
+        PollSettings batchOfTen = RARE_POLL.withBatchSize(10).withTimeouts(Duration.ofMillis(10), Duration.ofMinutes(10),
+                Duration.ofSeconds(1));
+        QueueProducer quiet = new QueueProducer(ds, queue);
+        for (int i = 0; i < 40; i++) {
+            quiet.enqueueAll(Collections.nCopies(100, "backlog"));
+        }
+        try (QueueNotifier notifier = new QueueNotifier(ds);
+             QueueWorkers workers = QueueWorkers.start(ds, QueueConfig.of(queue).withPoll(batchOfTen).withThreads(2)
+                     .withWakeup(Wakeup.ADAPTIVE), batch -> Thread.sleep(20)); // the work each batch takes
+             QueueWakeups wakeups = QueueWakeups.start(ds, List.of(workers))) {
+            QueueProducer producer = new QueueProducer(ds, queue, notifier);
+            Await.until(Duration.ofSeconds(30), "saturated workers to stop listening", () -> !workers.wantsNotifications());
+            Await.until(Duration.ofSeconds(30), "producers to be told", () -> !presenceHeld());
+            long sent = notifier.sent();
+            long skipped = notifier.skipped();
+            producer.enqueue("while saturated");
+            Await.until(Duration.ofSeconds(30), "the notifier to decide", () -> notifier.skipped() > skipped);
+            assertEquals(sent, notifier.sent(), "no NOTIFY while the workers are saturated");
+
+            Await.until(Duration.ofSeconds(60), "the backlog to drain and the workers to listen again",
+                    () -> workers.wantsNotifications() && presenceHeld());
+            assertEquals(2, workers.wakeupSwitches(), "one switch each way, no flapping");
+            Await.until(Duration.ofSeconds(30), "the queue to be empty", () -> TestDatabase.queryLong(
+                    "SELECT count(*) FROM " + queue.table().name()) == 0);
+            producer.enqueue("after");
+            Await.until(Duration.ofSeconds(30), "a notification for the new task", () -> notifier.sent() > sent);
+            Await.until(Duration.ofSeconds(30), "the new task handled", () -> TestDatabase.queryLong(
+                    "SELECT count(*) FROM " + queue.table().name()) == 0);
+        }
+    }
+
+    /** The backend that holds this table's wakeup presence lock: the wakeup listener's. */
+    private long listenerPid() throws SQLException {
+        return TestDatabase.queryLong("SELECT coalesce(max(pid), 0) FROM pg_locks WHERE locktype = 'advisory'"
+                + " AND classid = 1684173175 AND objid::int4 = " + WakeupChannel.of(queue.table()).hashCode());
+    }
+
+    private boolean presenceHeld() throws SQLException {
+        return listenerPid() != 0;
     }
 
     /**
@@ -100,9 +191,17 @@ class QueueWakeupsTest {
         private final PGConnection pg;
 
         Listening() throws SQLException {
+            this(true);
+        }
+
+        /** {@code announced}: whether it tells notifiers it wants the channel's notifications, as QueueWakeups does. */
+        Listening(boolean announced) throws SQLException {
             connection = ds.getConnection();
             try (Statement st = connection.createStatement()) {
                 st.execute("LISTEN " + channel);
+            }
+            if (announced) {
+                ListenerPresence.hold(connection, channel);
             }
             pg = connection.unwrap(PGConnection.class);
         }
@@ -140,6 +239,7 @@ class QueueWakeupsTest {
         public void close() throws SQLException {
             try (Statement st = connection.createStatement()) {
                 st.execute("UNLISTEN *");
+                st.execute("SELECT pg_advisory_unlock_all()");
             } finally {
                 connection.close();
             }

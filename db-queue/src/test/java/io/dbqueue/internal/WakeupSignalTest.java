@@ -1,0 +1,83 @@
+package io.dbqueue.internal;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** One wakeup wakes one waiting worker; one that finds none waiting is kept for the next. */
+class WakeupSignalTest {
+
+    private static final long LONG = TimeUnit.MINUTES.toNanos(10);
+
+    @Test
+    void signalOneWakesOneOfTwoWaitingWorkers() throws Exception {
+        WakeupSignal signal = new WakeupSignal(2);
+        Thread first = waiter(signal);
+        Thread second = waiter(signal);
+        awaitWaiting(first);
+        awaitWaiting(second);
+
+        signal.signalOne();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (first.isAlive() && second.isAlive() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(first.isAlive() != second.isAlive(), "exactly one worker woke");
+        Thread still = first.isAlive() ? first : second;
+        awaitWaiting(still);
+
+        signal.signalOne();
+        still.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(still.isAlive(), "the second wakeup woke the other worker");
+    }
+
+    @Test
+    void aWakeupWithNoWorkerWaitingIsKeptForTheNext() throws Exception {
+        WakeupSignal signal = new WakeupSignal(4);
+        signal.signalOne();
+        Thread worker = waiter(signal);
+        worker.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(worker.isAlive());
+    }
+
+    @Test
+    void keptWakeupsAreBoundedByTheWorkers() throws Exception {
+        WakeupSignal signal = new WakeupSignal(1);
+        signal.signalOne();
+        signal.signalOne();
+        Thread first = waiter(signal);
+        first.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(first.isAlive());
+        Thread second = waiter(signal);
+        awaitWaiting(second);
+        assertTrue(second.isAlive(), "only one wakeup was kept for one worker");
+        signal.signalAll();
+        second.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(second.isAlive());
+    }
+
+    private static Thread waiter(WakeupSignal signal) {
+        long seen = signal.generation();
+        Thread t = new Thread(() -> {
+            try {
+                signal.awaitSince(seen, LONG);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Until the thread is parked in its timed wait (or has finished). */
+    private static void awaitWaiting(Thread t) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (t.isAlive() && t.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+    }
+}
