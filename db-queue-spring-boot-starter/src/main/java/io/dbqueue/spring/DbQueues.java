@@ -11,7 +11,6 @@ import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueWorkers;
 
 import javax.sql.DataSource;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -59,12 +58,12 @@ public class DbQueues implements AutoCloseable {
      */
     public QueueProducer producer(String id) {
         QueueDefinition definition = definitions.get(id);
-        return producers.computeIfAbsent(id, key -> new QueueProducer(dataSource, definition.location(),
-                listenerOf(definition), transactions));
+        return producers.computeIfAbsent(id, key -> new QueueProducer(dataSource, definition.location(), listener,
+                transactions, notifierOf(definition)));
     }
 
-    private QueueListener listenerOf(QueueDefinition definition) {
-        return definition.notifyWakeups() ? QueueListener.composite(List.of(listener, notifier)) : listener;
+    private QueueNotifier notifierOf(QueueDefinition definition) {
+        return definition.notifyWakeups() ? notifier : null;
     }
 
     /**
@@ -74,8 +73,8 @@ public class DbQueues implements AutoCloseable {
      */
     public CoalescingProducer coalescingProducer(String id) {
         QueueDefinition definition = definitions.get(id);
-        return coalescingProducers.computeIfAbsent(id, key -> new CoalescingProducer(dataSource, definition.location(),
-                listenerOf(definition), definition.coalescing()));
+        return coalescingProducers.computeIfAbsent(id, key -> new CoalescingProducer(new QueueProducer(dataSource,
+                definition.location(), listener, Transactions.JDBC, notifierOf(definition)), definition.coalescing()));
     }
 
     public DeadLetters deadLetters(String id) {

@@ -77,6 +77,30 @@ public final class CoalescingNotifier implements AutoCloseable {
         sender.schedule(() -> send(target, state), delay, TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * For a writer about to commit on its own: whether it should send this channel's notification in
+     * its own transaction ({@link ListenerPresence#NOTIFY_IN_TRANSACTION}), so that the wakeup leaves
+     * with the commit instead of a round trip later. True for the first write after a quiet interval,
+     * which then counts as the interval's notification; writes within the interval get the trailing
+     * one of {@link #notify}. The writer reports with {@link #sentInline} whether it was sent.
+     */
+    public boolean reserveInline(String channel, String payload) {
+        Coalescing state = targets.computeIfAbsent(new Target(channel, payload), t -> new Coalescing());
+        synchronized (state) {
+            long now = System.nanoTime();
+            if (state.scheduled || now - state.lastSent < intervalNanos) {
+                return false;
+            }
+            state.lastSent = now;
+            return true;
+        }
+    }
+
+    /** Counts a notification a writer sent, or skipped for want of listeners, in its own transaction. */
+    public void sentInline(boolean notified) {
+        (notified ? sent : skipped).incrementAndGet();
+    }
+
     private void send(Target target, Coalescing state) {
         synchronized (state) {
             state.scheduled = false;
@@ -86,7 +110,7 @@ public final class CoalescingNotifier implements AutoCloseable {
             boolean notified = Jdbc.autoCommitted(dataSource, "notify " + target, c -> {
                 try (PreparedStatement ps = c.prepareStatement(onlyToListeners ? ListenerPresence.NOTIFY_IF_PRESENT : NOTIFY)) {
                     if (onlyToListeners) {
-                        ListenerPresence.bindNotify(ps, target.channel(), target.payload());
+                        ListenerPresence.bindNotify(ps, 1, target.channel(), target.payload());
                     } else {
                         ps.setString(1, target.channel());
                         ps.setString(2, target.payload());

@@ -16,9 +16,15 @@ public final class ListenerPresence {
     /** "dbqw": keeps the locks apart from an application's own two-key advisory locks. */
     static final int LOCK_CLASS = 0x64627177;
 
-    /** The notification, sent only if some session holds the channel's presence lock. */
+    /**
+     * The notification in a transaction of its own, sent only if some session holds the channel's
+     * presence lock; a row comes back when it was sent.
+     */
     static final String NOTIFY_IF_PRESENT = "SELECT set_config('synchronous_commit', 'off', true), pg_notify(?, ?)"
             + " WHERE NOT pg_try_advisory_xact_lock(?, ?)";
+
+    /** As {@link #NOTIFY_IF_PRESENT}, to append to a writer's statement: it leaves the commit as it is. */
+    public static final String NOTIFY_IN_TRANSACTION = "SELECT pg_notify(?, ?) WHERE NOT pg_try_advisory_xact_lock(?, ?)";
 
     private ListenerPresence() {
     }
@@ -38,12 +44,12 @@ public final class ListenerPresence {
         }
     }
 
-    /** Binds {@link #NOTIFY_IF_PRESENT}'s parameters. */
-    static void bindNotify(PreparedStatement ps, String channel, String payload) throws SQLException {
-        ps.setString(1, channel);
-        ps.setString(2, payload);
-        ps.setInt(3, LOCK_CLASS);
-        ps.setInt(4, channel.hashCode());
+    /** Binds the parameters of {@link #NOTIFY_IF_PRESENT} or {@link #NOTIFY_IN_TRANSACTION}, the first at {@code index}. */
+    public static void bindNotify(PreparedStatement ps, int index, String channel, String payload) throws SQLException {
+        ps.setString(index, channel);
+        ps.setString(index + 1, payload);
+        ps.setInt(index + 2, LOCK_CLASS);
+        ps.setInt(index + 3, channel.hashCode());
     }
 
     private static void run(Connection c, String sql, String channel) throws SQLException {

@@ -67,7 +67,15 @@ public final class CoalescingProducer implements AutoCloseable {
     /** {@code listener} hears of each batch enqueued, as a {@link QueueProducer}'s does. */
     public CoalescingProducer(DataSource dataSource, QueueLocation location, QueueListener listener,
                               Settings settings) {
-        this.producer = new QueueProducer(dataSource, location, listener, Transactions.JDBC);
+        this(new QueueProducer(dataSource, location, listener, Transactions.JDBC), settings);
+    }
+
+    /**
+     * Writes its batches with {@code producer}, which must commit on its own connection (built with
+     * {@link Transactions#JDBC}): a batch holds many callers' tasks and never joins one caller's transaction.
+     */
+    public CoalescingProducer(QueueProducer producer, Settings settings) {
+        this.producer = producer;
         this.linger = settings.linger();
         this.maxBatch = settings.maxBatch();
         this.buffer = new ArrayList<>(maxBatch);

@@ -2,6 +2,7 @@ package io.dbqueue.queue;
 
 import io.dbqueue.Transactions;
 import io.dbqueue.internal.Jdbc;
+import io.dbqueue.internal.ListenerPresence;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -46,6 +47,7 @@ public final class QueueProducer {
     private final DataSource dataSource;
     private final QueueLocation location;
     private final QueueListener listener;
+    private final QueueNotifier notifier; // null: no wakeups
     private final QueueSql sql;
     private final Transactions transactions;
 
@@ -60,10 +62,22 @@ public final class QueueProducer {
     /** A producer whose enqueues without a connection join the transaction {@code transactions} finds, if any. */
     public QueueProducer(DataSource dataSource, QueueLocation location, QueueListener listener,
                          Transactions transactions) {
+        this(dataSource, location, listener, transactions, null);
+    }
+
+    /**
+     * As {@link #QueueProducer(DataSource, QueueLocation, QueueListener, Transactions)}, waking the
+     * queue's consumers through {@code notifier}: an enqueue that commits on its own and is the first
+     * after a quiet interval carries the notification in its own statement, so that it is delivered
+     * with the commit; the others get the notifier's coalesced one after their commit.
+     */
+    public QueueProducer(DataSource dataSource, QueueLocation location, QueueListener listener,
+                         Transactions transactions, QueueNotifier notifier) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.location = Objects.requireNonNull(location, "location");
         this.listener = SafeListener.wrap(Objects.requireNonNull(listener, "listener"));
         this.transactions = Objects.requireNonNull(transactions, "transactions");
+        this.notifier = notifier;
         this.sql = new QueueSql(location.table());
     }
 
@@ -89,7 +103,8 @@ public final class QueueProducer {
     public List<Long> enqueueAll(List<String> payloads, Duration delay) {
         String[] values = checkedPayloads(payloads);
         checkDelay(delay);
-        return write(c -> insert(c, values, delay), List::size);
+        Jdbc.Work<List<Long>> notifying = notifier != null && delay.isZero() ? c -> insertNotifying(c, values) : null;
+        return write(c -> insert(c, values, delay), notifying, List::size);
     }
 
     /** Enqueues one task in the caller's transaction on {@code connection}; does not commit. */
@@ -107,7 +122,7 @@ public final class QueueProducer {
         String[] values = checkedPayloads(payloads);
         checkDelay(delay);
         List<Long> ids = insert(connection, values, delay);
-        transactions.afterCommit(() -> listener.enqueued(location, ids.size()));
+        transactions.afterCommit(() -> reportEnqueued(ids.size()));
         return ids;
     }
 
@@ -124,7 +139,7 @@ public final class QueueProducer {
     public List<Enqueued> enqueueAllOnce(List<String> keys, List<String> payloads, Duration delay) {
         KeyedBatch batch = KeyedBatch.of(keys, checkedPayloads(payloads));
         checkDelay(delay);
-        return write(c -> insertOnce(c, batch, delay), QueueProducer::stored);
+        return write(c -> insertOnce(c, batch, delay), null, QueueProducer::stored);
     }
 
     /** As {@link #enqueueAllOnce(List, List, Duration)} in the caller's transaction on {@code connection}; does not commit. */
@@ -134,25 +149,53 @@ public final class QueueProducer {
         KeyedBatch batch = KeyedBatch.of(keys, checkedPayloads(payloads));
         checkDelay(delay);
         List<Enqueued> answers = insertOnce(connection, batch, delay);
-        transactions.afterCommit(() -> listener.enqueued(location, stored(answers)));
+        transactions.afterCommit(() -> reportEnqueued(stored(answers)));
         return answers;
     }
 
     /**
      * Runs {@code insert} in the calling thread's transaction, reporting the tasks to the listener once
-     * it commits, or else on a connection of its own, reporting them at once.
+     * it commits, or else on a connection of its own, reporting them at once; there, when the notifier
+     * reserves this enqueue's notification, it runs {@code insertNotifying} (if not null) instead.
      */
-    private <T> T write(Jdbc.Work<T> insert, ToIntFunction<T> enqueued) {
+    private <T> T write(Jdbc.Work<T> insert, Jdbc.Work<T> insertNotifying, ToIntFunction<T> enqueued) {
         String what = "enqueue into " + location;
         return Jdbc.joinedOr(transactions, dataSource, what, c -> {
             T result = insert.run(c);
-            transactions.afterCommit(() -> listener.enqueued(location, enqueued.applyAsInt(result)));
+            transactions.afterCommit(() -> reportEnqueued(enqueued.applyAsInt(result)));
             return result;
         }, () -> {
-            T result = Jdbc.autoCommitted(dataSource, what, insert);
+            boolean inline = insertNotifying != null && notifier.reserveInline(location);
+            T result = Jdbc.autoCommitted(dataSource, what, inline ? insertNotifying : insert);
             listener.enqueued(location, enqueued.applyAsInt(result));
+            if (notifier != null && !inline) {
+                notifier.enqueued(location, enqueued.applyAsInt(result));
+            }
             return result;
         });
+    }
+
+    private void reportEnqueued(int count) {
+        listener.enqueued(location, count);
+        if (notifier != null) {
+            notifier.enqueued(location, count);
+        }
+    }
+
+    /** {@link #insert} of tasks due now, with the queue's notification in the same statement and transaction. */
+    private List<Long> insertNotifying(Connection c, String[] payloads) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.enqueueNotifying)) {
+            ps.setString(1, location.queueName());
+            ps.setArray(2, Jdbc.texts(c, payloads));
+            ListenerPresence.bindNotify(ps, 3, WakeupChannel.of(location.table()), location.queueName());
+            ps.execute();
+            List<Long> ids = ids(ps.getResultSet(), payloads.length);
+            ps.getMoreResults();
+            try (ResultSet notified = ps.getResultSet()) {
+                notifier.sentInline(notified.next());
+            }
+            return ids;
+        }
     }
 
     private List<Enqueued> insertOnce(Connection c, KeyedBatch batch, Duration delay) throws SQLException {
@@ -223,14 +266,18 @@ public final class QueueProducer {
                 ps.setLong(2, delay.toNanos() / 1000);
             }
             ps.setArray(delayed ? 3 : 2, Jdbc.texts(c, payloads));
-            List<Long> ids = new ArrayList<>(payloads.length);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-            return ids;
+            return ids(ps.executeQuery(), payloads.length);
         }
+    }
+
+    private static List<Long> ids(ResultSet result, int expected) throws SQLException {
+        List<Long> ids = new ArrayList<>(expected);
+        try (ResultSet rs = result) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
     }
 
     private static String[] checkedPayloads(List<String> payloads) {

@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.DeliveryMode;
+import io.dbqueue.internal.ListenerPresence;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,8 @@ final class QueueSql {
     private static final String TASK_COLUMNS = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
 
     final String enqueue;
+    /** {@link #enqueue} and the queue's notification in one statement: params as enqueue's, then the notification's. */
+    final String enqueueNotifying;
     final String enqueueDelayed;
     final String enqueueOnce;
     final String enqueueOnceDelayed;
@@ -73,6 +76,7 @@ final class QueueSql {
                 : "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
+        enqueueNotifying = enqueue + "; " + ListenerPresence.NOTIFY_IN_TRANSACTION;
         // params: queue, delay in microseconds, text[] payloads
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"

@@ -2,6 +2,7 @@ package io.dbqueue.queue;
 
 import io.dbqueue.Await;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.Transactions;
 import io.dbqueue.internal.ListenerPresence;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -97,10 +98,27 @@ class QueueWakeupsTest {
     }
 
     @Test
+    void theFirstEnqueueAfterAQuietIntervalCarriesItsOwnNotification() throws Exception {
+        try (Listening listening = new Listening(); QueueNotifier notifier = new QueueNotifier(ds, Duration.ofSeconds(1))) {
+            QueueProducer producer = new QueueProducer(ds, queue, QueueListener.NONE, Transactions.JDBC,
+                    notifier);
+            producer.enqueue("first");
+            assertEquals(1, notifier.sent(), "sent in the enqueue's own statement, before it returned");
+            listening.next();
+            producer.enqueue("second");
+            listening.next(); // the trailing notification, at the interval's end
+            assertEquals(List.of(), listening.drain(), "one notification for each, no more");
+            assertEquals(2, notifier.sent());
+        }
+    }
+
+    @Test
     void nothingIsNotifiedWhileNoConsumerWantsIt() throws Exception {
-        try (Listening listening = new Listening(false); QueueNotifier notifier = new QueueNotifier(ds)) {
+        try (Listening listening = new Listening(false); QueueNotifier notifier = new QueueNotifier(ds, Duration.ZERO)) {
             new QueueProducer(ds, queue, notifier).enqueue("unwanted");
             Await.until(Duration.ofSeconds(30), "the notifier to decide", () -> notifier.skipped() == 1);
+            new QueueProducer(ds, queue, QueueListener.NONE, Transactions.JDBC, notifier).enqueue("inline");
+            assertEquals(2, notifier.skipped(), "the enqueue's own statement found nobody listening either");
             assertEquals(0, notifier.sent());
             assertEquals(List.of(), listening.drain(), "a session listening without announcing itself gets nothing");
         }

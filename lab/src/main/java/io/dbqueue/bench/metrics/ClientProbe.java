@@ -1,10 +1,7 @@
 package io.dbqueue.bench.metrics;
 
 import javax.sql.DataSource;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,26 +28,21 @@ public final class ClientProbe {
      */
     public ClientStats since(long startCpuNanos, long startNanos, DataSource admin) throws SQLException {
         double cpuPercent = 100.0 * (cpuNanos() - startCpuNanos) / Math.max(1, System.nanoTime() - startNanos);
-        int connections;
+        return new ClientStats(Math.round(cpuPercent * 10) / 10.0, ManagementFactory.getThreadMXBean().getThreadCount(),
+                rssBytes(), connections(admin));
+    }
+
+    /** Client connections to the database, the one asking excluded. */
+    public static int connections(DataSource admin) throws SQLException {
         try (Connection c = admin.getConnection(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(CONNECTIONS)) {
             rs.next();
-            connections = rs.getInt(1);
+            return rs.getInt(1);
         }
-        return new ClientStats(Math.round(cpuPercent * 10) / 10.0, ManagementFactory.getThreadMXBean().getThreadCount(),
-                rssBytes(), connections);
     }
 
     private static long rssBytes() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return Runtime.getRuntime().totalMemory();
-        }
-        return Runtime.getRuntime().totalMemory();
+        long rss = ProcStatus.rssBytes(ProcessHandle.current().pid());
+        return rss < 0 ? Runtime.getRuntime().totalMemory() : rss;
     }
 }

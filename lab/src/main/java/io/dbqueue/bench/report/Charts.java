@@ -4,6 +4,8 @@ import io.dbqueue.bench.metrics.LatencyBucket;
 import io.dbqueue.bench.metrics.SecondSample;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.Sample;
+import io.dbqueue.bench.scenario.ScenarioCell;
+import io.dbqueue.bench.scenario.ScenarioSummary;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -19,7 +21,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * The report's charts: the experiment's two per cell (throughput over time, latency per bucket of
  * accumulated messages), drawn from the cell's median repetition, and per driver a bar chart of
- * layouts x batch sizes whose error bars reach the farther of min and max.
+ * layouts x batch sizes whose error bars reach the farther of min and max; for {@code bench scenario},
+ * a bar chart of pickup latency per mode.
  */
 final class Charts {
 
@@ -84,6 +87,19 @@ final class Charts {
         addLine(chart, "p99", x, buckets, LatencyBucket::p99);
         addLine(chart, "max", x, buckets, LatencyBucket::max);
         return render(chart, "latency-" + slug(cell), "Latency per accumulated messages, " + title(cell));
+    }
+
+    /** Pickup latency p50, p95 and p99 per cell of a scenario, modes side by side. */
+    static ChartImage pickup(ScenarioSummary summary) throws IOException {
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+                .title("Pickup latency: " + summary.scenario().name() + " (median of runs)")
+                .xAxisTitle("mode").yAxisTitle("ms").build();
+        chart.getStyler().setXAxisLabelRotation(summary.cells().size() > 4 ? 20 : 0);
+        List<String> labels = summary.cells().stream().map(ScenarioCell::label).toList();
+        chart.addSeries("p50", labels, summary.cells().stream().map(c -> (Number) c.of(r -> r.pickup().p50()).median()).toList());
+        chart.addSeries("p95", labels, summary.cells().stream().map(c -> (Number) c.pickupP95().median()).toList());
+        chart.addSeries("p99", labels, summary.cells().stream().map(c -> (Number) c.pickupP99().median()).toList());
+        return render(chart, "pickup-" + summary.scenario().name(), "Pickup latency, " + summary.scenario().name());
     }
 
     private static XYChart xy(String title, String xAxis, String yAxis) {

@@ -1,7 +1,5 @@
 package io.dbqueue.bench.workload;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.dbqueue.postgres.ServerProfile;
 
 import java.io.IOException;
@@ -9,7 +7,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +29,6 @@ public final class WorkloadFile {
     private static final Set<String> STACK_KEYS = Set.of("messages_per_request", "concurrency");
     private static final Set<String> LOG_KEYS = Set.of("partitions", "groups", "read_batch", "segment_size",
             "retention");
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private WorkloadFile() {
     }
@@ -54,10 +50,10 @@ public final class WorkloadFile {
     }
 
     private static Workload parse(Map<String, Object> values, Map<String, Object> defaults, String source) {
-        Fields f = new Fields(merge(values, defaults, KEYS, source), source);
-        Fields stack = new Fields(merge(f.mapping("stack"), mapping(defaults.get("stack")), STACK_KEYS,
+        YamlFields f = new YamlFields(merge(values, defaults, KEYS, source), source);
+        YamlFields stack = new YamlFields(merge(f.mapping("stack"), YamlFields.asMapping(defaults.get("stack")), STACK_KEYS,
                 source + ", stack"), source + ", stack");
-        Fields log = new Fields(merge(f.mapping("log"), mapping(defaults.get("log")), LOG_KEYS, source + ", log"),
+        YamlFields log = new YamlFields(merge(f.mapping("log"), YamlFields.asMapping(defaults.get("log")), LOG_KEYS, source + ", log"),
                 source + ", log");
         return new Workload(f.text("name"), f.texts("layouts"), f.ints("batch_sizes"), f.texts("drivers"),
                 (int) f.number("repeat"), f.duration("warmup"), f.duration("duration"), f.number("messages"),
@@ -73,21 +69,12 @@ public final class WorkloadFile {
     /** {@code values} over {@code defaults}, after checking that {@code values} sets only known keys. */
     private static Map<String, Object> merge(Map<String, Object> values, Map<String, Object> defaults,
                                              Set<String> known, String source) {
-        for (String key : values.keySet()) {
-            if (!known.contains(key)) {
-                throw new IllegalArgumentException(source + ": unknown key '" + key + "'; known keys: "
-                        + known.stream().sorted().toList());
-            }
-        }
+        YamlFields.checkKeys(values, known, source);
         Map<String, Object> all = new LinkedHashMap<>(defaults);
         all.putAll(values);
         return all;
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> mapping(Object value) {
-        return value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-    }
 
     private static Map<String, Object> resource(String profile) {
         String path = "/profiles/" + profile + ".yaml";
@@ -101,68 +88,7 @@ public final class WorkloadFile {
         }
     }
 
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> map(InputStream in, String source) throws IOException {
-        Object value = YAML.readValue(in, Object.class);
-        if (!(value instanceof Map)) {
-            throw new IllegalArgumentException(source + ": a workload file must be a YAML mapping of keys to values");
-        }
-        return (Map<String, Object>) value;
-    }
-
-    /** Typed access to the parsed values, with errors naming the key and the file. */
-    private record Fields(Map<String, Object> values, String source) {
-
-        Object required(String key) {
-            Object value = values.get(key);
-            if (value == null) {
-                throw new IllegalArgumentException(source + ": '" + key + "' is missing");
-            }
-            return value;
-        }
-
-        /** A nested mapping; absent means empty. */
-        Map<String, Object> mapping(String key) {
-            Object value = values.get(key);
-            if (value == null || value instanceof Map) {
-                return WorkloadFile.mapping(value);
-            }
-            throw new IllegalArgumentException(source + ": '" + key + "' must be a mapping of keys to values, was '"
-                    + value + "'");
-        }
-
-        String text(String key) {
-            return required(key).toString();
-        }
-
-        long number(String key) {
-            Object value = required(key);
-            if (value instanceof Number n) {
-                return n.longValue();
-            }
-            throw new IllegalArgumentException(source + ": '" + key + "' must be a whole number, was '" + value + "'");
-        }
-
-        Duration duration(String key) {
-            return DurationText.parse(key, text(key));
-        }
-
-        List<String> texts(String key) {
-            return list(key).stream().map(Object::toString).toList();
-        }
-
-        List<Integer> ints(String key) {
-            return list(key).stream().map(v -> {
-                if (v instanceof Number n) {
-                    return n.intValue();
-                }
-                throw new IllegalArgumentException(source + ": '" + key + "' must list whole numbers, has '" + v + "'");
-            }).toList();
-        }
-
-        private List<?> list(String key) {
-            Object value = required(key);
-            return value instanceof List<?> l ? l : List.of(value);
-        }
+        return YamlFields.read(in, source, "a workload file");
     }
 }
