@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -42,6 +43,7 @@ public final class CoalescingNotifier implements AutoCloseable {
     private final boolean onlyToListeners;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
+    private final AtomicBoolean inlineFree = new AtomicBoolean(true);
 
     /** Notifies every channel asked for. */
     public CoalescingNotifier(DataSource dataSource, Duration interval) {
@@ -82,18 +84,33 @@ public final class CoalescingNotifier implements AutoCloseable {
      * its own transaction ({@link ListenerPresence#NOTIFY_IN_TRANSACTION}), so that the wakeup leaves
      * with the commit instead of a round trip later. True for the first write after a quiet interval,
      * which then counts as the interval's notification; writes within the interval get the trailing
-     * one of {@link #notify}. The writer reports with {@link #sentInline} whether it was sent.
+     * one of {@link #notify}. A writer given true reports with {@link #sentInline} whether it was sent,
+     * and calls {@link #releaseInline} once its transaction is over.
+     *
+     * <p>A notifying transaction holds PostgreSQL's notification lock, one for the whole cluster, from
+     * before its commit until after it, and the writer's commit waits for its WAL flush; so at most
+     * one of this notifier's writers at a time notifies inline, and the others leave it to the
+     * background thread, whose commits do not wait for a flush.
      */
     public boolean reserveInline(String channel, String payload) {
+        if (!inlineFree.compareAndSet(true, false)) {
+            return false;
+        }
         Coalescing state = targets.computeIfAbsent(new Target(channel, payload), t -> new Coalescing());
         synchronized (state) {
             long now = System.nanoTime();
             if (state.scheduled || now - state.lastSent < intervalNanos) {
+                inlineFree.set(true);
                 return false;
             }
             state.lastSent = now;
             return true;
         }
+    }
+
+    /** Ends a reservation of {@link #reserveInline}, whether its transaction committed or not. */
+    public void releaseInline() {
+        inlineFree.set(true);
     }
 
     /** Counts a notification a writer sent, or skipped for want of listeners, in its own transaction. */

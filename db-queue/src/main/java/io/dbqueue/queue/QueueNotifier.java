@@ -22,7 +22,13 @@ import java.time.Duration;
  */
 public final class QueueNotifier implements QueueListener, AutoCloseable {
 
-    public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(10);
+    /**
+     * At most one notification per queue per 2 ms. A task enqueued within the interval after a
+     * notification waits for the next one, so the interval bounds what coalescing adds to its pickup
+     * latency; each notification is a commit that waits for no WAL flush, so 500 a second per queue
+     * at most cost the server little (docs/performance.md, "Pickup latency", has the measurements).
+     */
+    public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(2);
 
     private final CoalescingNotifier notifier;
 
@@ -41,6 +47,10 @@ public final class QueueNotifier implements QueueListener, AutoCloseable {
 
     void sentInline(boolean notified) {
         notifier.sentInline(notified);
+    }
+
+    void releaseInline() {
+        notifier.releaseInline();
     }
 
     /** Notifications sent so far; none are sent, or counted, while no consumer wants them. */

@@ -166,7 +166,14 @@ public final class QueueProducer {
             return result;
         }, () -> {
             boolean inline = insertNotifying != null && notifier.reserveInline(location);
-            T result = Jdbc.autoCommitted(dataSource, what, inline ? insertNotifying : insert);
+            T result;
+            try {
+                result = Jdbc.autoCommitted(dataSource, what, inline ? insertNotifying : insert);
+            } finally {
+                if (inline) {
+                    notifier.releaseInline();
+                }
+            }
             listener.enqueued(location, enqueued.applyAsInt(result));
             if (notifier != null && !inline) {
                 notifier.enqueued(location, enqueued.applyAsInt(result));
