@@ -98,7 +98,7 @@ public class DbQueueAutoConfiguration {
                 consumers, notifier, transactions);
     }
 
-    /** Sends the wakeups of queues with {@code wakeup=notify}; its thread starts with the first one. */
+    /** Sends the wakeups of queues with {@code wakeup=notify} or {@code adaptive}; its thread starts with the first one. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public QueueNotifier dbQueueNotifier(DataSource dataSource, DbQueueProperties properties) {

@@ -31,7 +31,7 @@ public class DbQueueProperties {
     /** How long stopping the application waits for batches in progress before interrupting the workers. */
     private Duration shutdownTimeout = Duration.ofSeconds(30);
 
-    /** At most one wakeup notification per queue per this interval, for queues with wakeup=notify. */
+    /** At most one wakeup notification per queue per this interval, for queues with wakeup=notify or adaptive. */
     private Duration notifyInterval = QueueNotifier.DEFAULT_INTERVAL;
 
     /**

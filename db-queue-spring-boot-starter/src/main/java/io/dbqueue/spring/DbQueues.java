@@ -31,7 +31,7 @@ public class DbQueues implements AutoCloseable {
     private final Map<String, QueueProducer> producers = new ConcurrentHashMap<>();
     private final Map<String, CoalescingProducer> coalescingProducers = new ConcurrentHashMap<>();
 
-    /** {@code notifier} sends the wakeups of queues configured with {@code wakeup=notify}. */
+    /** {@code notifier} sends the wakeups of queues configured with {@code wakeup=notify} or {@code adaptive}. */
     public DbQueues(DataSource dataSource, QueueDefinitions definitions, QueueListener listener,
                     QueueConsumerWorkers consumers, QueueNotifier notifier, Transactions transactions) {
         this.dataSource = dataSource;
@@ -53,7 +53,7 @@ public class DbQueues implements AutoCloseable {
 
     /**
      * A producer for queue {@code id}; thread-safe, one per queue, reported to the queue listeners,
-     * and sending wakeups when the queue is configured with {@code wakeup=notify}. Inside a Spring
+     * and sending wakeups when the queue is configured with {@code wakeup=notify} or {@code adaptive}. Inside a Spring
      * transaction on the queues' DataSource its enqueues join it: the tasks exist if and only if it commits.
      */
     public QueueProducer producer(String id) {

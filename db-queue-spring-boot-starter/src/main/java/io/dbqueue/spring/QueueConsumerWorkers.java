@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code dbq.shutdown-timeout} to finish, then the workers are interrupted (their unanswered tasks
  * are released). Its phase is SmartLifecycle's default, the highest: it starts last and stops first,
  * before the web server, and the DataSource closes only after all lifecycles have stopped. Queues
- * with {@code wakeup=notify} share one LISTEN connection that wakes their idle workers. A queue with
+ * with {@code wakeup=notify} or {@code adaptive} share one LISTEN connection that wakes their idle workers. A queue with
  * an {@code executor} hands its batches to that bean; when the executor stops taking them (Spring
  * shuts task executors down as the context closes), the workers handle them themselves.
  */

@@ -129,10 +129,14 @@ public final class ChannelListener implements AutoCloseable {
     private static void unlistenQuietly(Connection c) {
         try (Statement st = c.createStatement()) {
             st.execute("UNLISTEN *");
-            ListenerPresence.releaseAll(c);
             c.unwrap(PGConnection.class).getNotifications(); // drops what arrived but was not read
         } catch (SQLException e) {
             LOG.debug("UNLISTEN failed on a connection being given back: {}", e.getMessage());
+        }
+        try {
+            ListenerPresence.releaseAll(c);
+        } catch (SQLException e) {
+            LOG.debug("releasing the presence locks failed on a connection being given back: {}", e.getMessage());
         }
     }
 

@@ -48,6 +48,7 @@ public final class QueueProducer {
     private final QueueLocation location;
     private final QueueListener listener;
     private final QueueNotifier notifier; // null: no wakeups
+    private final QueueListener notified; // the notifier as a listener, its failures logged, never the caller's
     private final QueueSql sql;
     private final Transactions transactions;
 
@@ -78,6 +79,7 @@ public final class QueueProducer {
         this.listener = SafeListener.wrap(Objects.requireNonNull(listener, "listener"));
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.notifier = notifier;
+        this.notified = notifier == null ? QueueListener.NONE : SafeListener.wrap(notifier);
         this.sql = new QueueSql(location.table());
     }
 
@@ -175,8 +177,8 @@ public final class QueueProducer {
                 }
             }
             listener.enqueued(location, enqueued.applyAsInt(result));
-            if (notifier != null && !inline) {
-                notifier.enqueued(location, enqueued.applyAsInt(result));
+            if (!inline) {
+                notified.enqueued(location, enqueued.applyAsInt(result));
             }
             return result;
         });
@@ -184,9 +186,7 @@ public final class QueueProducer {
 
     private void reportEnqueued(int count) {
         listener.enqueued(location, count);
-        if (notifier != null) {
-            notifier.enqueued(location, count);
-        }
+        notified.enqueued(location, count);
     }
 
     /** {@link #insert} of tasks due now, with the queue's notification in the same statement and transaction. */

@@ -17,13 +17,13 @@ import java.util.function.Supplier;
  * can poll rarely (a long no-task timeout) and still pick up new work within milliseconds. One
  * connection listens on the channels of the given workers' tables ({@link ChannelListener}); each
  * notification wakes one idle worker of the queue ({@link QueueWorkers#notified()}); after a
- * reconnect every worker is woken, since notifications sent in between are lost. Polling stays the
- * guarantee; wakeups only cut the wait.
+ * reconnect one worker per queue is woken as if notified (a full claim brings in more), since
+ * notifications sent in between are lost. Polling stays the guarantee; wakeups only cut the wait.
  *
- * <p>The connection announces which channels its workers want notifications on right now
- * ({@link QueueWorkers#wantsNotifications()}); producers' notifiers send none to a channel nobody
+ * <p>The connection announces which tables' channels its workers want notifications on right now
+ * ({@link QueueWorkers#wantsNotifications()}); producers' notifiers send none on a channel nobody
  * wants, so {@link Wakeup#ADAPTIVE} workers that are saturated, or workers that only poll, cost the
- * producers nothing.
+ * producers nothing, as long as no other queue of the same table wants notifications.
  */
 public final class QueueWakeups implements AutoCloseable {
 

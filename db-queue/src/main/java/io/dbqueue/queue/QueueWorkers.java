@@ -66,7 +66,15 @@ public final class QueueWorkers implements AutoCloseable {
         this.vacuum = config.vacuum().enabled()
                 ? new QueueVacuum(Objects.requireNonNull(dataSource, "dataSource"), config.location().table(), config.vacuum())
                 : null;
-        this.listener = SafeListener.wrap(vacuum == null ? listener : QueueListener.composite(List.of(vacuum, listener)));
+        List<QueueListener> listeners = new ArrayList<>();
+        if (vacuum != null) {
+            listeners.add(vacuum);
+        }
+        listeners.add(listener);
+        if (config.wakeup() != Wakeup.POLL) {
+            listeners.add(new BringInAnother(signal, config.poll().batchSize()));
+        }
+        this.listener = SafeListener.wrap(listeners.size() == 1 ? listener : QueueListener.composite(listeners));
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(transactions, "transactions");
         for (QueueLocation q : locations) {
@@ -347,22 +355,40 @@ public final class QueueWorkers implements AutoCloseable {
         return 0;
     }
 
-    /** How long to wait before the next claim, after one that claimed {@code claimed} tasks. */
+    /**
+     * How long to wait before the next claim, after one that claimed {@code claimed} tasks. In a
+     * group, any tasks mean another round at once: the round stopped at the first queue with tasks,
+     * and the queues after it may have some whose notification woke only this worker.
+     */
     private long waitAfter(int claimed, PollSettings poll) {
         long now = System.nanoTime();
         if (adaptive != null) {
             adaptive.claimed(claimed, poll.batchSize(), now);
         }
-        boolean full = claimed >= poll.batchSize();
+        if (claimed >= poll.batchSize() || (claimed > 0 && processors.size() > 1)) {
+            return 0;
+        }
         boolean tight = switch (config.wakeup()) {
             case POLL -> claimed > 0;
             case NOTIFY -> false;
             case ADAPTIVE -> adaptive.pollTightly(now);
         };
-        if (full && config.wakeup() != Wakeup.POLL && !tight) {
-            signal.signalOne(); // there may be more: bring in another worker
+        return tight ? poll.betweenTaskTimeout().toNanos() : poll.noTaskTimeout().toNanos();
+    }
+
+    /**
+     * With notifications, a claim that came back full may have left more tasks than the one
+     * notification's worker can take: it wakes one more idle worker as soon as the claim returns,
+     * before its batch is handled, and that one does the same, so a burst brings in as many workers
+     * as it needs and a single task only one.
+     */
+    private record BringInAnother(WakeupSignal signal, int batchSize) implements QueueListener {
+        @Override
+        public void picked(QueueLocation queue, List<Task> tasks, long claimNanos) {
+            if (tasks.size() >= batchSize) {
+                signal.signalOne();
+            }
         }
-        return full ? 0 : tight ? poll.betweenTaskTimeout().toNanos() : poll.noTaskTimeout().toNanos();
     }
 
     /** Waits for room on the executor, then claims a batch and hands it over. */

@@ -7,16 +7,18 @@ public enum Wakeup {
     POLL,
 
     /**
-     * LISTEN/NOTIFY: producers with a {@link QueueNotifier} send a coalesced notification after each
-     * commit and {@link QueueWakeups} wakes one idle worker per notification; a worker whose claim comes
-     * back full wakes another. The no-task timeout is only the fallback for a lost notification.
+     * LISTEN/NOTIFY: producers with a {@link QueueNotifier} send a coalesced notification with or
+     * after each commit and {@link QueueWakeups} wakes one idle worker per notification; a worker
+     * whose claim comes back full wakes another before it handles its batch. The no-task timeout is
+     * only the fallback for a lost notification, and for retries and delayed tasks coming due.
      */
     NOTIFY,
 
     /**
      * NOTIFY while the workers keep up; tight polling (every {@link PollSettings#betweenTaskTimeout()})
      * while nearly every claim comes back full, when notifications would only wake busy workers.
-     * While it polls, producers send no notifications at all. {@link AdaptiveWakeup} says when it switches.
+     * While it polls, producers send no notifications on its table's channel, unless workers of
+     * another queue of that table want them. {@link AdaptiveWakeup} says when it switches.
      */
     ADAPTIVE
 }

@@ -66,6 +66,35 @@ class QueueGroupTest {
         assertTrue(mostOnNoisy.get() <= 2, mostOnNoisy.get() + " workers on the noisy queue at once, the cap is 2");
     }
 
+    /** One worker, two notified queues: the second task's wakeup is not lost though it arrives while the first's is pending. */
+    @Test
+    void aNotifiedWorkerTakesEveryQueueOfTheGroupBeforeWaitingAgain() throws Exception {
+        QueueGroup group = new QueueGroup(table, List.of("a", "b"), 1);
+        PollSettings rare = PollSettings.DEFAULT.withBatchSize(10).withTimeouts(Duration.ZERO, Duration.ofMinutes(10),
+                Duration.ofSeconds(1));
+        AtomicInteger handled = new AtomicInteger();
+        AtomicInteger emptyRounds = new AtomicInteger();
+        QueueListener claims = new QueueListener() {
+            @Override
+            public void picked(QueueLocation queue, List<Task> tasks, long claimNanos) {
+                if (tasks.isEmpty() && queue.queueName().equals("b")) {
+                    emptyRounds.incrementAndGet();
+                }
+            }
+        };
+        try (QueueWorkers workers = QueueWorkers.startGroup(ds, QueueConfig.of(table.queue("a")).withPoll(rare)
+                        .withWakeup(Wakeup.NOTIFY), group, batch -> handled.addAndGet(batch.tasks().size()), claims,
+                Executors.defaultThreadFactory(), Transactions.JDBC);
+             QueueWakeups wakeups = QueueWakeups.start(ds, List.of(workers));
+             QueueNotifier notifier = new QueueNotifier(ds)) {
+            assertTrue(wakeups.isListening());
+            Await.until(Duration.ofSeconds(30), "the worker to go idle", () -> emptyRounds.get() > 0);
+            new QueueProducer(ds, table.queue("a"), QueueListener.NONE, Transactions.JDBC, notifier).enqueue("to a");
+            new QueueProducer(ds, table.queue("b"), QueueListener.NONE, Transactions.JDBC, notifier).enqueue("to b");
+            Await.until(Duration.ofSeconds(30), "both tasks handled without a poll", () -> handled.get() == 2);
+        }
+    }
+
     @Test
     void aGroupIsValidated() {
         assertThrows(IllegalArgumentException.class, () -> new QueueGroup(table, List.of(), 1));
