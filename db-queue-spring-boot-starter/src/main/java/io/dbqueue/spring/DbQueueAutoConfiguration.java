@@ -3,16 +3,19 @@ package io.dbqueue.spring;
 import io.dbqueue.Transactions;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueNotifier;
+import io.dbqueue.spring.listener.DbQueueListenerRegistrar;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -20,6 +23,7 @@ import org.springframework.transaction.support.ResourceTransactionManager;
 import org.springframework.transaction.support.TransactionSynchronizationUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
+import tools.jackson.databind.json.JsonMapper;
 
 import javax.sql.DataSource;
 import java.lang.reflect.Method;
@@ -103,6 +107,31 @@ public class DbQueueAutoConfiguration {
     @ConditionalOnMissingBean
     public QueueNotifier dbQueueNotifier(DataSource dataSource, DbQueueProperties properties) {
         return new QueueNotifier(dataSource, properties.getNotifyInterval());
+    }
+
+    /** Sends messages of any type to the configured queues, through the {@link PayloadSerializer}. */
+    @Bean
+    @ConditionalOnMissingBean
+    public DbQueueTemplate dbQueueTemplate(DbQueues queues, ObjectProvider<PayloadSerializer> serializers) {
+        return new DbQueueTemplate(queues, serializers.getIfAvailable(() -> PayloadSerializer.STRINGS));
+    }
+
+    /** Static: a bean post-processor is made before the beans it looks at. */
+    @Bean
+    static DbQueueListenerRegistrar dbQueueListenerRegistrar() {
+        return new DbQueueListenerRegistrar();
+    }
+
+    /** Jackson 3's JsonMapper, Spring Boot's own when it has one, for typed messages. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "tools.jackson.databind.json.JsonMapper")
+    static class JacksonPayloads {
+
+        @Bean
+        @ConditionalOnMissingBean
+        PayloadSerializer dbQueuePayloadSerializer(ObjectProvider<JsonMapper> mappers) {
+            return new JacksonPayloadSerializer(mappers.getIfAvailable(() -> JsonMapper.builder().build()));
+        }
     }
 
     /** Static: a registry post-processor must exist before the other beans of this configuration. */

@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.queue.BatchHandler;
+import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.TaskBatch;
 
 /**
@@ -16,4 +17,9 @@ public interface QueueConsumer extends BatchHandler {
 
     @Override
     void handle(TaskBatch batch) throws Exception;
+
+    /** The configuration its workers run with, given the queue's {@code dbq.queues.<id>.*}; that one unless overridden. */
+    default QueueConfig configure(QueueConfig configured) {
+        return configured;
+    }
 }

@@ -1,10 +1,12 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.Transactions;
+import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueWakeups;
 import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.spring.listener.MethodQueueConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
@@ -84,20 +86,20 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
         List<QueueWorkers> notified = new ArrayList<>();
         for (QueueConsumer consumer : all) {
             QueueDefinition definition = definitions.get(consumer.queueId());
+            QueueConfig config = consumer.configure(definition.config());
             Executor executor = executors.get(definition.id());
             QueueWorkers queueWorkers = executor == null
-                    ? QueueWorkers.start(dataSource, definition.config(), consumer, listener, threadFactory(definition),
+                    ? QueueWorkers.start(dataSource, config, consumer, listener, threadFactory(definition),
                             transactions)
-                    : QueueWorkers.startWithExecutor(dataSource, definition.config(), consumer, listener,
+                    : QueueWorkers.startWithExecutor(dataSource, config, consumer, listener,
                             threadFactory(definition), executor, definition.executor().orElseThrow().maxBatchesInFlight());
             workers.put(definition.id(), queueWorkers);
             if (definition.notifyWakeups()) {
                 notified.add(queueWorkers);
             }
             LOG.info("dbq: consuming {} with {} ({} threads, batch {}, {}, wakeup by {}{})", definition.location(),
-                    consumer.getClass().getName(), definition.config().threads(),
-                    definition.config().poll().batchSize(), definition.config().mode(),
-                    definition.config().wakeup().name().toLowerCase(Locale.ROOT),
+                    describe(consumer), config.threads(), config.poll().batchSize(), config.mode(),
+                    config.wakeup().name().toLowerCase(Locale.ROOT),
                     definition.executor().map(e -> ", handled on " + e.beanName() + " with up to "
                             + e.maxBatchesInFlight() + " batches in flight").orElse(""));
         }
@@ -136,19 +138,24 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
         return running;
     }
 
+    /** A consumer bean by its class; a {@code @DbQueueListener} method by its name. */
+    private static String describe(QueueConsumer consumer) {
+        return consumer instanceof MethodQueueConsumer ? consumer.toString() : consumer.getClass().getName();
+    }
+
     private void checkConsumers(List<QueueConsumer> all) {
         Map<String, QueueConsumer> byQueue = new LinkedHashMap<>();
         for (QueueConsumer consumer : all) {
             String id = consumer.queueId();
             if (id == null || !definitions.ids().contains(id)) {
-                throw new IllegalStateException("consumer " + consumer.getClass().getName()
+                throw new IllegalStateException("consumer " + describe(consumer)
                         + " names queue id '" + id + "', which is not configured: add dbq.queues." + id
                         + ".table (configured ids: " + definitions.ids() + ")");
             }
             QueueConsumer other = byQueue.putIfAbsent(id, consumer);
             if (other != null) {
-                throw new IllegalStateException("queue id '" + id + "' has two consumers, " + other.getClass().getName()
-                        + " and " + consumer.getClass().getName() + "; raise dbq.queues." + id
+                throw new IllegalStateException("queue id '" + id + "' has two consumers, " + describe(other)
+                        + " and " + describe(consumer) + "; raise dbq.queues." + id
                         + ".threads instead, or give each consumer its own queue");
             }
         }

@@ -4,13 +4,15 @@ import java.time.Duration;
 
 /**
  * The state of a queue's {@link Wakeup#ADAPTIVE} workers: listening for notifications, or polling
- * tightly because nearly every claim comes back full (the workers are saturated, so a notification
- * could only wake a busy worker, and the producers' NOTIFY would be pure cost).
+ * tightly because nearly every claim comes back full while every worker is busy (the workers are
+ * saturated, so a notification could only wake a busy worker, and the producers' NOTIFY would be
+ * pure cost). A full claim made while some worker idles is no sign of saturation: with small
+ * batches, a burst that idle workers can take fills every claim.
  *
  * <p>It judges windows of {@link #WINDOW}: it starts polling after two windows in a row in which at
  * least {@value #MIN_CLAIMS} claims were made and {@value #SATURATED_PERCENT} % or more came back
- * full, and listens again after two windows in a row with fewer than {@value #KEEPING_UP_PERCENT} %
- * full (a window without claims counts as keeping up). The gap between the two thresholds and the
+ * full with every worker busy, and listens again after two windows in a row with fewer than
+ * {@value #KEEPING_UP_PERCENT} % such claims (a window without claims counts as keeping up). The gap between the two thresholds and the
  * two-window rule keep it from flapping. After it starts listening it polls tightly for
  * {@link #HANDOVER} more, the time its listener takes to tell producers it wants notifications again.
  * Thread-safe; the clock is passed in so that the rules can be tested.
@@ -36,11 +38,11 @@ final class AdaptiveWakeup {
         this.listeningSince = nowNanos - HANDOVER.toNanos();
     }
 
-    /** Records a claim of {@code claimed} tasks out of {@code batchSize}. */
-    synchronized void claimed(int claimed, int batchSize, long nowNanos) {
+    /** Records a claim of {@code claimed} tasks out of {@code batchSize}; {@code allBusy}: no worker was idle. */
+    synchronized void claimed(int claimed, int batchSize, boolean allBusy, long nowNanos) {
         closeWindows(nowNanos);
         claims++;
-        if (claimed >= batchSize) {
+        if (claimed >= batchSize && allBusy) {
             full++;
         }
     }

@@ -301,7 +301,7 @@ final class BatchProcessor implements AutoCloseable {
         Outcome outcome = new Outcome();
         results.forEach((task, result) -> {
             if (result instanceof TaskResult.Fail fail) {
-                if (config.retry().exhausted(task.attempt())) {
+                if (!fail.retryable() || config.retry().exhausted(task.attempt())) {
                     outcome.dead.put(task, fail.error());
                 } else {
                     outcome.retries.put(task, config.retry().delayAfter(task.attempt()));

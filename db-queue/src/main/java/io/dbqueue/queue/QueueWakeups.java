@@ -43,7 +43,7 @@ public final class QueueWakeups implements AutoCloseable {
         for (QueueWorkers w : all) {
             for (QueueLocation q : w.locations()) {
                 byChannelAndQueue.computeIfAbsent(WakeupChannel.of(q.table()), c -> new HashMap<>())
-                        .computeIfAbsent(q.queueName(), n -> new ArrayList<>()).add(w::notified);
+                        .computeIfAbsent(q.queueName(), n -> new ArrayList<>()).add(() -> w.notified(q));
             }
         }
         Supplier<Set<String>> wanted = () -> {

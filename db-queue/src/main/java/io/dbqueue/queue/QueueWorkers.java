@@ -16,6 +16,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,6 +40,7 @@ public final class QueueWorkers implements AutoCloseable {
     private final List<BatchProcessor> processors = new ArrayList<>();
     private final List<Semaphore> queueSlots; // per queue of a group: workers on it at once; null for one queue
     private final AtomicInteger rotation = new AtomicInteger();
+    private final AtomicBoolean[] notifiedQueues; // per queue of a group: notified since a claim last tried it
     private final AdaptiveWakeup adaptive; // null unless Wakeup.ADAPTIVE
     private final QueueListener listener;
     private final QueueVacuum vacuum; // null: the policy leaves the table to autovacuum
@@ -57,6 +59,8 @@ public final class QueueWorkers implements AutoCloseable {
         this.locations = group == null ? List.of(config.location()) : group.locations();
         this.queueSlots = group == null ? null
                 : locations.stream().map(q -> new Semaphore(group.maxWorkersPerQueue())).toList();
+        this.notifiedQueues = group == null ? null
+                : locations.stream().map(q -> new AtomicBoolean()).toArray(AtomicBoolean[]::new);
         this.adaptive = config.wakeup() == Wakeup.ADAPTIVE ? new AdaptiveWakeup(System.nanoTime()) : null;
         this.signal = new WakeupSignal(config.threads());
         this.handlers = handlers;
@@ -189,6 +193,18 @@ public final class QueueWorkers implements AutoCloseable {
     /** A notification of new tasks: wakes one idle worker, who wakes another if its claim comes back full. */
     public void notified() {
         signal.signalOne();
+    }
+
+    /**
+     * A notification of new tasks in {@code queue}, one of {@link #locations()}: as {@link #notified()},
+     * and the next claim of a group's worker tries that queue first.
+     */
+    public void notified(QueueLocation queue) {
+        int index = locations.indexOf(queue);
+        if (index >= 0 && notifiedQueues != null) {
+            notifiedQueues[index].set(true);
+        }
+        notified();
     }
 
     /** Whether these workers want notifications now: always with NOTIFY, while keeping up with ADAPTIVE. */
@@ -329,30 +345,44 @@ public final class QueueWorkers implements AutoCloseable {
     }
 
     /**
-     * Claims from the queue whose turn it is, or the next ones if it is empty or has its most workers,
-     * until one has tasks. Returns the number claimed.
+     * Claims from a group's queues notified since they were last tried, then from the queue whose turn
+     * it is and the next ones if it is empty or has its most workers, until one has tasks. Returns the
+     * number claimed.
      */
     private int claimFromNextQueue() throws SQLException, InterruptedException {
         int n = processors.size();
-        int start = n == 1 ? 0 : Math.floorMod(rotation.getAndIncrement(), n);
-        for (int i = 0; i < n; i++) {
-            int q = (start + i) % n;
-            Semaphore slots = queueSlots == null ? null : queueSlots.get(q);
-            if (slots != null && !slots.tryAcquire()) {
-                continue;
-            }
-            try {
-                int claimed = processors.get(q).runOnce();
+        if (n == 1) {
+            return processors.get(0).runOnce();
+        }
+        for (int q = 0; q < n; q++) { // notified queues first: a woken worker goes where the task is
+            if (notifiedQueues[q].compareAndSet(true, false)) {
+                int claimed = claimFrom(q);
                 if (claimed > 0) {
                     return claimed;
                 }
-            } finally {
-                if (slots != null) {
-                    slots.release();
-                }
+            }
+        }
+        int start = Math.floorMod(rotation.getAndIncrement(), n);
+        for (int i = 0; i < n; i++) {
+            int claimed = claimFrom((start + i) % n);
+            if (claimed > 0) {
+                return claimed;
             }
         }
         return 0;
+    }
+
+    /** Claims from queue {@code q} of a group, unless it has its most workers already. */
+    private int claimFrom(int q) throws SQLException, InterruptedException {
+        Semaphore slots = queueSlots.get(q);
+        if (!slots.tryAcquire()) {
+            return 0;
+        }
+        try {
+            return processors.get(q).runOnce();
+        } finally {
+            slots.release();
+        }
     }
 
     /**
@@ -363,7 +393,7 @@ public final class QueueWorkers implements AutoCloseable {
     private long waitAfter(int claimed, PollSettings poll) {
         long now = System.nanoTime();
         if (adaptive != null) {
-            adaptive.claimed(claimed, poll.batchSize(), now);
+            adaptive.claimed(claimed, poll.batchSize(), busy.get() >= config.threads(), now); // this worker counts as busy
         }
         if (claimed >= poll.batchSize() || (claimed > 0 && processors.size() > 1)) {
             return 0;

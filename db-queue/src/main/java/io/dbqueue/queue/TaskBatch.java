@@ -98,7 +98,8 @@ public final class TaskBatch {
         return results;
     }
 
-    static String describe(Throwable e) {
+    /** How a failure is written as a task's last error: the exception's simple name and message. */
+    public static String describe(Throwable e) {
         String message = e.getMessage();
         return message == null ? e.getClass().getName() : e.getClass().getSimpleName() + ": " + message;
     }

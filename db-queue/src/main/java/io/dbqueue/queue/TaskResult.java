@@ -13,7 +13,15 @@ public sealed interface TaskResult {
 
     /** Failed: retry per the {@link RetryPolicy}, or dead-letter it when attempts are used up. */
     static TaskResult fail(String error) {
-        return new Fail(Objects.requireNonNull(error, "error"));
+        return new Fail(Objects.requireNonNull(error, "error"), true);
+    }
+
+    /**
+     * Failed for good (a payload that cannot be read, a request the receiver rejects): move it to the
+     * dead letters now, whatever attempts are left. At most once it is only reported, as any failure.
+     */
+    static TaskResult deadLetter(String error) {
+        return new Fail(Objects.requireNonNull(error, "error"), false);
     }
 
     /** Run it again after {@code delay}; its attempt counter starts over. */
@@ -26,7 +34,8 @@ public sealed interface TaskResult {
 
     enum Finish implements TaskResult { INSTANCE }
 
-    record Fail(String error) implements TaskResult {
+    /** @param retryable whether the retry policy may try it again; false sends it to the dead letters at once */
+    record Fail(String error, boolean retryable) implements TaskResult {
     }
 
     record Reenqueue(Duration delay) implements TaskResult {

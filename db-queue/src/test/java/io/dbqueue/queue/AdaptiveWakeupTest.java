@@ -57,6 +57,18 @@ class AdaptiveWakeupTest {
     }
 
     @Test
+    void fullClaimsWhileSomeWorkerIdlesAreNoSaturation() {
+        for (int w = 0; w < 10; w++) {
+            for (int i = 0; i < 40; i++) {
+                adaptive.claimed(BATCH, BATCH, false, now + i);
+            }
+            now += WINDOW;
+        }
+        assertTrue(adaptive.listening(now + 1), "a burst that idle workers take fills every claim, yet they keep up");
+        assertEquals(0, adaptive.switches());
+    }
+
+    @Test
     void idleTimeEndsPolling() {
         window(40, 40);
         window(40, 40);
@@ -68,7 +80,7 @@ class AdaptiveWakeupTest {
     /** One window in which {@code claims} claims were made, {@code full} of them full; the clock ends at the window's end. */
     private void window(int claims, int full) {
         for (int i = 0; i < claims; i++) {
-            adaptive.claimed(i < full ? BATCH : BATCH - 1, BATCH, now + i);
+            adaptive.claimed(i < full ? BATCH : BATCH - 1, BATCH, true, now + i);
         }
         now += WINDOW;
     }

@@ -233,6 +233,27 @@ class QueueContractTest {
     }
 
     @Test
+    void aTaskAnsweredWithDeadLetterSkipsItsRetries() throws Exception {
+        long id = producer.enqueue("unreadable");
+        List<Boolean> deadFlags = new CopyOnWriteArrayList<>();
+        QueueListener listener = new QueueListener() {
+            @Override
+            public void failed(QueueLocation q, Task task, String error, boolean deadLettered) {
+                deadFlags.add(deadLettered);
+            }
+        };
+        BatchProcessor processor = new BatchProcessor(ds, QueueConfig.of(queue), BatchHandler.perTask((task, batch) ->
+                TaskResult.deadLetter("not JSON: " + task.payload())), listener, Transactions.JDBC);
+        assertEquals(1, processor.runOnce());
+        assertEquals(List.of(true), deadFlags, "dead-lettered on the first of " + RetryPolicy.DEFAULT.maxAttempts()
+                + " attempts");
+        assertEquals(0, rows());
+        List<DeadTask> failed = new DeadLetters(ds, queue).list(0, 10);
+        assertEquals(List.of(id), failed.stream().map(DeadTask::id).toList());
+        assertEquals("not JSON: unreadable", failed.get(0).lastError());
+    }
+
+    @Test
     void deadLettersCanBeRequeuedAndDeleted() throws Exception {
         List<Long> ids = producer.enqueueAll(List.of("a", "b", "c"));
         BatchProcessor processor = processor(QueueConfig.of(queue)

@@ -1,0 +1,155 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.DeliveryMode;
+import io.dbqueue.queue.DeadLetters;
+import io.dbqueue.queue.DeadTask;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.spring.listener.DbQueueListener;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static io.dbqueue.spring.StarterTestSupport.await;
+import static io.dbqueue.spring.StarterTestSupport.count;
+import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.runner;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@code @DbQueueListener} methods and typed messages, end to end on the test database. */
+class ListenerTest {
+
+    record Order(String id, int quantity) {
+    }
+
+    static class OrderListener {
+        final List<Order> orders = new CopyOnWriteArrayList<>();
+
+        @DbQueueListener(queue = "orders")
+        void on(Order order) {
+            if (order.quantity() < 0) {
+                throw new IllegalArgumentException("negative quantity " + order.quantity());
+            }
+            if (order.quantity() == 0) {
+                throw new IllegalStateException("stock service down");
+            }
+            orders.add(order);
+        }
+    }
+
+    static class DeadLetteringListener extends OrderListener {
+        @Override
+        @DbQueueListener(queue = "orders", deadLetterOn = IllegalArgumentException.class)
+        void on(Order order) {
+            super.on(order);
+        }
+    }
+
+    static class BatchListener {
+        final List<List<Order>> batches = new CopyOnWriteArrayList<>();
+
+        @DbQueueListener(queue = "orders", concurrency = 3, batchSize = 7, mode = DeliveryMode.AT_MOST_ONCE)
+        void on(List<Order> orders) {
+            batches.add(orders);
+        }
+    }
+
+    static class WrongListener {
+        @DbQueueListener(queue = "orders")
+        void on(Order order, String extra) {
+        }
+    }
+
+    private static String[] properties(String table) {
+        return new String[]{"dbq.queues.orders.table=" + table, "dbq.queues.orders.layout=dbq_seq",
+                "dbq.queues.orders.wakeup=notify", "dbq.queues.orders.no-task-timeout=200ms",
+                "dbq.queues.orders.retry.interval=1h"};
+    }
+
+    @Test
+    void aTypedListenerGetsWhatTheTemplateSent() {
+        String table = createTable(Layout.DBQ_SEQ);
+        OrderListener listener = new OrderListener();
+        runner().withPropertyValues(properties(table)).withBean(OrderListener.class, () -> listener).run(context -> {
+            DbQueueTemplate template = context.getBean(DbQueueTemplate.class);
+            template.send("orders", new Order("a-1", 2));
+            template.sendAll("orders", List.of(new Order("a-2", 3), new Order("a-3", 4)));
+            await(Duration.ofSeconds(30), "the listener", () -> listener.orders.size() == 3);
+            assertThat(listener.orders).containsExactlyInAnyOrder(new Order("a-1", 2), new Order("a-2", 3),
+                    new Order("a-3", 4));
+        });
+    }
+
+    @Test
+    void anUnreadablePayloadGoesToTheDeadLettersWithTheReasonAndIsNotRetried() {
+        String table = createTable(Layout.DBQ_SEQ);
+        OrderListener listener = new OrderListener();
+        runner().withPropertyValues(properties(table)).withBean(OrderListener.class, () -> listener).run(context -> {
+            DbQueues queues = context.getBean(DbQueues.class);
+            queues.producer("orders").enqueue("{\"id\": \"b-1\", \"quantity\": \"many\"}");
+            DeadLetters dead = queues.deadLetters("orders");
+            await(Duration.ofSeconds(30), "the listener", () -> dead.count() == 1);
+            DeadTask task = dead.list(0, 10).get(0);
+            assertThat(task.attempt()).isEqualTo(1);
+            assertThat(task.lastError()).startsWith("payload is not a " + Order.class.getTypeName());
+        });
+    }
+
+    @Test
+    void failuresMarkedNotRetryableAreDeadLetteredAtOnceAndOthersRetried() {
+        String table = createTable(Layout.DBQ_SEQ);
+        OrderListener listener = new DeadLetteringListener();
+        runner().withPropertyValues(properties(table)).withBean(OrderListener.class, () -> listener).run(context -> {
+            DbQueueTemplate template = context.getBean(DbQueueTemplate.class);
+            DbQueues queues = context.getBean(DbQueues.class);
+            template.send("orders", new Order("c-1", -1));
+            template.send("orders", new Order("c-2", 0));
+            DeadLetters dead = queues.deadLetters("orders");
+            await(Duration.ofSeconds(30), "the listener", () -> dead.count() == 1);
+            assertThat(dead.list(0, 10).get(0).lastError()).isEqualTo("IllegalArgumentException: negative quantity -1");
+            await(Duration.ofSeconds(30), "the listener", () -> count(
+                    "SELECT count(*) FROM " + table + " WHERE attempt = 1 AND next_process_at > now()") == 1);
+            assertThat(dead.count()).as("the retryable failure waits for its retry").isEqualTo(1);
+        });
+    }
+
+    @Test
+    void theAnnotationOverridesConcurrencyBatchSizeAndMode() {
+        String table = createTable(Layout.DBQ_SEQ);
+        BatchListener listener = new BatchListener();
+        runner().withPropertyValues(properties(table)).withBean(BatchListener.class, () -> listener).run(context -> {
+            QueueWorkers workers = context.getBean(DbQueues.class).workers("orders").orElseThrow();
+            assertThat(workers.config().threads()).isEqualTo(3);
+            assertThat(workers.config().poll().batchSize()).isEqualTo(7);
+            assertThat(workers.config().mode()).isEqualTo(DeliveryMode.AT_MOST_ONCE);
+            context.getBean(DbQueueTemplate.class).sendAll("orders",
+                    List.of(new Order("d-1", 1), new Order("d-2", 1), new Order("d-3", 1)));
+            await(Duration.ofSeconds(30), "the listener", () -> listener.batches.stream().mapToInt(List::size).sum() == 3);
+            assertThat(listener.batches.stream().flatMap(List::stream).map(Order::id)).containsExactlyInAnyOrder(
+                    "d-1", "d-2", "d-3");
+        });
+    }
+
+    @Test
+    void aMethodThatCannotBeAListenerFailsStartUpNamingIt() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues(properties(table)).withBean(WrongListener.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(
+                    "@DbQueueListener method " + WrongListener.class.getName() + ".on must take one parameter");
+        });
+    }
+
+    @Test
+    void theTemplateRefusesANullMessage() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues(properties(table)).run(context -> {
+            DbQueueTemplate template = context.getBean(DbQueueTemplate.class);
+            assertThatThrownBy(() -> template.send("orders", null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("a message must not be null");
+        });
+    }
+}
