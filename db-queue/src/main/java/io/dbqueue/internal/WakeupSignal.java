@@ -1,5 +1,7 @@
 package io.dbqueue.internal;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -9,11 +11,17 @@ import java.util.function.BooleanSupplier;
  * Lets idle workers wait for their poll interval, or less when someone signals new work or a state
  * change: {@link #signalAll} wakes every worker, {@link #signalOne} one. A single wakeup that finds no
  * worker waiting is kept for the next one to wait, up to as many as there are workers.
+ *
+ * <p>{@link #signalOne} wakes the worker that went idle last: its thread and its pooled connection
+ * were in use a moment ago, while the one idle longest may hold a connection the pool checks with a
+ * round trip before handing it out (HikariCP does past 500 ms idle), and at a low rate the same few
+ * workers then take every task.
  */
 public final class WakeupSignal {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
+    private final Deque<Condition> idle = new ArrayDeque<>(); // workers in awaitSince, the latest last
     private final int maxPending;
     // Written under the lock; read without it by generation(), which every worker cycle calls.
     private volatile long generation;
@@ -31,7 +39,10 @@ public final class WakeupSignal {
             if (pending < maxPending) {
                 pending++;
             }
-            changed.signal();
+            Condition latest = idle.pollLast(); // taken off, so that the next wakeup goes to another worker
+            if (latest != null) {
+                latest.signal();
+            }
         } finally {
             lock.unlock();
         }
@@ -41,6 +52,7 @@ public final class WakeupSignal {
         lock.lock();
         try {
             generation++;
+            idle.forEach(Condition::signal);
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -59,15 +71,20 @@ public final class WakeupSignal {
      */
     public void awaitSince(long seen, long nanos) throws InterruptedException {
         lock.lock();
+        Condition mine = lock.newCondition();
         try {
             long left = nanos;
             while (generation == seen && pending == 0 && left > 0) {
-                left = changed.awaitNanos(left);
+                if (!idle.contains(mine)) { // first time round, or woken for a wakeup another worker took
+                    idle.addLast(mine);
+                }
+                left = mine.awaitNanos(left);
             }
             if (generation == seen && pending > 0) {
                 pending--;
             }
         } finally {
+            idle.removeLastOccurrence(mine);
             lock.unlock();
         }
     }

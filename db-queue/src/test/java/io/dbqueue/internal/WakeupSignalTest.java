@@ -35,6 +35,36 @@ class WakeupSignalTest {
     }
 
     @Test
+    void theWorkerIdleShortestIsWokenFirst() throws Exception {
+        WakeupSignal signal = new WakeupSignal(2);
+        Thread longest = waiter(signal);
+        awaitWaiting(longest);
+        Thread latest = waiter(signal);
+        awaitWaiting(latest);
+        signal.signalOne();
+        latest.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(latest.isAlive(), "the worker that went idle last took the wakeup");
+        assertTrue(longest.isAlive());
+        signal.signalAll();
+        longest.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(longest.isAlive());
+    }
+
+    @Test
+    void twoQuickWakeupsWakeTwoWorkers() throws Exception {
+        WakeupSignal signal = new WakeupSignal(3);
+        Thread first = waiter(signal);
+        awaitWaiting(first);
+        Thread second = waiter(signal);
+        awaitWaiting(second);
+        signal.signalOne();
+        signal.signalOne();
+        first.join(TimeUnit.SECONDS.toMillis(30));
+        second.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(first.isAlive() || second.isAlive(), "each wakeup went to a different worker");
+    }
+
+    @Test
     void aWakeupWithNoWorkerWaitingIsKeptForTheNext() throws Exception {
         WakeupSignal signal = new WakeupSignal(4);
         signal.signalOne();
