@@ -153,9 +153,10 @@ public final class ScenarioReportWriter {
         }
         doc.paragraph("Per tenant" + (noisy ? " (tenant 0 sends " + Math.round(100 * s.scenario().noisyShare())
                 + " % of the tasks; the fairness ratio is its pickup p95 over the other tenants' pooled p95)" : "")
-                + "; completed shares and per-tenant p95 from the run with the median throughput.");
+                + "; the share of the tasks finished within the window and per-tenant p95 from the run with the median"
+                + " throughput.");
         doc.table(List.of("mode", "fairness", "quiet tenants' pickup p95 ms", "fairness ratio",
-                "completed share per tenant"), rows);
+                "share of the window's finished tasks per tenant"), rows);
     }
 
     private static void failures(Document doc, ScenarioSummary s) {

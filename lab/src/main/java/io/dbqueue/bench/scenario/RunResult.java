@@ -11,7 +11,7 @@ import java.util.List;
  * @param sent              tasks due in the window and sent
  * @param completed         of those, finished (not dead-lettered)
  * @param claimedBeforeAck  tasks claimed before their producer heard of the commit (pickup counted as 0)
- * @param tenants           per tenant, over the window's tasks
+ * @param tenants           per tenant: pickup over the window's tasks, tasks finished within the window
  * @param quietPickupP95    with a noisy tenant (tenant 0), the other tenants' pickup p95, pooled; else 0
  * @param failures          over every task of the run (warm-up included), after the drain
  * @param undrained         tasks neither finished nor dead-lettered when the drain gave up
@@ -30,7 +30,7 @@ public record RunResult(double throughput, long sent, long completed, Latency pi
     public record Latency(double p50, double p95, double p99) {
     }
 
-    /** One tenant's pickup p95 and how many of its window's tasks completed. */
+    /** One tenant's pickup p95 over its window's tasks, and how many of its tasks finished within the window. */
     public record TenantResult(int tenant, double pickupP95, long completed) {
     }
 

@@ -67,8 +67,8 @@ final class RunStatistics {
         }
         List<TenantResult> results = new ArrayList<>();
         for (int t : tenants) {
-            results.add(new TenantResult(t, pickup(e -> e.tenant == t).p95(),
-                    entries.stream().filter(e -> inWindow(e) && e.tenant == t && e.finishMicros > 0).count()));
+            results.add(new TenantResult(t, pickup(e -> e.tenant == t).p95(), entries.stream()
+                    .filter(e -> e.tenant == t && e.finishMicros >= windowStart && e.finishMicros < windowEnd).count()));
         }
         return results;
     }
