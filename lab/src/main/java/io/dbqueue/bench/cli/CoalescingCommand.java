@@ -16,8 +16,6 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,8 +62,7 @@ final class CoalescingCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--max-batch must be between 1 and " + QueueProducer.MAX_BATCH_SIZE
                     + ", was " + maxBatch);
         }
-        Path dir = out != null ? out : Path.of("results", LocalDateTime.now()
-                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-coalescing");
+        Path dir = OutputDir.of(out, "-coalescing");
         Instant started = Instant.now();
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("threads", threads);

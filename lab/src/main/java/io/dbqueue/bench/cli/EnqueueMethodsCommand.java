@@ -14,8 +14,6 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -49,8 +47,7 @@ final class EnqueueMethodsCommand implements Callable<Integer> {
         if (rows < 1 || repeat < 1) {
             throw new IllegalArgumentException("--rows and --repeat must be at least 1");
         }
-        Path dir = out != null ? out : Path.of("results", LocalDateTime.now()
-                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-enqueue");
+        Path dir = OutputDir.of(out, "-enqueue");
         Instant started = Instant.now();
         try (PostgresServer server = serverOption.connect(ServerProfile.STOCK); HikariDataSource ds = server.dataSource(2)) {
             List<EnqueueSample> samples = new EnqueueComparison(ds, rows, repeat)

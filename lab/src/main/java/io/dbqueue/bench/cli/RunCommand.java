@@ -20,8 +20,6 @@ import picocli.CommandLine.Option;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -48,8 +46,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Workload workload = workloadOptions.workload();
         ReportWriter.prepare();
-        Path dir = out != null ? out : Path.of("results", LocalDateTime.now()
-                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = OutputDir.of(out, "");
         PrintStream console = System.out;
         StopSignal stop = new StopSignal();
         CountDownLatch written = new CountDownLatch(1);

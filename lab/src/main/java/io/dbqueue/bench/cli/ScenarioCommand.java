@@ -16,8 +16,6 @@ import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +45,7 @@ final class ScenarioCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<Scenario> scenarios = (names.contains("all") ? ScenarioFile.NAMES : names).stream()
                 .map(ScenarioFile::load).map(this::withRepeat).toList();
-        Path dir = out != null ? out : Path.of("results", LocalDateTime.now()
-                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-scenarios");
+        Path dir = OutputDir.of(out, "-scenarios");
         Instant started = Instant.now();
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("scenarios", scenarios.stream().map(Scenario::name).toList());

@@ -15,8 +15,6 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -57,8 +55,7 @@ final class SlowHandlersCommand implements Callable<Integer> {
         if (handlerMs < 1 || phaseSeconds < 1 || repeat < 1) {
             throw new IllegalArgumentException("--handler-ms, --phase-seconds and --repeat must be at least 1");
         }
-        Path dir = out != null ? out : Path.of("results", LocalDateTime.now()
-                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-slow-handlers");
+        Path dir = OutputDir.of(out, "-slow-handlers");
         Instant started = Instant.now();
         Duration handler = Duration.ofMillis(handlerMs);
         Duration phase = Duration.ofSeconds(phaseSeconds);

@@ -88,28 +88,31 @@ public final class ScenarioFile {
     }
 
     private static Optional<Scenario.Spike> spike(YamlFields f, String source) {
-        if (!f.has("spike")) {
-            return Optional.empty();
-        }
-        String where = source + ", spike";
-        YamlFields s = new YamlFields(f.mapping("spike"), where);
-        YamlFields.checkKeys(s.values(), SPIKE_KEYS, where);
-        check(where, "factor", s.number("factor") >= 1 && s.number("factor") <= 100, "between 1 and 100");
-        return Optional.of(new Scenario.Spike(s.duration("start"), s.duration("length"), (int) s.number("factor")));
+        return nested(f, "spike", SPIKE_KEYS, source).map(s -> {
+            check(s.source(), "factor", s.number("factor") >= 1 && s.number("factor") <= 100, "between 1 and 100");
+            return new Scenario.Spike(s.duration("start"), s.duration("length"), (int) s.number("factor"));
+        });
     }
 
     private static Optional<Scenario.Failures> failures(YamlFields f, String source) {
-        if (!f.has("failures")) {
+        return nested(f, "failures", FAILURE_KEYS, source).map(s -> {
+            check(s.source(), "share", s.decimal("share") >= 0 && s.decimal("share") <= 1, "between 0 and 1");
+            check(s.source(), "attempts", s.number("attempts") >= 1 && s.number("attempts") <= 100, "between 1 and 100");
+            Duration backoff = s.duration("backoff");
+            check(s.source(), "backoff", !backoff.isZero(), "positive");
+            return new Scenario.Failures(s.decimal("share"), (int) s.number("attempts"), backoff);
+        });
+    }
+
+    /** A nested mapping such as {@code spike: {...}}, its keys checked; empty when the key is not set. */
+    private static Optional<YamlFields> nested(YamlFields f, String key, Set<String> keys, String source) {
+        if (!f.has(key)) {
             return Optional.empty();
         }
-        String where = source + ", failures";
-        YamlFields s = new YamlFields(f.mapping("failures"), where);
-        YamlFields.checkKeys(s.values(), FAILURE_KEYS, where);
-        check(where, "share", s.decimal("share") >= 0 && s.decimal("share") <= 1, "between 0 and 1");
-        check(where, "attempts", s.number("attempts") >= 1 && s.number("attempts") <= 100, "between 1 and 100");
-        Duration backoff = s.duration("backoff");
-        check(where, "backoff", !backoff.isZero(), "positive");
-        return Optional.of(new Scenario.Failures(s.decimal("share"), (int) s.number("attempts"), backoff));
+        String where = source + ", " + key;
+        YamlFields nested = new YamlFields(f.mapping(key), where);
+        YamlFields.checkKeys(nested.values(), keys, where);
+        return Optional.of(nested);
     }
 
     /** Runs a parse whose errors do not know the file, naming it in them. */

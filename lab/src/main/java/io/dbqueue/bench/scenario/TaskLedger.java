@@ -3,6 +3,7 @@ package io.dbqueue.bench.scenario;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Every task of a run and what happened to it: sent (with its tenant, planned failures, due time and
@@ -35,42 +36,41 @@ final class TaskLedger implements TaskEvents {
     private final Map<Long, Entry> byId = new ConcurrentHashMap<>();
 
     void sent(long id, int tenant, int plannedFailures, long dueMicros, long ackMicros) {
-        byId.compute(id, (k, e) -> {
-            Entry entry = e == null ? new Entry() : e;
+        update(id, entry -> {
             entry.tenant = tenant;
             entry.plannedFailures = plannedFailures;
             entry.dueMicros = dueMicros;
             entry.ackMicros = ackMicros;
-            return entry;
         });
     }
 
     @Override
     public void claimed(long id, int attempt, long micros) {
-        byId.compute(id, (k, e) -> {
-            Entry entry = e == null ? new Entry() : e;
+        update(id, entry -> {
             if (entry.firstClaimMicros == 0) {
                 entry.firstClaimMicros = micros;
             }
-            return entry;
         });
     }
 
     @Override
     public void finished(long id, long micros) {
-        byId.compute(id, (k, e) -> {
-            Entry entry = e == null ? new Entry() : e;
-            entry.finishMicros = micros;
-            return entry;
-        });
+        update(id, entry -> entry.finishMicros = micros);
     }
 
     @Override
     public void failed(long id, boolean dead) {
-        byId.compute(id, (k, e) -> {
-            Entry entry = e == null ? new Entry() : e;
+        update(id, entry -> {
             entry.failedAttempts++;
             entry.dead |= dead;
+        });
+    }
+
+    /** Changes task {@code id}'s entry, made if it is the first word of it, within the map's lock on that key. */
+    private void update(long id, Consumer<Entry> change) {
+        byId.compute(id, (k, e) -> {
+            Entry entry = e == null ? new Entry() : e;
+            change.accept(entry);
             return entry;
         });
     }
