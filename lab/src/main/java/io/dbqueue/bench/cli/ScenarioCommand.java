@@ -67,8 +67,6 @@ final class ScenarioCommand implements Callable<Integer> {
         if (repeat < 1 || repeat > 100) {
             throw new IllegalArgumentException("--repeat must be between 1 and 100, was " + repeat);
         }
-        return new Scenario(s.name(), s.description(), s.rate(), s.warmup(), s.duration(), s.workers(), s.processes(),
-                s.work(), s.batchSize(), s.tenants(), s.noisyShare(), s.spike(), s.failures(), s.saturated(), s.modes(),
-                s.fairness(), s.fairnessCap(), repeat);
+        return s.withRepeat(repeat);
     }
 }

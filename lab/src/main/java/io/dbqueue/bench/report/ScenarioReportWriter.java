@@ -20,6 +20,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
+import static io.dbqueue.bench.scenario.ScenarioTargets.number;
+
 /** Writes {@code scenarios.json}, {@code scenarios.md} and a pickup chart per scenario for {@code bench scenario}. */
 public final class ScenarioReportWriter {
 
@@ -182,9 +184,5 @@ public final class ScenarioReportWriter {
 
     private static String whole(ScenarioCell c, ToDoubleFunction<RunResult> value) {
         return String.format(Locale.ROOT, "%,.0f", c.of(value).median());
-    }
-
-    private static String number(double value) {
-        return ScenarioTargets.number(value);
     }
 }

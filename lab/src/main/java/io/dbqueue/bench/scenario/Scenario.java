@@ -41,6 +41,11 @@ public record Scenario(String name, String description, double rate, Duration wa
         fairness = List.copyOf(fairness);
     }
 
+    public Scenario withRepeat(int value) {
+        return new Scenario(name, description, rate, warmup, duration, workers, processes, work, batchSize, tenants,
+                noisyShare, spike, failures, saturated, modes, fairness, fairnessCap, value);
+    }
+
     /** When task {@code k} (from 0) is due, in nanoseconds after the first. */
     public long sendNanos(long k) {
         double perSecond = rate;

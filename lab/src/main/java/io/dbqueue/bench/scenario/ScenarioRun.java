@@ -3,7 +3,6 @@ package io.dbqueue.bench.scenario;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.Transactions;
 import io.dbqueue.bench.metrics.ClientProbe;
-import io.dbqueue.bench.metrics.ProcStatus;
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueListener;
