@@ -1,11 +1,14 @@
 package io.dbqueue.consumer;
 
-import com.rabbitmq.client.ConnectionFactory;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.amqp.core.AmqpAdmin;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.client.RestClient;
 import tools.jackson.databind.ObjectMapper;
 
 @Configuration(proxyBeanMethods = false)
@@ -27,17 +30,14 @@ class ConsumerConfiguration {
 
     /** Over RabbitMQ when {@code RABBIT_HOST} is set, as the experiment did; else over HTTP to test-app. */
     @Bean(destroyMethod = "close")
-    StatsSender statsSender(Environment env, ConsumerProperties properties, ObjectMapper json) throws Exception {
-        String host = env.getProperty("rabbit.host", "");
-        if (host.isBlank()) {
-            return new HttpStatsSender(properties.stats().testAppUrl(), json);
+    StatsSender statsSender(Environment env, ConsumerProperties properties, ObjectMapper json,
+                            RestClient.Builder http, ObjectProvider<RabbitTemplate> rabbit,
+                            ObjectProvider<AmqpAdmin> admin) {
+        if (env.getProperty("rabbit.host", "").isBlank()) {
+            return new HttpStatsSender(http.build(), properties.stats().testAppUrl());
         }
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(host);
-        factory.setPort(env.getProperty("rabbit.port", Integer.class, 5672));
-        factory.setUsername(env.getProperty("rabbit.user", "guest"));
-        factory.setPassword(env.getProperty("rabbit.pass", "guest"));
-        return new RabbitStatsSender(factory, env.getProperty("rabbit.stats-queue", "dbq.stats"), json);
+        return new RabbitStatsSender(rabbit.getObject(), admin.getObject(),
+                env.getProperty("rabbit.stats-queue", "dbq.stats"), json);
     }
 
     /** Closed after the workers stopped (they depend on it), so the last handlers' reports go out too. */

@@ -1,36 +1,26 @@
 package io.dbqueue.consumer;
 
-import tools.jackson.databind.ObjectMapper;
+import org.springframework.http.MediaType;
+import org.springframework.web.client.RestClient;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 
 /** Posts each batch as a JSON array to test-app's {@code /stats}. Needs no broker. */
 final class HttpStatsSender implements StatsSender {
 
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final RestClient http;
     private final URI statsUri;
-    private final ObjectMapper json;
 
-    HttpStatsSender(URI testAppUrl, ObjectMapper json) {
+    HttpStatsSender(RestClient http, URI testAppUrl) {
+        this.http = http;
         this.statsUri = testAppUrl.resolve("/stats");
-        this.json = json;
     }
 
+    /** Throws when test-app does not answer 2xx, so that the batch's messages are not finished. */
     @Override
-    public void send(List<Stat> stats) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(statsUri).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(stats))).build();
-        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() / 100 != 2) {
-            throw new IllegalStateException(statsUri + " answered " + response.statusCode() + " " + response.body());
-        }
+    public void send(List<Stat> stats) {
+        http.post().uri(statsUri).contentType(MediaType.APPLICATION_JSON).body(stats).retrieve().toBodilessEntity();
     }
 
     @Override

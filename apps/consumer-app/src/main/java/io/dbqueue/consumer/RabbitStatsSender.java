@@ -1,49 +1,53 @@
 package io.dbqueue.consumer;
 
-import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.MessageProperties;
+import org.springframework.amqp.core.AmqpAdmin;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessageBuilder;
+import org.springframework.amqp.core.MessageDeliveryMode;
+import org.springframework.amqp.core.MessageProperties;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import tools.jackson.databind.ObjectMapper;
 
 import java.util.List;
 
 /**
  * Publishes each batch as one persistent AMQP message (a JSON array) to a durable queue
- * ({@code dbq.stats} unless {@code RABBIT_STATS_QUEUE} says otherwise), and waits for the broker's confirm. The experiment sent one message per
- * processed task; one per batch is what keeps the broker off the critical path.
+ * ({@code dbq.stats} unless {@code RABBIT_STATS_QUEUE} says otherwise), and waits for the broker's
+ * confirm. The experiment sent one message per processed task; one per batch is what keeps the broker
+ * off the critical path.
  */
 final class RabbitStatsSender implements StatsSender {
 
-    private final Connection connection;
-    private final Channel channel;
+    private static final long CONFIRM_TIMEOUT_MS = 30_000;
+
+    private final RabbitTemplate rabbit;
     private final ObjectMapper json;
     private final String queue;
-    private final String address;
 
-    RabbitStatsSender(ConnectionFactory factory, String queue, ObjectMapper json) throws Exception {
-        this.queue = queue;
-        this.address = factory.getHost() + ":" + factory.getPort();
-        this.connection = factory.newConnection("consumer-app");
-        this.channel = connection.createChannel();
-        channel.queueDeclare(queue, true, false, false, null);
-        channel.confirmSelect();
+    /** Declares the queue at once: a broker that cannot be reached fails the start, not the first report. */
+    RabbitStatsSender(RabbitTemplate rabbit, AmqpAdmin admin, String queue, ObjectMapper json) {
+        this.rabbit = rabbit;
         this.json = json;
+        this.queue = queue;
+        admin.declareQueue(new Queue(queue, true));
     }
 
     @Override
-    public synchronized void send(List<Stat> stats) throws Exception {
-        channel.basicPublish("", queue, MessageProperties.PERSISTENT_BASIC, json.writeValueAsBytes(stats));
-        channel.waitForConfirmsOrDie(30_000);
-    }
-
-    @Override
-    public void close() throws Exception {
-        connection.close();
+    public void send(List<Stat> stats) {
+        Message message = MessageBuilder.withBody(json.writeValueAsBytes(stats))
+                .setContentType(MessageProperties.CONTENT_TYPE_JSON)
+                .setDeliveryMode(MessageDeliveryMode.PERSISTENT).build();
+        rabbit.invoke(channel -> {
+            channel.send("", queue, message);
+            channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT_MS);
+            return null;
+        });
     }
 
     @Override
     public String toString() {
-        return "RabbitMQ " + address + " queue " + queue;
+        return "RabbitMQ " + rabbit.getConnectionFactory().getHost() + ":" + rabbit.getConnectionFactory().getPort()
+                + " queue " + queue;
     }
 }

@@ -1,23 +1,32 @@
 package io.dbqueue.producer;
 
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
-/** Turns request bodies into validated messages, or says precisely what is wrong with them. */
+/**
+ * Turns request bodies into validated messages, or says precisely what is wrong with them: the JSON
+ * types here, the message's constraints by Bean Validation.
+ */
 @Component
 public class MessageParser {
 
     private final ObjectMapper json;
     private final ProducerProperties properties;
+    private final Validator validator;
 
-    public MessageParser(ObjectMapper json, ProducerProperties properties) {
+    public MessageParser(ObjectMapper json, ProducerProperties properties, Validator validator) {
         this.json = json;
         this.properties = properties;
+        this.validator = validator;
     }
 
     public Message message(byte[] body) {
@@ -57,31 +66,33 @@ public class MessageParser {
         }
     }
 
-    private static Message message(JsonNode node, String path) {
+    private Message message(JsonNode node, String path) {
         if (!node.isObject()) {
             throw new InvalidMessageException(where(path) + "must be a JSON object {\"message\": string, \"testId\": integer}, was "
                     + kind(node));
         }
-        JsonNode message = field(node, path, "message");
-        if (!message.isString()) {
+        JsonNode message = field(node, "message");
+        if (message != null && !message.isString()) {
             throw new InvalidMessageException("field '" + path + "message' must be a string, was " + kind(message));
         }
-        if (message.asString().indexOf('\0') >= 0) {
-            throw new InvalidMessageException("field '" + path + "message' contains a NUL character, which PostgreSQL text cannot store");
-        }
-        JsonNode testId = field(node, path, "testId");
-        if (!testId.isIntegralNumber() || !testId.canConvertToLong()) {
+        JsonNode testId = field(node, "testId");
+        if (testId != null && (!testId.isIntegralNumber() || !testId.canConvertToLong())) {
             throw new InvalidMessageException("field '" + path + "testId' must be an integer, was " + kind(testId));
         }
-        return new Message(message.asString(), testId.asLong());
+        Message parsed = new Message(message == null ? null : message.asString(), testId == null ? null : testId.asLong());
+        Optional<ConstraintViolation<Message>> violation = validator.validate(parsed).stream()
+                .min(Comparator.comparing(v -> v.getPropertyPath().toString()));
+        if (violation.isPresent()) {
+            throw new InvalidMessageException("field '" + path + violation.get().getPropertyPath() + "' "
+                    + violation.get().getMessage());
+        }
+        return parsed;
     }
 
-    private static JsonNode field(JsonNode node, String path, String name) {
+    /** The field, or null when it is absent or JSON null. */
+    private static JsonNode field(JsonNode node, String name) {
         JsonNode value = node.get(name);
-        if (value == null || value.isNull()) {
-            throw new InvalidMessageException("field '" + path + name + "' is missing");
-        }
-        return value;
+        return value == null || value.isNull() ? null : value;
     }
 
     private static String where(String path) {

@@ -48,7 +48,7 @@ class DatabaseDownTest {
             String body = path.equals("/") ? "{\"message\":\"down\",\"testId\":1}" : "[{\"message\":\"down\",\"testId\":1}]";
             HttpResponse<String> answer = http.post(path, body);
             assertThat(answer.statusCode()).as(answer.body()).isEqualTo(503);
-            assertThat(answer.body()).contains("\"error\":\"message not stored");
+            assertThat(answer.body()).contains("\"detail\":\"message not stored");
         }
     }
 }

@@ -9,6 +9,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 import java.net.http.HttpResponse;
@@ -97,6 +98,8 @@ class ProducerAppTest {
         }
         assertBadRequest("/batch", "[{\"message\":\"a\",\"testId\":1},{\"message\":\"b\",\"testId\":true}]",
                 "field '[1].testId' must be an integer");
+        assertBadRequest("/batch", "[{\"message\":\"a\",\"testId\":1},{\"message\":\"b\"}]", "field '[1].testId' is missing");
+        assertBadRequest("/", "{}", "field 'message' is missing");
         assertBadRequest("/batch", "[]", "a batch must hold 1 to 5 messages");
         assertBadRequest("/batch", "[" + "{\"message\":\"a\",\"testId\":1},".repeat(5) + "{\"message\":\"a\",\"testId\":1}]",
                 "a batch must hold 1 to 5 messages, this one holds 6");
@@ -128,7 +131,7 @@ class ProducerAppTest {
         for (String bad : List.of("", "with space", "k".repeat(201))) {
             HttpResponse<String> answer = http.post("/", message, bad);
             assertThat(answer.statusCode()).as(bad).isEqualTo(400);
-            assertThat(json.readTree(answer.body()).get("error").asString()).contains("header Idempotency-Key must be");
+            assertThat(json.readTree(answer.body()).get("detail").asString()).contains("header Idempotency-Key must be");
         }
         assertThat(jdbc.sql("SELECT count(*) FROM producer_test").query(Long.class).single()).isEqualTo(3);
     }
@@ -136,7 +139,10 @@ class ProducerAppTest {
     private void assertBadRequest(String path, String body, String problem) throws Exception {
         HttpResponse<String> answer = post(path, body);
         assertThat(answer.statusCode()).as(body).isEqualTo(400);
-        assertThat(json.readTree(answer.body()).get("error").asString()).as(body).contains(problem);
+        assertThat(answer.headers().firstValue("Content-Type")).as(body).contains("application/problem+json");
+        JsonNode problemDetail = json.readTree(answer.body());
+        assertThat(problemDetail.get("status").asInt()).isEqualTo(400);
+        assertThat(problemDetail.get("detail").asString()).as(body).contains(problem);
     }
 
     private HttpResponse<String> post(String path, String body) {

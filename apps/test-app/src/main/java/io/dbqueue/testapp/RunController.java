@@ -1,6 +1,7 @@
 package io.dbqueue.testapp;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -45,7 +46,7 @@ public class RunController {
     @GetMapping("/{id}")
     public ResponseEntity<?> find(@PathVariable long id) {
         return runs.find(id).<ResponseEntity<?>>map(ResponseEntity::ok)
-                .orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(new ErrorBody("no run " + id)));
+                .orElseGet(() -> problem(HttpStatus.NOT_FOUND, "no run " + id));
     }
 
     /** Statistics from consumers that report over HTTP: a JSON array of {@link Stat}. */
@@ -56,13 +57,18 @@ public class RunController {
     }
 
     @ExceptionHandler(RunInProgressException.class)
-    ResponseEntity<ErrorBody> conflict(RunInProgressException e) {
-        return ResponseEntity.status(HttpStatus.CONFLICT).body(new ErrorBody(e.getMessage()));
+    ResponseEntity<ProblemDetail> conflict(RunInProgressException e) {
+        return problem(HttpStatus.CONFLICT, e.getMessage());
     }
 
     @ExceptionHandler({IllegalArgumentException.class, MissingServletRequestParameterException.class,
             MethodArgumentTypeMismatchException.class, HttpMessageNotReadableException.class})
-    ResponseEntity<ErrorBody> badRequest(Exception e) {
-        return ResponseEntity.badRequest().body(new ErrorBody(e.getMessage()));
+    ResponseEntity<ProblemDetail> badRequest(Exception e) {
+        return problem(HttpStatus.BAD_REQUEST, e.getMessage());
+    }
+
+    /** An RFC 9457 problem detail whose {@code detail} says precisely what was wrong. */
+    private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
+        return ResponseEntity.of(ProblemDetail.forStatusAndDetail(status, detail)).build();
     }
 }

@@ -12,6 +12,11 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class TestApplication {
 
     public static void main(String[] args) {
+        // HttpURLConnection keeps at most 5 idle connections per producer unless told otherwise: the
+        // other senders would open a new connection for every request.
+        if (System.getProperty("http.maxConnections") == null) {
+            System.setProperty("http.maxConnections", "1000");
+        }
         SpringApplication.run(TestApplication.class, args);
     }
 }

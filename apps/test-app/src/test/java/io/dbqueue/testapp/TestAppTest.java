@@ -129,7 +129,7 @@ class TestAppTest {
         for (String query : List.of("?testDataCount=0", "?testDataCount=abc", "")) {
             HttpResponse<String> response = post("/" + query);
             assertThat(response.statusCode()).as(query).isEqualTo(400);
-            assertThat(json.readTree(response.body()).get("error").asString()).as(query).contains("testDataCount");
+            assertThat(json.readTree(response.body()).get("detail").asString()).as(query).contains("testDataCount");
         }
         assertThat(get("/999999").statusCode()).isEqualTo(404);
     }

@@ -18,7 +18,7 @@ import java.util.Map;
  * @param ratesBefore   messages per second of valid traffic right before the corpus
  * @param ratesAfter    the same right after it
  * @param flood         answers to {@value BadInputRun#FLOOD} requests sent to producer-app at once, by kind:
- *                      {@code 200}, {@code 503} (with a JSON error: the pool was exhausted), {@code other}
+ *                      {@code 200}, {@code 503} (with a problem detail: the pool was exhausted), {@code other}
  * @param failures      every answer that differed from the corpus, with its line
  */
 public record BadInputResult(int requests, int refused, int validStored, int serverErrors, int hangs, long processed,

@@ -42,7 +42,7 @@ import java.util.concurrent.Future;
 /**
  * The bad-input scenario: the corpus of bad requests ({@code bad-input/producer-app.tsv},
  * {@code bad-input/test-app.tsv}) against the running services. Each bad request must get the 4xx
- * the corpus names with a JSON error naming the problem, never a 5xx or a hang; nothing of a refused
+ * the corpus names with a problem detail (RFC 9457) naming the problem, never a 5xx or a hang; nothing of a refused
  * request is stored (the valid ones' messages are processed, no test-app run starts); and valid
  * traffic right after runs as fast as right before.
  */
@@ -213,12 +213,12 @@ final class BadInputRun {
         }
         JsonNode error;
         try {
-            error = JSON.readTree(body).get("error");
+            error = JSON.readTree(body).get("detail");
         } catch (RuntimeException e) {
             return "answered " + status + " without a JSON body: " + abbreviate(body);
         }
         if (error == null || !error.isString()) {
-            return "answered " + status + " without an \"error\": " + abbreviate(body);
+            return "answered " + status + " without a problem \"detail\": " + abbreviate(body);
         }
         if (!request.error().equals(BadRequest.ANY_ERROR) && !error.asString().contains(request.error())) {
             return "error \"" + abbreviate(error.asString()) + "\" does not say \"" + request.error() + "\"";
@@ -228,7 +228,7 @@ final class BadInputRun {
 
     /**
      * {@value #FLOOD} single messages sent at once, each on its own connection: every answer must be a
-     * 200, or a 503 with a JSON error (the database pool exhausted past its timeout), nothing else.
+     * 200, or a 503 with a problem detail (the database pool exhausted past its timeout), nothing else.
      */
     private Map<String, Integer> flood(String producer) throws Exception {
         String message = "{\"message\":\"flood\",\"testId\":" + runId + "}";
@@ -247,7 +247,7 @@ final class BadInputRun {
                                 .timeout(TIMEOUT).header("Content-Type", "application/json")
                                 .POST(HttpRequest.BodyPublishers.ofString(message)).build(),
                                 HttpResponse.BodyHandlers.ofString());
-                        return answer.statusCode() == 503 && answer.body().contains("\"error\"") ? "503"
+                        return answer.statusCode() == 503 && answer.body().contains("\"detail\"") ? "503"
                                 : answer.statusCode() == 200 ? "200" : "other";
                     } catch (IOException e) {
                         return "other";
