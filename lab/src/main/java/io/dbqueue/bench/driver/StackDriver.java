@@ -1,6 +1,5 @@
 package io.dbqueue.bench.driver;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.dbqueue.bench.ProjectDir;
 import io.dbqueue.bench.metrics.LatencyBucket;
 import io.dbqueue.bench.metrics.LatencySummary;
@@ -11,6 +10,7 @@ import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.run.CellContext;
 import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
+import tools.jackson.databind.JsonNode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

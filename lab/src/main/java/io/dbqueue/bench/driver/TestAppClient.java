@@ -1,8 +1,10 @@
 package io.dbqueue.bench.driver;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dbqueue.bench.run.StopSignal;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,7 +17,10 @@ import java.util.concurrent.TimeUnit;
 /** test-app's HTTP API: start a run of N messages, and wait for its result. */
 final class TestAppClient {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** As Jackson 2 read them: content after the answer's JSON value is ignored. */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -38,7 +43,7 @@ final class TestAppClient {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             JsonNode result = listed(id);
-            String status = result.path("status").asText();
+            String status = result.path("status").asString();
             if (status.equals("COMPLETE")) {
                 return send(HttpRequest.newBuilder(URI.create(baseUrl + id)).GET());
             }

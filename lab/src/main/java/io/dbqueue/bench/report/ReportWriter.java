@@ -1,13 +1,16 @@
 package io.dbqueue.bench.report;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.run.CellResult;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.cfg.EnumFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,9 +26,18 @@ import java.util.stream.Collectors;
 /** Writes a run's output directory: results.json, results.csv, charts/*.png, report.md and report.html. */
 public final class ReportWriter {
 
-    public static final ObjectMapper JSON = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * The files' JSON. Jackson 3 changed some defaults the files were written with under Jackson 2; those are set
+     * back here so the files keep their shape: properties in declaration order, not sorted alphabetically; enums as
+     * their names, not their toString(); and a value with no properties fails the write rather than becoming {}.
+     */
+    public static final ObjectMapper JSON = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+            .disable(EnumFeature.WRITE_ENUMS_USING_TO_STRING)
+            .enable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .build();
 
     private static final String CSV_HEADER = "driver,layout,batch_size,repetitions,throughput_median,throughput_min,"
             + "throughput_max,spread_pct,enqueue_throughput_median,latency_min_ms,latency_avg_ms,latency_p50_ms,"

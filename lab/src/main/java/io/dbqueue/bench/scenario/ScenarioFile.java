@@ -1,6 +1,7 @@
 package io.dbqueue.bench.scenario;
 
 import io.dbqueue.bench.workload.YamlFields;
+import tools.jackson.core.JacksonException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,7 +42,7 @@ public final class ScenarioFile {
             Path file = Path.of(nameOrPath);
             try (InputStream in = Files.newInputStream(file)) {
                 return parse(YamlFields.read(in, file.toString(), "a scenario file"), file.toString());
-            } catch (IOException e) {
+            } catch (IOException | JacksonException e) {
                 throw new IllegalArgumentException("cannot read scenario file " + file + ": " + e.getMessage(), e);
             }
         }
@@ -83,7 +84,7 @@ public final class ScenarioFile {
         check(source, "duration", !duration.isZero(), "positive");
         return new Scenario(f.text("name"), f.text("description"), f.decimal("rate"), f.duration("warmup"), duration,
                 workers, processes, f.duration("work"), (int) f.number("batch_size"), tenants, noisyShare,
-                spike(f, source), failures(f, source), Boolean.parseBoolean(f.text("saturated")), modes, fairness, cap,
+                spike(f, source), failures(f, source), f.flag("saturated"), modes, fairness, cap,
                 (int) f.number("repeat"));
     }
 

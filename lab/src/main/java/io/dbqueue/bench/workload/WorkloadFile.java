@@ -1,6 +1,7 @@
 package io.dbqueue.bench.workload;
 
 import io.dbqueue.postgres.ServerProfile;
+import tools.jackson.core.JacksonException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +45,7 @@ public final class WorkloadFile {
     public static Workload read(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
             return parse(map(in, file.toString()), resource("default"), file.toString());
-        } catch (IOException e) {
+        } catch (IOException | JacksonException e) {
             throw new IllegalArgumentException("cannot read workload file " + file + ": " + e.getMessage(), e);
         }
     }
@@ -88,7 +89,7 @@ public final class WorkloadFile {
         }
     }
 
-    private static Map<String, Object> map(InputStream in, String source) throws IOException {
+    private static Map<String, Object> map(InputStream in, String source) {
         return YamlFields.read(in, source, "a workload file");
     }
 }

@@ -1,9 +1,9 @@
 package io.dbqueue.bench.workload;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
@@ -13,11 +13,19 @@ import java.util.Set;
 /** Typed access to the values of a YAML file the lab reads, with errors naming the key and the file. */
 public record YamlFields(Map<String, Object> values, String source) {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Set<String> YAML_1_1_TRUE = Set.of("yes", "Yes", "YES", "on", "On", "ON");
 
-    /** Reads a YAML mapping; {@code what} names the kind of file in the error when it is not one. */
+    /** As Jackson 2 read them: a second document after {@code ---} is ignored rather than an error. */
+    private static final ObjectMapper YAML = YAMLMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    /**
+     * Reads a YAML mapping; {@code what} names the kind of file in the error when it is not one. YAML that
+     * cannot be read throws a {@link tools.jackson.core.JacksonException}.
+     */
     @SuppressWarnings("unchecked")
-    public static Map<String, Object> read(InputStream in, String source, String what) throws IOException {
+    public static Map<String, Object> read(InputStream in, String source, String what) {
         Object value = YAML.readValue(in, Object.class);
         if (!(value instanceof Map)) {
             throw new IllegalArgumentException(source + ": " + what + " must be a YAML mapping of keys to values");
@@ -73,6 +81,19 @@ public record YamlFields(Map<String, Object> values, String source) {
 
     public String text(String key) {
         return required(key).toString();
+    }
+
+    /**
+     * A yes or no. Jackson 3 resolves YAML scalars as JSON does: only true and false are booleans, the rest text;
+     * Jackson 2 also made true of an unquoted yes or on (YAML 1.1), which is kept here.
+     */
+    public boolean flag(String key) {
+        Object value = required(key);
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        String text = value.toString();
+        return text.equalsIgnoreCase("true") || YAML_1_1_TRUE.contains(text);
     }
 
     public long number(String key) {

@@ -1,12 +1,12 @@
 package io.dbqueue.bench.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.Drivers;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -37,7 +37,7 @@ class BrokerDriversTest {
         assertEquals(0, results.get("skipped").size(), results.get("skipped").toString());
         JsonNode runs = results.get("runs");
         assertEquals(1, runs.size(), "one cell for the batch size, whatever the layouts");
-        assertEquals("none", runs.get(0).get("layout").asText());
+        assertEquals("none", runs.get(0).get("layout").asString());
         assertTrue(runs.get(0).at("/throughput/median").asDouble() > 0, runs.toString());
     }
 }

@@ -1,9 +1,9 @@
 package io.dbqueue.bench.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.dbqueue.bench.report.ReportWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -25,11 +25,11 @@ class EnqueueMethodsTest {
                 new PrintWriter(err, true));
         assertEquals(0, code, err.toString());
         JsonNode json = ReportWriter.JSON.readTree(dir.resolve("enqueue-methods.json").toFile());
-        assertTrue(json.at("/environment/postgres/settings/fsync").isTextual(), "environment recorded");
+        assertTrue(json.at("/environment/postgres/settings/fsync").isString(), "environment recorded");
         Set<String> cells = new HashSet<>();
         for (JsonNode sample : json.get("samples")) {
             assertTrue(sample.at("/rows_per_second/median").asDouble() > 0, sample.toString());
-            cells.add(sample.get("method").asText() + "/" + sample.get("batch_size").asInt());
+            cells.add(sample.get("method").asString() + "/" + sample.get("batch_size").asInt());
         }
         assertEquals(Set.of("unnest/10", "multi-row VALUES/10", "COPY/10", "unnest/100", "multi-row VALUES/100",
                 "COPY/100"), cells);

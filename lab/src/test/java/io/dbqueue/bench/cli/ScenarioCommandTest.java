@@ -1,9 +1,9 @@
 package io.dbqueue.bench.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.dbqueue.bench.report.ReportWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -54,12 +54,12 @@ class ScenarioCommandTest {
         assertEquals(0, code, err.toString());
 
         JsonNode json = ReportWriter.JSON.readTree(out.resolve("scenarios.json").toFile());
-        assertTrue(json.at("/environment/postgres/settings/fsync").isTextual(), "environment recorded");
+        assertTrue(json.at("/environment/postgres/settings/fsync").isString(), "environment recorded");
         List<String> cells = new ArrayList<>();
         for (JsonNode scenario : json.get("samples")) {
             for (JsonNode cell : scenario.get("cells")) {
-                cells.add(scenario.get("scenario").asText() + " " + cell.get("mode").asText() + " "
-                        + cell.get("fairness").asText());
+                cells.add(scenario.get("scenario").asString() + " " + cell.get("mode").asString() + " "
+                        + cell.get("fairness").asString());
                 for (JsonNode run : cell.get("runs")) {
                     assertTrue(run.get("throughput").asDouble() > 0, run.toString());
                     assertEquals(0, run.get("undrained").asLong(), run.toString());
