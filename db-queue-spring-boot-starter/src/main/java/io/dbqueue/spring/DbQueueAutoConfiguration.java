@@ -7,14 +7,19 @@ import io.dbqueue.spring.listener.DbQueueListenerRegistrar;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -32,21 +37,53 @@ import java.time.Duration;
 /**
  * Validates {@code dbq.queues}, makes sure the queue tables exist, exposes {@link DbQueues} and runs
  * the workers of the application's {@link QueueConsumer} beans. Application {@link QueueListener}
- * beans (and the starter's metrics) observe every queue.
+ * beans (and the starter's metrics) observe every queue. Active when the application has one
+ * DataSource (or a primary one), or one marked {@link DbQueueDataSource}.
  */
 @AutoConfiguration(after = DataSourceAutoConfiguration.class)
-@ConditionalOnBean(DataSource.class)
+@Conditional(DbQueueAutoConfiguration.QueueDataSourceCondition.class)
 @ConditionalOnBooleanProperty(name = "dbq.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DbQueueProperties.class)
 public class DbQueueAutoConfiguration {
+
+    /**
+     * The consumers' lifecycle phase: one below Spring Boot's web server graceful shutdown
+     * (WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE, {@code DEFAULT_PHASE - 1024}), so the
+     * workers stop only after the requests in progress have finished, handlers that call the
+     * application's own endpoints included.
+     */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1025;
+
+    static final class QueueDataSourceCondition extends AnyNestedCondition {
+
+        QueueDataSourceCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnSingleCandidate(DataSource.class)
+        static final class SingleDataSource {
+        }
+
+        @ConditionalOnBean(value = DataSource.class, annotation = DbQueueDataSource.class)
+        static final class MarkedDataSource {
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public QueueDataSource dbQueueDataSource(@DbQueueDataSource ObjectProvider<DataSource> marked,
+                                             ObjectProvider<DataSource> dataSources) {
+        return new QueueDataSource(marked.getIfAvailable(dataSources::getObject));
+    }
 
     /** After Flyway, Liquibase and spring.sql.init have run: a migration may create the queue tables. */
     @Bean
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
-    public QueueDefinitions dbQueueDefinitions(DbQueueProperties properties, DataSource dataSource) {
-        QueueDefinitions definitions = QueueDefinitions.of(properties);
-        new QueueTables(dataSource).ensure(definitions, properties.getInitializeSchema());
+    public QueueDefinitions dbQueueDefinitions(DbQueueProperties properties, QueueDataSource queues,
+                                               Environment environment) {
+        QueueDefinitions definitions = QueueDefinitions.of(properties, Threading.VIRTUAL.isActive(environment));
+        new QueueTables(queues.dataSource()).ensure(definitions, properties.getInitializeSchema());
         return definitions;
     }
 
@@ -57,11 +94,10 @@ public class DbQueueAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public Transactions dbQueueTransactions(DataSource dataSource, ObjectProvider<PlatformTransactionManager> managers) {
-        DataSource queues = SpringTransactions.unwrapped(dataSource);
+    public Transactions dbQueueTransactions(QueueDataSource queues, ObjectProvider<PlatformTransactionManager> managers) {
         PlatformTransactionManager manager = managers.getIfUnique();
-        return new SpringTransactions(manager != null && manages(manager, queues) ? manager
-                : new DataSourceTransactionManager(queues));
+        return new SpringTransactions(manager != null && manages(manager, queues.dataSource()) ? manager
+                : new DataSourceTransactionManager(queues.dataSource()));
     }
 
     /**
@@ -77,27 +113,27 @@ public class DbQueueAutoConfiguration {
         Method getter = ClassUtils.getMethodIfAvailable(manager.getClass(), "getDataSource");
         Object exposed = getter == null ? null : ReflectionUtils.invokeMethod(getter, manager);
         return exposed instanceof DataSource ds
-                && TransactionSynchronizationUtils.unwrapResourceIfNecessary(SpringTransactions.unwrapped(ds)) == target;
+                && TransactionSynchronizationUtils.unwrapResourceIfNecessary(QueueDataSource.unwrapped(ds)) == target;
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public QueueConsumerWorkers dbQueueConsumerWorkers(DataSource dataSource, QueueDefinitions definitions,
+    public QueueConsumerWorkers dbQueueConsumerWorkers(QueueDataSource queues, QueueDefinitions definitions,
                                                        ObjectProvider<QueueConsumer> consumers,
                                                        ObjectProvider<QueueListener> listeners,
                                                        DbQueueProperties properties, BeanFactory beans,
                                                        Transactions transactions) {
-        return new QueueConsumerWorkers(SpringTransactions.unwrapped(dataSource), definitions, consumers,
-                QueueListener.composite(listeners.orderedStream().toList()), properties.getShutdownTimeout(), beans,
-                transactions);
+        return new QueueConsumerWorkers(queues.dataSource(), definitions, consumers,
+                QueueListener.composite(listeners.orderedStream().toList()), properties.getShutdownTimeout(),
+                properties.isAutoStartup(), beans, transactions);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public DbQueues dbQueues(DataSource dataSource, QueueDefinitions definitions,
+    public DbQueues dbQueues(QueueDataSource queues, QueueDefinitions definitions,
                              ObjectProvider<QueueListener> listeners, QueueConsumerWorkers consumers,
                              QueueNotifier notifier, Transactions transactions) {
-        return new DbQueues(SpringTransactions.unwrapped(dataSource), definitions,
+        return new DbQueues(queues.dataSource(), definitions,
                 QueueListener.composite(listeners.orderedStream().toList()),
                 consumers, notifier, transactions);
     }
@@ -105,8 +141,8 @@ public class DbQueueAutoConfiguration {
     /** Sends the wakeups of queues with {@code wakeup=notify} or {@code adaptive}; its thread starts with the first one. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public QueueNotifier dbQueueNotifier(DataSource dataSource, DbQueueProperties properties) {
-        return new QueueNotifier(dataSource, properties.getNotifyInterval());
+    public QueueNotifier dbQueueNotifier(QueueDataSource queues, DbQueueProperties properties) {
+        return new QueueNotifier(queues.dataSource(), properties.getNotifyInterval());
     }
 
     /** Sends messages of any type to the configured queues, through the {@link PayloadSerializer}. */
@@ -142,18 +178,18 @@ public class DbQueueAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public IdempotencyKeyPurge dbQueueIdempotencyKeyPurge(DataSource dataSource, QueueDefinitions definitions,
+    public IdempotencyKeyPurge dbQueueIdempotencyKeyPurge(QueueDataSource queues, QueueDefinitions definitions,
                                                           DbQueueProperties properties) {
         Duration retention = properties.getIdempotencyKeyRetention();
         if (retention == null || retention.isNegative() || retention.isZero()) {
             throw new InvalidQueuePropertyException("dbq.idempotency-key-retention must be positive, was " + retention);
         }
-        return new IdempotencyKeyPurge(dataSource, definitions, retention);
+        return new IdempotencyKeyPurge(queues.dataSource(), definitions, retention);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public QueueDepths dbQueueDepths(DataSource dataSource, QueueDefinitions definitions) {
-        return new QueueDepths(dataSource, definitions);
+    public QueueDepths dbQueueDepths(QueueDataSource queues, QueueDefinitions definitions) {
+        return new QueueDepths(queues.dataSource(), definitions);
     }
 }

@@ -1,7 +1,10 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.queue.QueueNotifier;
+import io.dbqueue.queue.RetryPolicy;
+import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.VacuumPolicy;
+import io.dbqueue.queue.Wakeup;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
@@ -27,6 +30,12 @@ public class DbQueueProperties {
      * (the DDL of every layout is on the classpath as io/dbqueue/sql/<layout>.sql).
      */
     private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+
+    /**
+     * Whether the consumers' workers start with the application context; off, they start when
+     * QueueConsumerWorkers#start() is called (producers work either way).
+     */
+    private boolean autoStartup = true;
 
     /** How long stopping the application waits for batches in progress before interrupting the workers. */
     private Duration shutdownTimeout = Duration.ofSeconds(30);
@@ -57,6 +66,14 @@ public class DbQueueProperties {
 
     public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
         this.initializeSchema = initializeSchema;
+    }
+
+    public boolean isAutoStartup() {
+        return autoStartup;
+    }
+
+    public void setAutoStartup(boolean autoStartup) {
+        this.autoStartup = autoStartup;
     }
 
     public Duration getShutdownTimeout() {
@@ -98,7 +115,7 @@ public class DbQueueProperties {
         private String table;
 
         /** The table's layout preset, e.g. queue_tasks_5 or dbq_seq. Defaults to the table name when that is a preset name. */
-        private String layout;
+        private QueueLayout layout;
 
         /** The queue's name within its table (the queue_name column). Defaults to the queue id. */
         private String queueName;
@@ -109,7 +126,7 @@ public class DbQueueProperties {
          * worker threads only claiming and the executor bean named by executor (by default
          * applicationTaskExecutor) handling the batches.
          */
-        private String mode = "at-least-once";
+        private QueueMode mode = QueueMode.AT_LEAST_ONCE;
 
         /** Worker threads polling this queue. */
         private int threads = 1;
@@ -139,8 +156,11 @@ public class DbQueueProperties {
          */
         private boolean leaseHeartbeat = true;
 
-        /** Whether the workers run on virtual threads; only honoured on JDK 21 and later. */
-        private boolean virtualThreads = false;
+        /**
+         * Whether the workers run on virtual threads; only honoured on JDK 21 and later. Unset, they do
+         * when spring.threads.virtual.enabled is true.
+         */
+        private Boolean virtualThreads;
 
         /**
          * How idle consumers learn of new tasks: poll (every no-task-timeout), notify (producers send
@@ -148,7 +168,7 @@ public class DbQueueProperties {
          * adaptive (notify while the consumers keep up, polling every between-task-timeout and no
          * notifications while nearly every claim comes back full).
          */
-        private String wakeup = "poll";
+        private Wakeup wakeup = Wakeup.POLL;
 
         /**
          * Name of a java.util.concurrent.Executor bean that handles and acknowledges the batches, so that
@@ -176,11 +196,11 @@ public class DbQueueProperties {
             this.table = table;
         }
 
-        public String getLayout() {
+        public QueueLayout getLayout() {
             return layout;
         }
 
-        public void setLayout(String layout) {
+        public void setLayout(QueueLayout layout) {
             this.layout = layout;
         }
 
@@ -192,11 +212,11 @@ public class DbQueueProperties {
             this.queueName = queueName;
         }
 
-        public String getMode() {
+        public QueueMode getMode() {
             return mode;
         }
 
-        public void setMode(String mode) {
+        public void setMode(QueueMode mode) {
             this.mode = mode;
         }
 
@@ -256,19 +276,19 @@ public class DbQueueProperties {
             this.leaseHeartbeat = leaseHeartbeat;
         }
 
-        public boolean isVirtualThreads() {
+        public Boolean getVirtualThreads() {
             return virtualThreads;
         }
 
-        public void setVirtualThreads(boolean virtualThreads) {
+        public void setVirtualThreads(Boolean virtualThreads) {
             this.virtualThreads = virtualThreads;
         }
 
-        public String getWakeup() {
+        public Wakeup getWakeup() {
             return wakeup;
         }
 
-        public void setWakeup(String wakeup) {
+        public void setWakeup(Wakeup wakeup) {
             this.wakeup = wakeup;
         }
 
@@ -363,7 +383,7 @@ public class DbQueueProperties {
     public static class Retry {
 
         /** Retry type: geometric, arithmetic or linear. */
-        private String type = "geometric";
+        private RetryType type = RetryType.GEOMETRIC;
 
         /** Base delay before a failed task is tried again. */
         private Duration interval = Duration.ofSeconds(1);
@@ -374,11 +394,14 @@ public class DbQueueProperties {
         /** Random extra share (0 to 1) of each delay, so that tasks that failed together do not retry together. */
         private double jitter = 0.0;
 
-        public String getType() {
+        /** The longest delay between two attempts, however many failed before; at least the interval. */
+        private Duration maxDelay = RetryPolicy.DEFAULT.maxDelay();
+
+        public RetryType getType() {
             return type;
         }
 
-        public void setType(String type) {
+        public void setType(RetryType type) {
             this.type = type;
         }
 
@@ -404,6 +427,14 @@ public class DbQueueProperties {
 
         public void setJitter(double jitter) {
             this.jitter = jitter;
+        }
+
+        public Duration getMaxDelay() {
+            return maxDelay;
+        }
+
+        public void setMaxDelay(Duration maxDelay) {
+            this.maxDelay = maxDelay;
         }
     }
 }

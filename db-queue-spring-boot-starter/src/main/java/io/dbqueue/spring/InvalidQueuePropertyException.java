@@ -28,4 +28,12 @@ public class InvalidQueuePropertyException extends IllegalArgumentException {
             throw failure;
         }
     }
+
+    /** {@code value}, unless a property was set to nothing (an empty value binds an enum to null). */
+    static <T> T required(String property, T value) {
+        if (value == null) {
+            throw new InvalidQueuePropertyException(property + " must not be empty");
+        }
+        return value;
+    }
 }

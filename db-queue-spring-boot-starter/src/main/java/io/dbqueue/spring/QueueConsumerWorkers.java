@@ -13,7 +13,6 @@ import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.system.JavaVersion;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 import javax.sql.DataSource;
@@ -33,13 +32,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Starts the workers of every {@link QueueConsumer} bean when the application context starts, and
  * stops them gracefully when it stops: claiming stops at once, batches in progress get up to
  * {@code dbq.shutdown-timeout} to finish, then the workers are interrupted (their unanswered tasks
- * are released). Its phase is SmartLifecycle's default, the highest: it starts last and stops first,
- * before the web server, and the DataSource closes only after all lifecycles have stopped. Queues
+ * are released). Its phase is {@link DbQueueAutoConfiguration#PHASE}: it stops after the web server's
+ * graceful shutdown, and the DataSource closes only after all lifecycles have stopped. With
+ * {@code dbq.auto-startup=false} it starts only when {@link #start()} is called. Queues
  * with {@code wakeup=notify} or {@code adaptive} share one LISTEN connection that wakes their idle workers. A queue with
  * an {@code executor} hands its batches to that bean; when the executor stops taking them (Spring
  * shuts task executors down as the context closes), the workers handle them themselves.
  */
-public final class QueueConsumerWorkers implements SmartLifecycle {
+public final class QueueConsumerWorkers implements DbQueueLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueConsumerWorkers.class);
 
@@ -48,6 +48,7 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     private final ObjectProvider<QueueConsumer> consumers;
     private final QueueListener listener;
     private final Duration shutdownTimeout;
+    private final boolean autoStartup;
     private final BeanFactory beans;
     private final Transactions transactions;
     private final Map<String, QueueWorkers> workers = Collections.synchronizedMap(new LinkedHashMap<>());
@@ -57,12 +58,14 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     /** {@code consumers} are looked up on {@link #start()}, so that a consumer may itself inject {@link DbQueues}. */
     public QueueConsumerWorkers(DataSource dataSource, QueueDefinitions definitions,
                                 ObjectProvider<QueueConsumer> consumers, QueueListener listener,
-                                Duration shutdownTimeout, BeanFactory beans, Transactions transactions) {
+                                Duration shutdownTimeout, boolean autoStartup, BeanFactory beans,
+                                Transactions transactions) {
         this.dataSource = dataSource;
         this.definitions = definitions;
         this.consumers = consumers;
         this.listener = listener;
         this.shutdownTimeout = shutdownTimeout;
+        this.autoStartup = autoStartup;
         this.beans = beans;
         this.transactions = transactions;
     }
@@ -73,7 +76,10 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
         List<QueueConsumer> all = consumers.orderedStream().toList();
         checkConsumers(all);
         // Resolved before any worker starts, so that a wrong bean name fails start-up with nothing running.
@@ -109,7 +115,7 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     }
 
     @Override
-    public void stop() {
+    public synchronized void stop() {
         running = false;
         QueueWakeups listening = wakeups;
         if (listening != null) {
@@ -136,6 +142,11 @@ public final class QueueConsumerWorkers implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return autoStartup;
     }
 
     /** A consumer bean by its class; a {@code @DbQueueListener} method by its name. */

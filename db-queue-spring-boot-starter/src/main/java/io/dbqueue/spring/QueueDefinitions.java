@@ -16,12 +16,12 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import static io.dbqueue.spring.InvalidQueuePropertyException.check;
+import static io.dbqueue.spring.InvalidQueuePropertyException.required;
 
 /**
  * The queues of {@code dbq.queues}, turned into the core's configuration. Every value goes through the
@@ -29,16 +29,8 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
  */
 public final class QueueDefinitions {
 
-    private static final String EXTERNAL_EXECUTOR = "external-executor";
     /** Spring Boot's auto-configured task executor. */
     static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
-    private static final Map<String, DeliveryMode> MODES = Map.of(
-            "at-least-once", DeliveryMode.AT_LEAST_ONCE,
-            "separate-transactions", DeliveryMode.AT_LEAST_ONCE,
-            EXTERNAL_EXECUTOR, DeliveryMode.AT_LEAST_ONCE,
-            "exactly-once", DeliveryMode.EXACTLY_ONCE,
-            "wrap-in-transaction", DeliveryMode.EXACTLY_ONCE,
-            "at-most-once", DeliveryMode.AT_MOST_ONCE);
 
     private final Map<String, QueueDefinition> byId;
 
@@ -58,12 +50,16 @@ public final class QueueDefinitions {
         this.byId = Collections.unmodifiableMap(map);
     }
 
-    /** Validates {@code properties}; throws {@link InvalidQueuePropertyException} naming the first bad property. */
-    public static QueueDefinitions of(DbQueueProperties properties) {
+    /**
+     * Validates {@code properties}; throws {@link InvalidQueuePropertyException} naming the first bad
+     * property. Queues that do not say whether their workers run on virtual threads do when
+     * {@code virtualThreads} (Spring Boot's spring.threads.virtual.enabled, on JDK 21 or later).
+     */
+    public static QueueDefinitions of(DbQueueProperties properties, boolean virtualThreads) {
         check("dbq.shutdown-timeout", () -> positive("shutdownTimeout", properties.getShutdownTimeout()));
         check("dbq.notify-interval", () -> notNegative("notifyInterval", properties.getNotifyInterval()));
         return new QueueDefinitions(properties.getQueues().entrySet().stream()
-                .map(entry -> definition(entry.getKey(), entry.getValue()))
+                .map(entry -> definition(entry.getKey(), entry.getValue(), virtualThreads))
                 .toList());
     }
 
@@ -84,7 +80,7 @@ public final class QueueDefinitions {
         return definition;
     }
 
-    private static QueueDefinition definition(String id, DbQueueProperties.Queue queue) {
+    private static QueueDefinition definition(String id, DbQueueProperties.Queue queue, boolean virtualThreads) {
         String prefix = "dbq.queues." + id + ".";
         String tableName = queue.getTable();
         if (tableName == null || tableName.isBlank()) {
@@ -95,7 +91,7 @@ public final class QueueDefinitions {
         String queueName = queue.getQueueName() == null ? id : queue.getQueueName();
         QueueLocation location = check(prefix + "queue-name", () -> table.queue(queueName));
 
-        DeliveryMode mode = check(prefix + "mode", () -> mode(queue.getMode()));
+        DeliveryMode mode = required(prefix + "mode", queue.getMode()).deliveryMode();
         PollSettings batch = check(prefix + "batch-size", () -> PollSettings.DEFAULT.withBatchSize(queue.getBatchSize()));
         PollSettings betweenTask = check(prefix + "between-task-timeout", () -> batch.withTimeouts(
                 queue.getBetweenTaskTimeout(), batch.noTaskTimeout(), batch.fatalCrashTimeout()));
@@ -114,8 +110,9 @@ public final class QueueDefinitions {
                 () -> new VacuumPolicy(vacuum.getClaimedTasks(), VacuumPolicy.DEFAULT.minInterval()));
         QueueConfig config = leased.withVacuum(check(prefix + "vacuum.min-interval",
                 () -> new VacuumPolicy(claimed.claimedTasks(), vacuum.getMinInterval())))
-                .withWakeup(check(prefix + "wakeup", () -> wakeup(queue.getWakeup())));
-        return new QueueDefinition(id, config, queue.isVirtualThreads(), externalExecutor(prefix, queue, config),
+                .withWakeup(required(prefix + "wakeup", queue.getWakeup()));
+        boolean virtual = queue.getVirtualThreads() == null ? virtualThreads : queue.getVirtualThreads();
+        return new QueueDefinition(id, config, virtual, externalExecutor(prefix, queue, config),
                 coalescing(prefix + "coalesce.", queue.getCoalesce()));
     }
 
@@ -128,7 +125,7 @@ public final class QueueDefinitions {
     private static Optional<QueueDefinition.ExternalExecutor> externalExecutor(String prefix, DbQueueProperties.Queue queue,
                                                                                QueueConfig config) {
         String bean = queue.getExecutor() == null || queue.getExecutor().isBlank() ? null : queue.getExecutor().trim();
-        if (bean == null && EXTERNAL_EXECUTOR.equals(normalizedMode(queue.getMode()))) {
+        if (bean == null && queue.getMode() == QueueMode.EXTERNAL_EXECUTOR) {
             bean = APPLICATION_TASK_EXECUTOR;
         }
         if (bean == null) {
@@ -139,7 +136,7 @@ public final class QueueDefinitions {
             return Optional.empty();
         }
         if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
-            throw new InvalidQueuePropertyException(prefix + "executor cannot be used with mode " + queue.getMode()
+            throw new InvalidQueuePropertyException(prefix + "executor cannot be used with mode " + queue.getMode().propertyValue()
                     + ": exactly-once claims, handles and finishes a batch in one transaction on the worker's thread");
         }
         int inFlight = queue.getMaxBatchesInFlight() == null ? config.threads() : queue.getMaxBatchesInFlight();
@@ -150,54 +147,23 @@ public final class QueueDefinitions {
     }
 
     private static RetryPolicy retry(String prefix, DbQueueProperties.Retry retry) {
-        RetryType type = check(prefix + "type", () -> retryType(retry.getType()));
+        RetryType type = required(prefix + "type", retry.getType());
         RetryPolicy policy = check(prefix + "interval", () -> RetryPolicy.of(type, retry.getInterval(), 1));
         RetryPolicy attempts = check(prefix + "max-attempts",
                 () -> RetryPolicy.of(type, policy.interval(), retry.getMaxAttempts()));
-        return check(prefix + "jitter", () -> attempts.withJitter(retry.getJitter()));
+        RetryPolicy jittered = check(prefix + "jitter", () -> attempts.withJitter(retry.getJitter()));
+        return check(prefix + "max-delay", () -> jittered.withMaxDelay(retry.getMaxDelay()));
     }
 
-    private static Layout layout(String name, String table) {
-        if (name != null && !name.isBlank()) {
-            return Layout.named(name.trim().toLowerCase(Locale.ROOT));
+    private static Layout layout(QueueLayout preset, String table) {
+        if (preset != null) {
+            return preset.layout();
         }
         if (Layout.presets().stream().anyMatch(l -> l.name().equals(table))) {
             return Layout.named(table);
         }
         throw new IllegalArgumentException("layout must be given when the table '" + table
                 + "' is not named after a preset; known layouts: " + Layout.presets().stream().map(Layout::name).toList());
-    }
-
-    private static DeliveryMode mode(String value) {
-        DeliveryMode mode = MODES.get(normalizedMode(value));
-        if (mode == null) {
-            throw new IllegalArgumentException("mode must be one of at-least-once, exactly-once, at-most-once,"
-                    + " external-executor (or the aliases separate-transactions, wrap-in-transaction), was '" + value + "'");
-        }
-        return mode;
-    }
-
-    private static String normalizedMode(String value) {
-        return value == null ? "" : value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
-    }
-
-    private static Wakeup wakeup(String value) {
-        String wakeup = value == null ? "" : value.trim().toUpperCase(Locale.ROOT);
-        for (Wakeup w : Wakeup.values()) {
-            if (w.name().equals(wakeup)) {
-                return w;
-            }
-        }
-        throw new IllegalArgumentException("wakeup must be poll, notify or adaptive, was '" + value + "'");
-    }
-
-    private static RetryType retryType(String value) {
-        for (RetryType type : RetryType.values()) {
-            if (type.name().equalsIgnoreCase(value == null ? "" : value.trim())) {
-                return type;
-            }
-        }
-        throw new IllegalArgumentException("type must be one of geometric, arithmetic, linear, was '" + value + "'");
     }
 
     private static Duration notNegative(String field, Duration value) {

@@ -2,7 +2,6 @@ package io.dbqueue.spring;
 
 import io.dbqueue.Transactions;
 import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -29,17 +28,6 @@ public final class SpringTransactions implements Transactions {
     SpringTransactions(PlatformTransactionManager manager) {
         this.newTransaction = new TransactionTemplate(manager);
         newTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-    }
-
-    /**
-     * The DataSource the library should take its connections from: a
-     * {@link TransactionAwareDataSourceProxy}'s target. Through the proxy, a connection taken on a
-     * thread inside a transaction is that transaction's, and the library's auto-commit statements
-     * (a topic's description, a dead-letter listing) would commit it early; the transaction's own
-     * connection is still found through {@link #joined}, which Spring binds to the target.
-     */
-    public static DataSource unwrapped(DataSource dataSource) {
-        return dataSource instanceof TransactionAwareDataSourceProxy proxy ? proxy.getTargetDataSource() : dataSource;
     }
 
     @Override

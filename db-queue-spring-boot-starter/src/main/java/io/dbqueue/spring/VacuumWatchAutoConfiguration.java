@@ -12,7 +12,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
-import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.List;
 
@@ -24,7 +23,7 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
  * beans; the starter's metrics read its latest report.
  */
 @AutoConfiguration(after = DbQueueAutoConfiguration.class)
-@ConditionalOnBean({DataSource.class, QueueDefinitions.class})
+@ConditionalOnBean({QueueDataSource.class, QueueDefinitions.class})
 @ConditionalOnBooleanProperty(name = "dbq.vacuum-watch.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(VacuumWatchProperties.class)
 public class VacuumWatchAutoConfiguration {
@@ -34,12 +33,12 @@ public class VacuumWatchAutoConfiguration {
     /** Checks every {@code dbq.vacuum-watch.interval} on a daemon thread, from start-up on. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public VacuumWatch dbQueueVacuumWatch(DataSource dataSource, QueueDefinitions definitions,
+    public VacuumWatch dbQueueVacuumWatch(QueueDataSource queues, QueueDefinitions definitions,
                                           VacuumWatchProperties properties, ObjectProvider<VacuumListener> listeners) {
         Duration interval = check(PREFIX + "interval", () -> positive(properties.getInterval()));
         VacuumThresholds thresholds = thresholds(properties);
         List<QueueTable> tables = definitions.all().stream().map(d -> d.location().table()).toList();
-        VacuumWatch watch = new VacuumWatch(dataSource, tables, thresholds, listeners.orderedStream().toList());
+        VacuumWatch watch = new VacuumWatch(queues.dataSource(), tables, thresholds, listeners.orderedStream().toList());
         if (!tables.isEmpty()) {
             watch.start(interval);
         }

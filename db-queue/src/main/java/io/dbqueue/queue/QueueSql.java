@@ -3,6 +3,9 @@ package io.dbqueue.queue;
 import io.dbqueue.DeliveryMode;
 import io.dbqueue.internal.ListenerPresence;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,6 +57,10 @@ final class QueueSql {
     final String deleteDead;
     final String deleteAllDead;
     final String depth;
+    /** params: queue, limit */
+    final String peek;
+    /** params: queue */
+    final String purge;
     final String purgeKeys;
 
     QueueSql(QueueTable table) {
@@ -129,6 +136,14 @@ final class QueueSql {
         purgeKeys = "DELETE FROM " + table.keysTable() + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table.keysTable()
                 + " WHERE created_at < now() - ? * interval '1 microsecond' LIMIT " + IdempotencyKeys.PURGE_CHUNK + "))";
         depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
+        peek = "SELECT " + TASK_COLUMNS + " FROM " + t + " WHERE queue_name = ? ORDER BY id LIMIT ?";
+        purge = "DELETE FROM " + t + " WHERE queue_name = ? RETURNING " + TASK_COLUMNS;
+    }
+
+    /** A task from a row of {@code TASK_COLUMNS}. */
+    static Task task(ResultSet rs) throws SQLException {
+        return new Task(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(), rs.getInt(5),
+                rs.getInt(6), rs.getInt(7));
     }
 
     /**

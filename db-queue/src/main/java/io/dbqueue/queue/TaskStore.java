@@ -65,8 +65,7 @@ final class TaskStore {
             List<Task> tasks = new ArrayList<>(limit);
             try (ResultSet rs = ps.getResultSet()) {
                 while (rs.next()) {
-                    tasks.add(new Task(rs.getLong(1), rs.getString(2), rs.getString(3),
-                            rs.getTimestamp(4).toInstant(), rs.getInt(5), rs.getInt(6), rs.getInt(7)));
+                    tasks.add(QueueSql.task(rs));
                 }
             }
             tasks.sort(BY_ID);

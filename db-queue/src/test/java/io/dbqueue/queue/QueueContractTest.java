@@ -84,6 +84,22 @@ class QueueContractTest {
     }
 
     @Test
+    void peekListsTheQueuesTasksByIdAndPurgeEmptiesOnlyThisQueue() throws Exception {
+        QueueProducer other = new QueueProducer(ds, table.queue("other"));
+        other.enqueue("stays");
+        List<Long> ids = producer.enqueueAll(List.of("a", "b", "c"));
+        QueueMonitor monitor = new QueueMonitor(ds, queue);
+
+        assertEquals(List.of("a", "b"), monitor.peek(2).stream().map(Task::payload).toList());
+        assertEquals(ids, monitor.peek(10).stream().map(Task::id).toList());
+        assertEquals(ids, monitor.purge().stream().map(Task::id).toList());
+        assertEquals(0, monitor.depth().tasks());
+        assertEquals(List.of("stays"), new QueueMonitor(ds, table.queue("other")).peek(10).stream()
+                .map(Task::payload).toList());
+        assertThrows(IllegalArgumentException.class, () -> monitor.peek(0));
+    }
+
+    @Test
     void concurrentProducersAndConsumersLoseNothingAndProcessNothingTwice() throws Exception {
         int producers = 8;
         int perProducer = 300;

@@ -8,7 +8,7 @@ import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueueProperties;
-import io.dbqueue.spring.SpringTransactions;
+import io.dbqueue.spring.QueueDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -34,7 +34,7 @@ import java.util.Set;
  * {@link LogListener} beans observe every member.
  */
 @AutoConfiguration(after = DbQueueAutoConfiguration.class)
-@ConditionalOnBean(DataSource.class)
+@ConditionalOnBean(QueueDataSource.class)
 @ConditionalOnBooleanProperty(name = "dbq.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({DbQueueLogProperties.class, DbQueueProperties.class})
 public class DbQueueLogAutoConfiguration {
@@ -42,10 +42,11 @@ public class DbQueueLogAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
-    public DbQueueTopics dbQueueTopics(DataSource dataSource, DbQueueLogProperties properties,
+    public DbQueueTopics dbQueueTopics(QueueDataSource queues, DbQueueLogProperties properties,
                                        ObjectProvider<Transactions> transactions) {
-        properties.getTopics().forEach((name, topic) -> ensure(dataSource, name, topic, properties.isCreateTopics()));
-        return new DbQueueTopics(SpringTransactions.unwrapped(dataSource), properties.getTopics().keySet(),
+        properties.getTopics().forEach((name, topic) ->
+                ensure(queues.dataSource(), name, topic, properties.isCreateTopics()));
+        return new DbQueueTopics(queues.dataSource(), properties.getTopics().keySet(),
                 properties.getNotifyInterval(),
                 transactions.getIfAvailable(() -> Transactions.JDBC));
     }
@@ -69,15 +70,15 @@ public class DbQueueLogAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public TopicListenerContainers dbQueueTopicListenerContainers(DataSource dataSource,
+    public TopicListenerContainers dbQueueTopicListenerContainers(QueueDataSource queues,
                                                                   DbQueueLogProperties properties,
                                                                   DbQueueProperties queueProperties,
                                                                   ObjectProvider<TopicListener> listeners,
                                                                   ObjectProvider<LogListener> logListeners,
                                                                   DbQueueTopics topics) {
         LogListener listener = LogListener.composite(logListeners.orderedStream().toList());
-        return new TopicListenerContainers(dataSource, properties, listeners, listener,
-                queueProperties.getShutdownTimeout());
+        return new TopicListenerContainers(queues.dataSource(), properties, listeners, listener,
+                queueProperties.getShutdownTimeout(), queueProperties.isAutoStartup());
     }
 
     /** Lag gauges, when the application has a {@link MeterRegistry}. */

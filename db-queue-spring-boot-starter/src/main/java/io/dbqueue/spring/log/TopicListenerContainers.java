@@ -6,8 +6,8 @@ import io.dbqueue.log.LogListener;
 import io.dbqueue.log.LogRetention;
 import io.dbqueue.log.LogWakeups;
 import io.dbqueue.log.RetentionPolicy;
+import io.dbqueue.spring.DbQueueLifecycle;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.context.SmartLifecycle;
 
 import javax.sql.DataSource;
 import java.time.Duration;
@@ -21,13 +21,14 @@ import java.util.Map;
  * when it stops, members first (each finishes and commits its batch, within
  * {@code dbq.shutdown-timeout}) and leaves its group, so its partitions move at once.
  */
-public final class TopicListenerContainers implements SmartLifecycle {
+public final class TopicListenerContainers implements DbQueueLifecycle {
 
     private final DataSource dataSource;
     private final DbQueueLogProperties properties;
     private final ObjectProvider<TopicListener> listeners;
     private final LogListener logListener;
     private final Duration shutdownTimeout;
+    private final boolean autoStartup;
     private final List<GroupConsumer> members = new ArrayList<>();
     private final List<LogRetention> retentions = new ArrayList<>();
     private LogWakeups wakeups;
@@ -35,17 +36,21 @@ public final class TopicListenerContainers implements SmartLifecycle {
 
     public TopicListenerContainers(DataSource dataSource, DbQueueLogProperties properties,
                                    ObjectProvider<TopicListener> listeners, LogListener logListener,
-                                   Duration shutdownTimeout) {
+                                   Duration shutdownTimeout, boolean autoStartup) {
         this.dataSource = dataSource;
         this.properties = properties;
         this.listeners = listeners;
         this.logListener = logListener;
         this.shutdownTimeout = shutdownTimeout;
+        this.autoStartup = autoStartup;
     }
 
     /** Checks every listener before starting any member; if a start fails, stops what it had started. */
     @Override
     public synchronized void start() {
+        if (running) {
+            return;
+        }
         List<TopicListener> all = listeners.orderedStream().toList();
         for (TopicListener listener : all) {
             if (!properties.getTopics().containsKey(listener.topic())) {
@@ -106,6 +111,11 @@ public final class TopicListenerContainers implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return autoStartup;
     }
 
     /** The members running now, for health and tests. */

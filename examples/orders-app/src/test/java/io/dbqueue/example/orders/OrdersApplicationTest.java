@@ -1,25 +1,29 @@
 package io.dbqueue.example.orders;
 
 import io.dbqueue.postgres.PostgresServer;
-import io.dbqueue.queue.DeadLetters;
-import io.dbqueue.queue.DeadTask;
-import io.dbqueue.queue.QueueMonitor;
-import io.dbqueue.spring.DbQueues;
+import io.dbqueue.spring.QueueConsumerWorkers;
+import io.dbqueue.spring.test.DbQueueTester;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The example end to end on PostgreSQL: an order ships, a rolled-back order leaves nothing, an unshippable one is dead-lettered. */
-@SpringBootTest
+/**
+ * The example end to end on PostgreSQL, tested with the starter's test helper: the consumers start
+ * only when a test says so ({@code dbq.auto-startup=false}), so a test sees exactly what a checkout
+ * enqueued, then waits until the consumer has processed it.
+ */
+@SpringBootTest(properties = "dbq.auto-startup=false")
+@Import(DbQueueTester.class)
 class OrdersApplicationTest {
 
     @DynamicPropertySource
@@ -38,42 +42,45 @@ class OrdersApplicationTest {
     PurchaseOrders orders;
 
     @Autowired
-    DbQueues queues;
+    DbQueueTester queues;
+
+    @Autowired
+    QueueConsumerWorkers consumers;
+
+    @BeforeEach
+    void emptyQueue() {
+        queues.drain("shipping");
+    }
+
+    @AfterEach
+    void stopConsumers() {
+        consumers.stop();
+    }
 
     @Test
-    void aPlacedOrderIsShipped() throws Exception {
+    void aPlacedOrderEnqueuesItsShipmentAndTheConsumerShipsIt() throws Exception {
         long id = checkout.place("book", 2).getId();
-        await("the order shipped", () -> orders.findById(id).orElseThrow().getStatus() == PurchaseOrder.Status.SHIPPED);
+        queues.assertEnqueued("shipping", new ShipOrder(id, "book", 2));
+
+        consumers.start();
+        queues.awaitProcessed("shipping", Duration.ofSeconds(30));
+        assertThat(orders.findById(id).orElseThrow().getStatus()).isEqualTo(PurchaseOrder.Status.SHIPPED);
     }
 
     @Test
-    void aRolledBackOrderLeavesNeitherTheOrderNorItsTask() {
-        long before = orders.count();
-        QueueMonitor shipping = queues.monitor("shipping");
-        long waiting = shipping.depth().tasks();
+    void aRolledBackCheckoutEnqueuesNothing() {
         assertThatThrownBy(() -> checkout.place("lamp", 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(orders.count()).isEqualTo(before);
-        assertThat(shipping.depth().tasks()).isEqualTo(waiting);
+        assertThat(queues.enqueued("shipping", ShipOrder.class)).isEmpty();
     }
 
     @Test
-    void anOrderThatCannotShipGoesToTheDeadLettersAtOnce() throws Exception {
+    void anOrderThatCannotShipEndsInTheDeadLetters() throws Exception {
         long id = checkout.place("piano", 1).getId();
-        DeadLetters dead = queues.deadLetters("shipping");
-        await("the task dead-lettered", () -> dead.list(0, 100).stream().anyMatch(t -> t.payload().contains("\"orderId\":" + id)));
-        List<DeadTask> tasks = dead.list(0, 100).stream().filter(t -> t.payload().contains("\"orderId\":" + id)).toList();
-        assertThat(tasks.get(0).attempt()).isEqualTo(1);
-        assertThat(tasks.get(0).lastError()).isEqualTo("NotCarried: the warehouse does not carry piano");
-        assertThat(orders.findById(id).orElseThrow().getStatus()).isEqualTo(PurchaseOrder.Status.PLACED);
-    }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(10);
-        }
+        consumers.start();
+        queues.awaitProcessed("shipping", Duration.ofSeconds(30));
+        assertThat(queues.deadLetters("shipping")).singleElement()
+                .satisfies(dead -> assertThat(dead.lastError()).isEqualTo("NotCarried: the warehouse does not carry piano"));
+        assertThat(orders.findById(id).orElseThrow().getStatus()).isEqualTo(PurchaseOrder.Status.PLACED);
     }
 }

@@ -1,0 +1,40 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.DeliveryMode;
+
+import java.util.Locale;
+
+/**
+ * {@code dbq.queues.<id>.mode}: the core's three delivery modes, the experiment's names for two of
+ * them, and at-least-once with the batches handled on an executor bean.
+ */
+public enum QueueMode {
+
+    /** Claim with a lease, handle, then delete: a task whose consumer dies is handed out again. */
+    AT_LEAST_ONCE(DeliveryMode.AT_LEAST_ONCE),
+    /** Claim, handle and delete in one transaction, which the handler's own writes join. */
+    EXACTLY_ONCE(DeliveryMode.EXACTLY_ONCE),
+    /** Delete on claim: a task whose consumer dies is lost. */
+    AT_MOST_ONCE(DeliveryMode.AT_MOST_ONCE),
+    /** At least once, the worker threads only claiming and the {@code executor} bean handling the batches. */
+    EXTERNAL_EXECUTOR(DeliveryMode.AT_LEAST_ONCE),
+    /** The experiment's name for at-least-once. */
+    SEPARATE_TRANSACTIONS(DeliveryMode.AT_LEAST_ONCE),
+    /** The experiment's name for exactly-once. */
+    WRAP_IN_TRANSACTION(DeliveryMode.EXACTLY_ONCE);
+
+    private final DeliveryMode deliveryMode;
+
+    QueueMode(DeliveryMode deliveryMode) {
+        this.deliveryMode = deliveryMode;
+    }
+
+    public DeliveryMode deliveryMode() {
+        return deliveryMode;
+    }
+
+    /** As written in properties, e.g. at-least-once. */
+    public String propertyValue() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,148 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.queue.Layout;
+import io.dbqueue.spring.log.TopicListenerContainers;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.springframework.boot.system.JavaVersion;
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.Arrays;
+
+import static io.dbqueue.spring.StarterTestSupport.count;
+import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.runner;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The starter's configuration beyond the queues' own values: start-up, phase, threads, which DataSource. */
+class StarterConfigurationTest {
+
+    @Test
+    void everyLayoutPresetCanBeNamedInProperties() {
+        assertThat(Arrays.stream(QueueLayout.values()).map(QueueLayout::layout))
+                .containsExactlyElementsOf(Layout.presets());
+    }
+
+    @Test
+    void withAutoStartupOffTheWorkersStartOnlyWhenAsked() {
+        String table = createTable(Layout.DBQ_SEQ);
+        RecordingConsumer consumer = new RecordingConsumer("main");
+        runner().withPropertyValues("dbq.auto-startup=false", "dbq.queues.main.table=" + table,
+                        "dbq.queues.main.layout=dbq_seq", "dbq.queues.main.no-task-timeout=10ms")
+                .withBean(RecordingConsumer.class, () -> consumer)
+                .run(context -> {
+                    QueueConsumerWorkers workers = context.getBean(QueueConsumerWorkers.class);
+                    context.getBean(DbQueues.class).producer("main").enqueue("waits");
+                    assertThat(workers.isRunning()).isFalse();
+                    assertThat(workers.workers("main")).isEmpty();
+                    assertThat(count("SELECT count(*) FROM " + table)).isEqualTo(1);
+
+                    workers.start();
+                    consumer.awaitHandled(1, Duration.ofSeconds(10));
+                    assertThat(consumer.handled()).containsExactly("waits");
+                });
+    }
+
+    @Test
+    void consumersStopAfterTheWebServersGracefulShutdown() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq").run(context -> {
+            // Lifecycles stop from the highest phase down: the graceful shutdown's first, then the workers.
+            assertThat(context.getBean(QueueConsumerWorkers.class).getPhase())
+                    .isEqualTo(DbQueueAutoConfiguration.PHASE)
+                    .isLessThan(WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE);
+            assertThat(context.getBean(TopicListenerContainers.class).getPhase()).isEqualTo(DbQueueAutoConfiguration.PHASE);
+        });
+    }
+
+    @Test
+    void workersRunOnVirtualThreadsWhenSpringBootsThreadsAreVirtual() {
+        String table = createTable(Layout.DBQ_SEQ);
+        boolean jdk21 = JavaVersion.getJavaVersion().isEqualOrNewerThan(JavaVersion.TWENTY_ONE);
+        runner().withPropertyValues("spring.threads.virtual.enabled=true",
+                "dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
+                "dbq.queues.platform.table=" + table, "dbq.queues.platform.layout=dbq_seq",
+                "dbq.queues.platform.virtual-threads=false").run(context -> {
+            QueueDefinitions definitions = context.getBean(QueueDefinitions.class);
+            assertThat(definitions.get("main").virtualThreads()).as("only on JDK 21 and later").isEqualTo(jdk21);
+            assertThat(definitions.get("platform").virtualThreads()).isFalse();
+        });
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq").run(context ->
+                assertThat(context.getBean(QueueDefinitions.class).get("main").virtualThreads()).isFalse());
+    }
+
+    @Test
+    void theDataSourceMarkedDbQueueDataSourceHoldsTheQueues() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withUserConfiguration(TwoDataSources.class, MarkedQueues.class)
+                .withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(QueueDataSource.class).dataSource())
+                            .isSameAs(context.getBean("queues", DataSource.class));
+                    context.getBean(DbQueues.class).producer("main").enqueue("in the marked database");
+                    assertThat(count("SELECT count(*) FROM " + table)).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void withTwoDataSourcesTheStarterTakesThePrimaryOrStaysOff() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withUserConfiguration(TwoDataSources.class, PrimaryQueues.class)
+                .withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
+                .run(context -> assertThat(context.getBean(QueueDataSource.class).dataSource())
+                        .isSameAs(context.getBean("queues", DataSource.class)));
+        runner().withUserConfiguration(TwoDataSources.class, UnmarkedQueues.class)
+                .withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(DbQueues.class);
+                });
+    }
+
+    /** A second DataSource that must not be used: its server does not exist. */
+    @Configuration(proxyBeanMethods = false)
+    static class TwoDataSources {
+
+        @Bean
+        DataSource reporting() {
+            PGSimpleDataSource nowhere = new PGSimpleDataSource();
+            nowhere.setUrl("jdbc:postgresql://127.0.0.1:1/nowhere");
+            return nowhere;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class MarkedQueues {
+
+        @Bean
+        @DbQueueDataSource
+        DataSource queues() {
+            return StarterTestSupport.dataSource();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PrimaryQueues {
+
+        @Bean
+        @Primary
+        DataSource queues() {
+            return StarterTestSupport.dataSource();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UnmarkedQueues {
+
+        @Bean
+        DataSource queues() {
+            return StarterTestSupport.dataSource();
+        }
+    }
+}
