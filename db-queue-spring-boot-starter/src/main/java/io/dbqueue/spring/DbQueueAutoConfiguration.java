@@ -5,23 +5,30 @@ import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueNotifier;
 import io.dbqueue.spring.listener.DbQueueListenerRegistrar;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.boot.thread.Threading;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
@@ -33,12 +40,14 @@ import tools.jackson.databind.json.JsonMapper;
 import javax.sql.DataSource;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Validates {@code dbq.queues}, makes sure the queue tables exist, exposes {@link DbQueues} and runs
  * the workers of the application's {@link QueueConsumer} beans. Application {@link QueueListener}
  * beans (and the starter's metrics) observe every queue. Active when the application has one
- * DataSource (or a primary one), or one marked {@link DbQueueDataSource}.
+ * DataSource (or a primary one), one marked {@link DbQueueDataSource}, or a {@link QueueDataSource}
+ * bean of its own; with queues configured and none of these, start-up fails saying which to add.
  */
 @AutoConfiguration(after = DataSourceAutoConfiguration.class)
 @Conditional(DbQueueAutoConfiguration.QueueDataSourceCondition.class)
@@ -67,13 +76,41 @@ public class DbQueueAutoConfiguration {
         @ConditionalOnBean(value = DataSource.class, annotation = DbQueueDataSource.class)
         static final class MarkedDataSource {
         }
+
+        @ConditionalOnBean(QueueDataSource.class)
+        static final class ApplicationsQueueDataSource {
+        }
+
+        /** Queues configured but no DataSource to hold them: on, so that start-up fails saying so. */
+        @Conditional(QueuesConfigured.class)
+        static final class Queues {
+        }
+    }
+
+    static final class QueuesConfigured extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            boolean configured = Binder.get(context.getEnvironment())
+                    .bind("dbq.queues", Bindable.mapOf(String.class, Object.class)).map(q -> !q.isEmpty()).orElse(false);
+            return configured ? ConditionOutcome.match("dbq.queues is configured")
+                    : ConditionOutcome.noMatch("dbq.queues is empty");
+        }
     }
 
     @Bean
     @ConditionalOnMissingBean
     public QueueDataSource dbQueueDataSource(@DbQueueDataSource ObjectProvider<DataSource> marked,
-                                             ObjectProvider<DataSource> dataSources) {
-        return new QueueDataSource(marked.getIfAvailable(dataSources::getObject));
+                                             ObjectProvider<DataSource> dataSources, ListableBeanFactory beans) {
+        DataSource chosen = marked.getIfAvailable(dataSources::getIfUnique);
+        if (chosen == null) {
+            List<String> names = List.of(beans.getBeanNamesForType(DataSource.class));
+            throw new IllegalStateException("dbq.queues are configured, but " + (names.isEmpty()
+                    ? "the application has no DataSource"
+                    : "the application has several DataSources " + names + " and none is @Primary or marked "
+                    + "@DbQueueDataSource: mark the one that holds the queues @DbQueueDataSource"));
+        }
+        return new QueueDataSource(chosen);
     }
 
     /** After Flyway, Liquibase and spring.sql.init have run: a migration may create the queue tables. */

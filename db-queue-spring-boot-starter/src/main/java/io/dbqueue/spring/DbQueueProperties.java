@@ -1,7 +1,6 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.queue.QueueNotifier;
-import io.dbqueue.queue.RetryPolicy;
 import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.VacuumPolicy;
 import io.dbqueue.queue.Wakeup;
@@ -394,8 +393,11 @@ public class DbQueueProperties {
         /** Random extra share (0 to 1) of each delay, so that tasks that failed together do not retry together. */
         private double jitter = 0.0;
 
-        /** The longest delay between two attempts, however many failed before; at least the interval. */
-        private Duration maxDelay = RetryPolicy.DEFAULT.maxDelay();
+        /**
+         * The longest delay between two attempts, however many failed before; at least the interval.
+         * Unset: one day, or the interval when that is longer.
+         */
+        private Duration maxDelay;
 
         public RetryType getType() {
             return type;

@@ -89,6 +89,15 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
                     .ifPresent(e -> executors.put(consumer.queueId(), executorBean(consumer.queueId(), e.beanName())));
         }
         running = true;
+        try {
+            startAll(all, executors);
+        } catch (RuntimeException e) {
+            stop(); // what did start stops, so that a later start() begins from nothing
+            throw e;
+        }
+    }
+
+    private void startAll(List<QueueConsumer> all, Map<String, Executor> executors) {
         List<QueueWorkers> notified = new ArrayList<>();
         for (QueueConsumer consumer : all) {
             QueueDefinition definition = definitions.get(consumer.queueId());

@@ -152,7 +152,8 @@ public final class QueueDefinitions {
         RetryPolicy attempts = check(prefix + "max-attempts",
                 () -> RetryPolicy.of(type, policy.interval(), retry.getMaxAttempts()));
         RetryPolicy jittered = check(prefix + "jitter", () -> attempts.withJitter(retry.getJitter()));
-        return check(prefix + "max-delay", () -> jittered.withMaxDelay(retry.getMaxDelay()));
+        return retry.getMaxDelay() == null ? jittered
+                : check(prefix + "max-delay", () -> jittered.withMaxDelay(retry.getMaxDelay()));
     }
 
     private static Layout layout(QueueLayout preset, String table) {

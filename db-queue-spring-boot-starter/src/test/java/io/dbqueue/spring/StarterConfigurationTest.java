@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.spring.log.TopicListenerContainers;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -13,11 +14,13 @@ import org.springframework.context.annotation.Primary;
 import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.dbqueue.spring.StarterTestSupport.count;
 import static io.dbqueue.spring.StarterTestSupport.createTable;
 import static io.dbqueue.spring.StarterTestSupport.runner;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The starter's configuration beyond the queues' own values: start-up, phase, threads, which DataSource. */
 class StarterConfigurationTest {
@@ -49,6 +52,34 @@ class StarterConfigurationTest {
     }
 
     @Test
+    void aStartThatFailedLeavesNothingRunningAndCanBeTriedAgain() {
+        String table = createTable(Layout.DBQ_SEQ);
+        AtomicBoolean failNextStart = new AtomicBoolean(true);
+        RecordingConsumer consumer = new RecordingConsumer("main") {
+            @Override
+            public QueueConfig configure(QueueConfig config) {
+                if (failNextStart.getAndSet(false)) {
+                    throw new IllegalStateException("not yet");
+                }
+                return config;
+            }
+        };
+        runner().withPropertyValues("dbq.auto-startup=false", "dbq.queues.main.table=" + table,
+                        "dbq.queues.main.layout=dbq_seq", "dbq.queues.main.no-task-timeout=10ms")
+                .withBean(RecordingConsumer.class, () -> consumer)
+                .run(context -> {
+                    QueueConsumerWorkers workers = context.getBean(QueueConsumerWorkers.class);
+                    assertThatThrownBy(workers::start).hasMessage("not yet");
+                    assertThat(workers.isRunning()).isFalse();
+
+                    workers.start();
+                    context.getBean(DbQueues.class).producer("main").enqueue("second start");
+                    consumer.awaitHandled(1, Duration.ofSeconds(10));
+                    assertThat(workers.isRunning()).isTrue();
+                });
+    }
+
+    @Test
     void consumersStopAfterTheWebServersGracefulShutdown() {
         String table = createTable(Layout.DBQ_SEQ);
         runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq").run(context -> {
@@ -58,6 +89,50 @@ class StarterConfigurationTest {
                     .isLessThan(WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE);
             assertThat(context.getBean(TopicListenerContainers.class).getPhase()).isEqualTo(DbQueueAutoConfiguration.PHASE);
         });
+    }
+
+    @Test
+    void queuesThatDoNotSayFollowTheVirtualThreadsDefault() {
+        DbQueueProperties properties = new DbQueueProperties();
+        properties.getQueues().put("main", queue());
+        DbQueueProperties.Queue platform = queue();
+        platform.setVirtualThreads(false);
+        properties.getQueues().put("platform", platform);
+        QueueDefinitions definitions = QueueDefinitions.of(properties, true);
+        assertThat(definitions.get("main").virtualThreads()).isTrue();
+        assertThat(definitions.get("platform").virtualThreads()).isFalse();
+        assertThat(QueueDefinitions.of(properties, false).get("main").virtualThreads()).isFalse();
+    }
+
+    @Test
+    void aQueueValueSetToNullInCodeNamesItsProperty() {
+        DbQueueProperties properties = new DbQueueProperties();
+        DbQueueProperties.Queue queue = queue();
+        queue.setMode(null);
+        properties.getQueues().put("main", queue);
+        assertThatThrownBy(() -> QueueDefinitions.of(properties, false))
+                .hasMessage("dbq.queues.main.mode must not be empty");
+    }
+
+    @Test
+    void retryMaxDelayDefaultsToADayOrTheIntervalWhenLonger() {
+        DbQueueProperties properties = new DbQueueProperties();
+        DbQueueProperties.Queue queue = queue();
+        queue.getRetry().setInterval(Duration.ofDays(2));
+        properties.getQueues().put("main", queue);
+        assertThat(QueueDefinitions.of(properties, false).get("main").config().retry().maxDelay())
+                .isEqualTo(Duration.ofDays(2));
+        queue.getRetry().setInterval(Duration.ofSeconds(1));
+        queue.getRetry().setMaxDelay(Duration.ofMinutes(5));
+        assertThat(QueueDefinitions.of(properties, false).get("main").config().retry().maxDelay())
+                .isEqualTo(Duration.ofMinutes(5));
+    }
+
+    private static DbQueueProperties.Queue queue() {
+        DbQueueProperties.Queue queue = new DbQueueProperties.Queue();
+        queue.setTable("anywhere");
+        queue.setLayout(QueueLayout.DBQ_SEQ);
+        return queue;
     }
 
     @Test
@@ -91,7 +166,7 @@ class StarterConfigurationTest {
     }
 
     @Test
-    void withTwoDataSourcesTheStarterTakesThePrimaryOrStaysOff() {
+    void withTwoDataSourcesTheStarterTakesThePrimaryOrFailsNamingThem() {
         String table = createTable(Layout.DBQ_SEQ);
         runner().withUserConfiguration(TwoDataSources.class, PrimaryQueues.class)
                 .withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
@@ -99,9 +174,24 @@ class StarterConfigurationTest {
                         .isSameAs(context.getBean("queues", DataSource.class)));
         runner().withUserConfiguration(TwoDataSources.class, UnmarkedQueues.class)
                 .withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
+                .run(context -> assertThat(context).getFailure().hasRootCauseMessage("dbq.queues are configured, but "
+                        + "the application has several DataSources [reporting, queues] and none is @Primary or marked"
+                        + " @DbQueueDataSource: mark the one that holds the queues @DbQueueDataSource"));
+        runner().withUserConfiguration(TwoDataSources.class, UnmarkedQueues.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean(DbQueues.class);
+        });
+    }
+
+    @Test
+    void anApplicationsOwnQueueDataSourceChoosesAmongSeveral() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withUserConfiguration(TwoDataSources.class, UnmarkedQueues.class)
+                .withBean(QueueDataSource.class, () -> new QueueDataSource(StarterTestSupport.dataSource()))
+                .withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
                 .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    assertThat(context).doesNotHaveBean(DbQueues.class);
+                    context.getBean(DbQueues.class).producer("main").enqueue("chosen by the application");
+                    assertThat(count("SELECT count(*) FROM " + table)).isEqualTo(1);
                 });
     }
 

@@ -51,6 +51,10 @@ public class LoadGenerator implements DisposableBean {
         List<URI> producers = properties.producersUrls();
         long requests = (run.messageCount() + perRequest - 1) / perRequest;
         for (long r = nextRequest.getAndIncrement(); r < requests && !run.isOver(); r = nextRequest.getAndIncrement()) {
+            if (Thread.currentThread().isInterrupted()) { // shutdownNow: a blocking HTTP call does not see it
+                onFailure.accept("test-app is stopping");
+                return;
+            }
             int size = (int) Math.min(perRequest, run.messageCount() - r * perRequest);
             URI producer = producers.get((int) (r % producers.size()));
             try {

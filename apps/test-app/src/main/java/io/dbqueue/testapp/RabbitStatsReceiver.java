@@ -1,9 +1,11 @@
 package io.dbqueue.testapp;
 
 import org.springframework.amqp.AmqpRejectAndDontRequeueException;
+import org.springframework.amqp.core.AmqpAdmin;
 import org.springframework.amqp.core.Message;
-import org.springframework.amqp.rabbit.annotation.Queue;
+import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.annotation.RabbitListener;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.type.TypeReference;
@@ -27,18 +29,24 @@ public class RabbitStatsReceiver {
     private final Runs runs;
     private final ObjectMapper json;
 
-    public RabbitStatsReceiver(Runs runs, ObjectMapper json) {
+    /** Declares the queue at once: a broker that cannot be reached fails the start, not the first run. */
+    public RabbitStatsReceiver(Runs runs, ObjectMapper json, AmqpAdmin admin,
+                               @Value("${rabbit.stats-queue:dbq.stats}") String queue) {
         this.runs = runs;
         this.json = json;
+        admin.declareQueue(new Queue(queue, true));
     }
 
-    @RabbitListener(queuesToDeclare = @Queue("${rabbit.stats-queue:dbq.stats}"))
+    @RabbitListener(queues = "${rabbit.stats-queue:dbq.stats}")
     void receive(Message message) {
         List<Stat> stats;
         try {
             stats = json.readValue(message.getBody(), STATS);
         } catch (RuntimeException e) {
             throw new AmqpRejectAndDontRequeueException("not a JSON array of statistics: " + e.getMessage(), e);
+        }
+        if (stats == null || stats.contains(null)) {
+            throw new AmqpRejectAndDontRequeueException("not a JSON array of statistics: null where a statistic belongs");
         }
         runs.record(stats);
     }

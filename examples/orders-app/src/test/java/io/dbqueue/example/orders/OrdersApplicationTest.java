@@ -68,19 +68,24 @@ class OrdersApplicationTest {
     }
 
     @Test
-    void aRolledBackCheckoutEnqueuesNothing() {
+    void aRolledBackCheckoutLeavesNeitherTheOrderNorItsTask() {
+        long before = orders.count();
         assertThatThrownBy(() -> checkout.place("lamp", 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(orders.count()).isEqualTo(before);
         assertThat(queues.enqueued("shipping", ShipOrder.class)).isEmpty();
     }
 
     @Test
-    void anOrderThatCannotShipEndsInTheDeadLetters() throws Exception {
+    void anOrderThatCannotShipEndsInTheDeadLettersAtOnce() throws Exception {
         long id = checkout.place("piano", 1).getId();
 
         consumers.start();
         queues.awaitProcessed("shipping", Duration.ofSeconds(30));
         assertThat(queues.deadLetters("shipping")).singleElement()
-                .satisfies(dead -> assertThat(dead.lastError()).isEqualTo("NotCarried: the warehouse does not carry piano"));
+                .satisfies(dead -> {
+                    assertThat(dead.attempt()).as("not retried").isEqualTo(1);
+                    assertThat(dead.lastError()).isEqualTo("NotCarried: the warehouse does not carry piano");
+                });
         assertThat(orders.findById(id).orElseThrow().getStatus()).isEqualTo(PurchaseOrder.Status.PLACED);
     }
 }
