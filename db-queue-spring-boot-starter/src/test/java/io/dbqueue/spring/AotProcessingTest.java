@@ -37,9 +37,10 @@ class AotProcessingTest {
     private static final BlockingQueue<String> HANDLED = new LinkedBlockingQueue<>();
 
     @Test
-    @CompileWithForkedClassLoader // the generated code reaches this class's package-private beans
+    @CompileWithForkedClassLoader // the generated code reaches package-private configuration classes
     void theStartersBeansStartFromCodeGeneratedAheadOfTime() {
-        String table = createTable(Layout.DBQ_SEQ);
+        // Not uniqueTable(): this test runs in a class loader of its own, where that counter starts again.
+        String table = createTable("starter_aot_" + ProcessHandle.current().pid(), Layout.DBQ_SEQ);
         TestGenerationContext generation = new TestGenerationContext();
         ClassName initializer = new ApplicationContextAotGenerator().processAheadOfTime(buildTimeContext(table),
                 generation);

@@ -59,7 +59,11 @@ final class StarterTestSupport {
 
     /** Creates a fresh table with {@code layout} and returns its name. */
     static String createTable(Layout layout) {
-        String name = uniqueTable();
+        return createTable(uniqueTable(), layout);
+    }
+
+    /** Creates table {@code name} with {@code layout} and returns its name. */
+    static String createTable(String name, Layout layout) {
         try {
             Schema.create(dataSource(), new QueueTable(name, layout));
         } catch (SQLException e) {

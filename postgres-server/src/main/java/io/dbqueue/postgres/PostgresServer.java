@@ -7,12 +7,12 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Pattern;
 
 /**
@@ -126,8 +126,15 @@ public final class PostgresServer implements AutoCloseable {
         return password;
     }
 
+    /**
+     * A connection from the driver itself, not from DriverManager, which hands out only drivers the
+     * caller's class loader can see (a test that loads generated code in a class loader of its own).
+     */
     public Connection connect() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl, user, password);
+        Properties credentials = new Properties();
+        credentials.setProperty("user", user);
+        credentials.setProperty("password", password);
+        return new org.postgresql.Driver().connect(jdbcUrl, credentials);
     }
 
     /** A connection pool on this server's database. The caller closes it. */
