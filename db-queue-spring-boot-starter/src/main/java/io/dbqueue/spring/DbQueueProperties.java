@@ -8,7 +8,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -50,6 +52,12 @@ public class DbQueueProperties {
 
     /** The queues, by id: the id names the queue in DbQueues, in QueueConsumer#queueId() and in the metrics' queue tag. */
     private Map<String, Queue> queues = new LinkedHashMap<>();
+
+    /**
+     * Groups of queues of one table consumed fairly by one consumer (e.g. a queue per tenant), by id:
+     * the id is the consumer's QueueConsumer#queueId().
+     */
+    private Map<String, Group> groups = new LinkedHashMap<>();
 
     public boolean isEnabled() {
         return enabled;
@@ -105,6 +113,44 @@ public class DbQueueProperties {
 
     public void setQueues(Map<String, Queue> queues) {
         this.queues = queues;
+    }
+
+    public Map<String, Group> getGroups() {
+        return groups;
+    }
+
+    public void setGroups(Map<String, Group> groups) {
+        this.groups = groups;
+    }
+
+    /**
+     * Queues of one table consumed fairly by one set of workers: each claim starts at the next queue
+     * in turn and moves on past empty ones, so a backlog in one queue cannot hold up the others. The
+     * workers run as the first queue's settings say.
+     */
+    public static class Group {
+
+        /** Ids of queues under dbq.queues, all on one table, each in at most one group. */
+        private List<String> queues = new ArrayList<>();
+
+        /** The most workers on one queue at once, so that some stay free for the others. */
+        private int maxWorkersPerQueue = 1;
+
+        public List<String> getQueues() {
+            return queues;
+        }
+
+        public void setQueues(List<String> queues) {
+            this.queues = queues;
+        }
+
+        public int getMaxWorkersPerQueue() {
+            return maxWorkersPerQueue;
+        }
+
+        public void setMaxWorkersPerQueue(int maxWorkersPerQueue) {
+            this.maxWorkersPerQueue = maxWorkersPerQueue;
+        }
     }
 
     /** One queue: where it lives and how it is consumed. */

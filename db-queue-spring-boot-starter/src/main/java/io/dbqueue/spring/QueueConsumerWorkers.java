@@ -85,8 +85,10 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
         // Resolved before any worker starts, so that a wrong bean name fails start-up with nothing running.
         Map<String, Executor> executors = new LinkedHashMap<>();
         for (QueueConsumer consumer : all) {
-            definitions.get(consumer.queueId()).executor()
-                    .ifPresent(e -> executors.put(consumer.queueId(), executorBean(consumer.queueId(), e.beanName())));
+            if (!definitions.groups().containsKey(consumer.queueId())) {
+                definitions.get(consumer.queueId()).executor().ifPresent(e ->
+                        executors.put(consumer.queueId(), executorBean(consumer.queueId(), e.beanName())));
+            }
         }
         running = true;
         try {
@@ -100,6 +102,21 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
     private void startAll(List<QueueConsumer> all, Map<String, Executor> executors) {
         List<QueueWorkers> notified = new ArrayList<>();
         for (QueueConsumer consumer : all) {
+            QueueGroupDefinition group = definitions.groups().get(consumer.queueId());
+            if (group != null) {
+                QueueDefinition definition = group.workers();
+                QueueConfig config = consumer.configure(definition.config());
+                QueueWorkers groupWorkers = QueueWorkers.startGroup(dataSource, config, group.group(), consumer,
+                        listener, threadFactory(definition), transactions);
+                workers.put(group.id(), groupWorkers);
+                if (definition.notifyWakeups()) {
+                    notified.add(groupWorkers);
+                }
+                LOG.info("dbq: consuming group {} ({}) with {} ({} threads, at most {} per queue, batch {}, {})",
+                        group.id(), group.queueIds(), describe(consumer), config.threads(),
+                        group.group().maxWorkersPerQueue(), config.poll().batchSize(), config.mode());
+                continue;
+            }
             QueueDefinition definition = definitions.get(consumer.queueId());
             QueueConfig config = consumer.configure(definition.config());
             Executor executor = executors.get(definition.id());
@@ -167,16 +184,27 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
         Map<String, QueueConsumer> byQueue = new LinkedHashMap<>();
         for (QueueConsumer consumer : all) {
             String id = consumer.queueId();
-            if (id == null || !definitions.ids().contains(id)) {
+            if (id == null || !definitions.ids().contains(id) && !definitions.groups().containsKey(id)) {
+                String groups = definitions.groups().isEmpty() ? "" : ", groups: " + definitions.groups().keySet();
                 throw new IllegalStateException("consumer " + describe(consumer)
                         + " names queue id '" + id + "', which is not configured: add dbq.queues." + id
-                        + ".table (configured ids: " + definitions.ids() + ")");
+                        + ".table (configured ids: " + definitions.ids() + groups + ")");
             }
             QueueConsumer other = byQueue.putIfAbsent(id, consumer);
             if (other != null) {
                 throw new IllegalStateException("queue id '" + id + "' has two consumers, " + describe(other)
                         + " and " + describe(consumer) + "; raise dbq.queues." + id
                         + ".threads instead, or give each consumer its own queue");
+            }
+        }
+        for (QueueGroupDefinition group : definitions.groups().values()) {
+            for (String member : group.queueIds()) {
+                if (byQueue.containsKey(group.id()) && byQueue.containsKey(member)) {
+                    throw new IllegalStateException("queue id '" + member + "' has a consumer of its own, "
+                            + describe(byQueue.get(member)) + ", and is consumed by group '" + group.id() + "', "
+                            + describe(byQueue.get(group.id())) + "; take it out of dbq.groups." + group.id()
+                            + ".queues or drop one consumer");
+                }
             }
         }
     }

@@ -5,6 +5,7 @@ import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueGroup;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.RetryPolicy.RetryType;
@@ -13,9 +14,11 @@ import io.dbqueue.queue.VacuumPolicy;
 import io.dbqueue.queue.Wakeup;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -24,8 +27,9 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
 import static io.dbqueue.spring.InvalidQueuePropertyException.required;
 
 /**
- * The queues of {@code dbq.queues}, turned into the core's configuration. Every value goes through the
- * core's own validation; a bad one fails with a message naming its property.
+ * The queues of {@code dbq.queues} and the groups of {@code dbq.groups}, turned into the core's
+ * configuration. Every value goes through the core's own validation; a bad one fails with a message
+ * naming its property.
  */
 public final class QueueDefinitions {
 
@@ -33,8 +37,13 @@ public final class QueueDefinitions {
     static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
     private final Map<String, QueueDefinition> byId;
+    private final Map<String, QueueGroupDefinition> groups;
 
     public QueueDefinitions(Collection<QueueDefinition> definitions) {
+        this(definitions, List.of());
+    }
+
+    public QueueDefinitions(Collection<QueueDefinition> definitions, Collection<QueueGroupDefinition> groups) {
         Map<String, QueueDefinition> map = new LinkedHashMap<>();
         Map<QueueLocation, String> locations = new LinkedHashMap<>();
         for (QueueDefinition definition : definitions) {
@@ -48,6 +57,14 @@ public final class QueueDefinitions {
             }
         }
         this.byId = Collections.unmodifiableMap(map);
+        Map<String, QueueGroupDefinition> groupMap = new LinkedHashMap<>();
+        for (QueueGroupDefinition group : groups) {
+            if (map.containsKey(group.id()) || groupMap.putIfAbsent(group.id(), group) != null) {
+                throw new InvalidQueuePropertyException("dbq.groups." + group.id()
+                        + ": the id is taken by another queue or group; consumers name one or the other");
+            }
+        }
+        this.groups = Collections.unmodifiableMap(groupMap);
     }
 
     /**
@@ -58,9 +75,55 @@ public final class QueueDefinitions {
     public static QueueDefinitions of(DbQueueProperties properties, boolean virtualThreads) {
         check("dbq.shutdown-timeout", () -> positive("shutdownTimeout", properties.getShutdownTimeout()));
         check("dbq.notify-interval", () -> notNegative("notifyInterval", properties.getNotifyInterval()));
-        return new QueueDefinitions(properties.getQueues().entrySet().stream()
+        List<QueueDefinition> queues = properties.getQueues().entrySet().stream()
                 .map(entry -> definition(entry.getKey(), entry.getValue(), virtualThreads))
-                .toList());
+                .toList();
+        QueueDefinitions byId = new QueueDefinitions(queues);
+        Map<String, String> groupOf = new LinkedHashMap<>();
+        List<QueueGroupDefinition> groups = new ArrayList<>();
+        properties.getGroups().forEach((id, group) -> groups.add(byId.group(id, group, groupOf)));
+        return new QueueDefinitions(queues, groups);
+    }
+
+    /** The groups of {@code dbq.groups}, by id. */
+    public Map<String, QueueGroupDefinition> groups() {
+        return groups;
+    }
+
+    private QueueGroupDefinition group(String id, DbQueueProperties.Group group, Map<String, String> groupOf) {
+        String prefix = "dbq.groups." + id + ".";
+        List<String> ids = group.getQueues() == null ? List.of() : group.getQueues();
+        if (ids.isEmpty()) {
+            throw new InvalidQueuePropertyException(prefix + "queues must name at least one queue of dbq.queues");
+        }
+        List<QueueDefinition> members = new ArrayList<>();
+        for (String queueId : ids) {
+            QueueDefinition member = byId.get(queueId);
+            if (member == null) {
+                throw new InvalidQueuePropertyException(prefix + "queues names '" + queueId
+                        + "', which is not configured under dbq.queues (configured: " + ids() + ")");
+            }
+            String other = groupOf.putIfAbsent(queueId, id);
+            if (other != null) {
+                throw new InvalidQueuePropertyException(prefix + "queues names '" + queueId + "', which is in group '"
+                        + other + "' already; a queue belongs to one group at most");
+            }
+            QueueDefinition first = members.isEmpty() ? member : members.get(0);
+            if (!member.location().table().equals(first.location().table())) {
+                throw new InvalidQueuePropertyException(prefix + "queues must all be on one table: '" + first.id()
+                        + "' is on " + first.location().table().name() + ", '" + queueId + "' on "
+                        + member.location().table().name());
+            }
+            members.add(member);
+        }
+        if (members.get(0).executor().isPresent()) {
+            throw new InvalidQueuePropertyException(prefix + "queues: the group's workers run as dbq.queues."
+                    + members.get(0).id() + " says, which names an executor; a group's workers handle their batches");
+        }
+        QueueGroup queueGroup = check(prefix + "max-workers-per-queue", () -> new QueueGroup(
+                members.get(0).location().table(), members.stream().map(m -> m.location().queueName()).toList(),
+                group.getMaxWorkersPerQueue()));
+        return new QueueGroupDefinition(id, ids, queueGroup, members.get(0));
     }
 
     public Set<String> ids() {

@@ -1,0 +1,83 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.queue.Layout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.messages;
+import static io.dbqueue.spring.StarterTestSupport.runner;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** dbq.groups: queues of one table consumed fairly by one consumer. */
+class QueueGroupStarterTest {
+
+    private static final String TABLE = createTable(Layout.DBQ_SEQ);
+    private static final String OTHER_TABLE = createTable(Layout.DBQ_SEQ);
+
+    @Test
+    void aGroupsConsumerServesAQuietQueueWhileAnotherHasABacklog() {
+        String table = createTable(Layout.DBQ_SEQ);
+        RecordingConsumer consumer = new RecordingConsumer("tenants");
+        runner().withPropertyValues("dbq.auto-startup=false",
+                        "dbq.queues.tenant-a.table=" + table, "dbq.queues.tenant-a.layout=dbq_seq",
+                        "dbq.queues.tenant-a.threads=2", "dbq.queues.tenant-a.batch-size=1",
+                        "dbq.queues.tenant-a.no-task-timeout=10ms",
+                        "dbq.queues.tenant-b.table=" + table, "dbq.queues.tenant-b.layout=dbq_seq",
+                        "dbq.groups.tenants.queues=tenant-a,tenant-b", "dbq.groups.tenants.max-workers-per-queue=1")
+                .withBean(RecordingConsumer.class, () -> consumer)
+                .run(context -> {
+                    DbQueues queues = context.getBean(DbQueues.class);
+                    queues.producer("tenant-a").enqueueAll(IntStream.range(0, 40).mapToObj(i -> "a" + i).toList());
+                    queues.producer("tenant-b").enqueue("b");
+                    context.getBean(QueueConsumerWorkers.class).start();
+
+                    consumer.awaitHandled(41, Duration.ofSeconds(30));
+                    List<String> handled = consumer.handled();
+                    // One worker at most on tenant-a: the other takes tenant-b's task at once.
+                    assertThat(handled.indexOf("b")).as("handled: %s", handled).isLessThan(5);
+                    assertThat(context.getBean(QueueConsumerWorkers.class).workers("tenants")).isPresent();
+                });
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "queues=a,nope | dbq.groups.g.queues names 'nope', which is not configured under dbq.queues",
+            "queues=a,other | dbq.groups.g.queues must all be on one table",
+            "max-workers-per-queue=0 | dbq.groups.g.max-workers-per-queue must be at least 1, was 0",
+            "queues= | dbq.groups.g.queues must name at least one queue of dbq.queues"})
+    void aBadGroupNamesItsProperty(String property, String expected) {
+        runner().withPropertyValues("dbq.queues.a.table=" + TABLE, "dbq.queues.a.layout=dbq_seq",
+                        "dbq.queues.other.table=" + OTHER_TABLE, "dbq.queues.other.layout=dbq_seq",
+                        "dbq.groups.g.queues=a", "dbq.groups.g." + property)
+                .run(context -> assertThat(messages(context.getStartupFailure())).contains(expected));
+    }
+
+    @Test
+    void aGroupMayNotTakeAQueuesIdOrShareAQueueWithAnotherGroup() {
+        runner().withPropertyValues("dbq.queues.a.table=" + TABLE, "dbq.queues.a.layout=dbq_seq",
+                        "dbq.groups.a.queues=a")
+                .run(context -> assertThat(messages(context.getStartupFailure()))
+                        .contains("dbq.groups.a: the id is taken by another queue or group"));
+        runner().withPropertyValues("dbq.queues.a.table=" + TABLE, "dbq.queues.a.layout=dbq_seq",
+                        "dbq.groups.g.queues=a", "dbq.groups.h.queues=a")
+                .run(context -> assertThat(messages(context.getStartupFailure()))
+                        .contains("dbq.groups.h.queues names 'a', which is in group 'g' already"));
+    }
+
+    @Test
+    void aQueueOfAGroupWithAConsumerMayNotHaveAConsumerOfItsOwn() {
+        runner().withPropertyValues("dbq.queues.a.table=" + TABLE, "dbq.queues.a.layout=dbq_seq",
+                        "dbq.groups.g.queues=a")
+                .withBean("groupConsumer", RecordingConsumer.class, () -> new RecordingConsumer("g"))
+                .withBean("queueConsumer", RecordingConsumer.class, () -> new RecordingConsumer("a"))
+                .run(context -> assertThat(messages(context.getStartupFailure()))
+                        .contains("queue id 'a' has a consumer of its own")
+                        .contains("take it out of dbq.groups.g.queues or drop one consumer"));
+    }
+}
