@@ -92,9 +92,14 @@ public class DbQueues implements AutoCloseable {
         coalescingProducers.values().forEach(CoalescingProducer::close);
     }
 
-    /** The workers consuming queue {@code id}, present while a {@link QueueConsumer} bean consumes it. */
+    /**
+     * The workers consuming queue {@code id} (a group's, when the queue is in a {@code dbq.groups}
+     * group) or group {@code id}, present while a {@link QueueConsumer} bean consumes it.
+     */
     public Optional<QueueWorkers> workers(String id) {
-        definitions.get(id); // rejects an unknown id
+        if (!definitions.groups().containsKey(id)) {
+            definitions.get(id); // rejects an unknown id
+        }
         return consumers.workers(id);
     }
 }

@@ -72,7 +72,9 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
 
     /** The running workers of queue {@code id}, if a consumer bean consumes it. */
     public Optional<QueueWorkers> workers(String id) {
-        return Optional.ofNullable(workers.get(id));
+        QueueWorkers own = workers.get(id);
+        return own != null ? Optional.of(own)
+                : definitions.groupOf(id).map(group -> workers.get(group.id()));
     }
 
     @Override
@@ -107,7 +109,7 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
                 QueueDefinition definition = group.workers();
                 QueueConfig config = consumer.configure(definition.config());
                 QueueWorkers groupWorkers = QueueWorkers.startGroup(dataSource, config, group.group(), consumer,
-                        listener, threadFactory(definition), transactions);
+                        listener, threadFactory(group.id(), definition), transactions);
                 workers.put(group.id(), groupWorkers);
                 if (definition.notifyWakeups()) {
                     notified.add(groupWorkers);
@@ -121,10 +123,11 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
             QueueConfig config = consumer.configure(definition.config());
             Executor executor = executors.get(definition.id());
             QueueWorkers queueWorkers = executor == null
-                    ? QueueWorkers.start(dataSource, config, consumer, listener, threadFactory(definition),
-                            transactions)
+                    ? QueueWorkers.start(dataSource, config, consumer, listener,
+                            threadFactory(definition.id(), definition), transactions)
                     : QueueWorkers.startWithExecutor(dataSource, config, consumer, listener,
-                            threadFactory(definition), executor, definition.executor().orElseThrow().maxBatchesInFlight());
+                            threadFactory(definition.id(), definition), executor,
+                            definition.executor().orElseThrow().maxBatchesInFlight());
             workers.put(definition.id(), queueWorkers);
             if (definition.notifyWakeups()) {
                 notified.add(queueWorkers);
@@ -192,8 +195,10 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
             }
             QueueConsumer other = byQueue.putIfAbsent(id, consumer);
             if (other != null) {
+                String threads = definitions.groups().containsKey(id)
+                        ? definitions.groups().get(id).workers().id() : id;
                 throw new IllegalStateException("queue id '" + id + "' has two consumers, " + describe(other)
-                        + " and " + describe(consumer) + "; raise dbq.queues." + id
+                        + " and " + describe(consumer) + "; raise dbq.queues." + threads
                         + ".threads instead, or give each consumer its own queue");
             }
         }
@@ -218,9 +223,10 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
         }
     }
 
-    private static ThreadFactory threadFactory(QueueDefinition definition) {
+    /** Threads named after the queue or group {@code id}, virtual as {@code definition} says. */
+    private static ThreadFactory threadFactory(String id, QueueDefinition definition) {
         QueueLocation location = definition.location();
-        String prefix = "dbq-" + definition.id() + "-";
+        String prefix = "dbq-" + id + "-";
         if (definition.virtualThreads()) {
             if (JavaVersion.getJavaVersion().isEqualOrNewerThan(JavaVersion.TWENTY_ONE)) {
                 return new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory();

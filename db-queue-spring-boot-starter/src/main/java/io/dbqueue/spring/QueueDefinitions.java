@@ -19,6 +19,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -43,7 +44,8 @@ public final class QueueDefinitions {
         this(definitions, List.of());
     }
 
-    public QueueDefinitions(Collection<QueueDefinition> definitions, Collection<QueueGroupDefinition> groups) {
+    /** {@code groups} as {@link #of} validated them. */
+    QueueDefinitions(Collection<QueueDefinition> definitions, Collection<QueueGroupDefinition> groups) {
         Map<String, QueueDefinition> map = new LinkedHashMap<>();
         Map<QueueLocation, String> locations = new LinkedHashMap<>();
         for (QueueDefinition definition : definitions) {
@@ -90,6 +92,11 @@ public final class QueueDefinitions {
         return groups;
     }
 
+    /** The group queue {@code queueId} belongs to, if any. */
+    public Optional<QueueGroupDefinition> groupOf(String queueId) {
+        return groups.values().stream().filter(g -> g.queueIds().contains(queueId)).findFirst();
+    }
+
     private QueueGroupDefinition group(String id, DbQueueProperties.Group group, Map<String, String> groupOf) {
         String prefix = "dbq.groups." + id + ".";
         List<String> ids = group.getQueues() == null ? List.of() : group.getQueues();
@@ -105,8 +112,8 @@ public final class QueueDefinitions {
             }
             String other = groupOf.putIfAbsent(queueId, id);
             if (other != null) {
-                throw new InvalidQueuePropertyException(prefix + "queues names '" + queueId + "', which is in group '"
-                        + other + "' already; a queue belongs to one group at most");
+                throw new InvalidQueuePropertyException(prefix + "queues names '" + queueId + "'" + (other.equals(id)
+                        ? " twice" : ", which is in group '" + other + "' already; a queue belongs to one group at most"));
             }
             QueueDefinition first = members.isEmpty() ? member : members.get(0);
             if (!member.location().table().equals(first.location().table())) {
@@ -114,11 +121,17 @@ public final class QueueDefinitions {
                         + "' is on " + first.location().table().name() + ", '" + queueId + "' on "
                         + member.location().table().name());
             }
+            // The group's workers listen as the first queue says; the others' producers notify as they say.
+            if (member.config().wakeup() != first.config().wakeup()) {
+                throw new InvalidQueuePropertyException(prefix + "queues: '" + queueId + "' has wakeup "
+                        + member.config().wakeup().name().toLowerCase(Locale.ROOT) + " and '" + first.id() + "' "
+                        + first.config().wakeup().name().toLowerCase(Locale.ROOT) + "; a group's queues wake alike");
+            }
+            if (member.executor().isPresent()) {
+                throw new InvalidQueuePropertyException(prefix + "queues: '" + queueId + "' names an executor; a"
+                        + " group's workers handle their batches themselves");
+            }
             members.add(member);
-        }
-        if (members.get(0).executor().isPresent()) {
-            throw new InvalidQueuePropertyException(prefix + "queues: the group's workers run as dbq.queues."
-                    + members.get(0).id() + " says, which names an executor; a group's workers handle their batches");
         }
         QueueGroup queueGroup = check(prefix + "max-workers-per-queue", () -> new QueueGroup(
                 members.get(0).location().table(), members.stream().map(m -> m.location().queueName()).toList(),

@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueWorkers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,7 +42,29 @@ class QueueGroupStarterTest {
                     List<String> handled = consumer.handled();
                     // One worker at most on tenant-a: the other takes tenant-b's task at once.
                     assertThat(handled.indexOf("b")).as("handled: %s", handled).isLessThan(5);
-                    assertThat(context.getBean(QueueConsumerWorkers.class).workers("tenants")).isPresent();
+                    QueueWorkers group = queues.workers("tenants").orElseThrow();
+                    assertThat(queues.workers("tenant-b")).as("a member's workers are its group's").containsSame(group);
+                });
+    }
+
+    @Test
+    void oneWorkerTakesTheGroupsQueuesInTurn() {
+        String table = createTable(Layout.DBQ_SEQ);
+        RecordingConsumer consumer = new RecordingConsumer("tenants");
+        runner().withPropertyValues("dbq.auto-startup=false",
+                        "dbq.queues.tenant-a.table=" + table, "dbq.queues.tenant-a.layout=dbq_seq",
+                        "dbq.queues.tenant-a.batch-size=1", "dbq.queues.tenant-a.no-task-timeout=10ms",
+                        "dbq.queues.tenant-b.table=" + table, "dbq.queues.tenant-b.layout=dbq_seq",
+                        "dbq.groups.tenants.queues=tenant-a,tenant-b")
+                .withBean(RecordingConsumer.class, () -> consumer)
+                .run(context -> {
+                    DbQueues queues = context.getBean(DbQueues.class);
+                    queues.producer("tenant-a").enqueueAll(IntStream.range(0, 10).mapToObj(i -> "a" + i).toList());
+                    queues.producer("tenant-b").enqueueAll(List.of("b0", "b1"));
+                    context.getBean(QueueConsumerWorkers.class).start();
+
+                    consumer.awaitHandled(12, Duration.ofSeconds(30));
+                    assertThat(consumer.handled()).startsWith("a0", "b0", "a1", "b1", "a2");
                 });
     }
 
@@ -50,10 +73,17 @@ class QueueGroupStarterTest {
             "queues=a,nope | dbq.groups.g.queues names 'nope', which is not configured under dbq.queues",
             "queues=a,other | dbq.groups.g.queues must all be on one table",
             "max-workers-per-queue=0 | dbq.groups.g.max-workers-per-queue must be at least 1, was 0",
-            "queues= | dbq.groups.g.queues must name at least one queue of dbq.queues"})
+            "queues= | dbq.groups.g.queues must name at least one queue of dbq.queues",
+            "queues=a,a | dbq.groups.g.queues names 'a' twice",
+            "queues=a,notified | dbq.groups.g.queues: 'notified' has wakeup notify and 'a' poll; a group's queues wake alike",
+            "queues=a,executed | dbq.groups.g.queues: 'executed' names an executor"})
     void aBadGroupNamesItsProperty(String property, String expected) {
         runner().withPropertyValues("dbq.queues.a.table=" + TABLE, "dbq.queues.a.layout=dbq_seq",
                         "dbq.queues.other.table=" + OTHER_TABLE, "dbq.queues.other.layout=dbq_seq",
+                        "dbq.queues.notified.table=" + TABLE, "dbq.queues.notified.layout=dbq_seq",
+                        "dbq.queues.notified.wakeup=notify",
+                        "dbq.queues.executed.table=" + TABLE, "dbq.queues.executed.layout=dbq_seq",
+                        "dbq.queues.executed.executor=applicationTaskExecutor",
                         "dbq.groups.g.queues=a", "dbq.groups.g." + property)
                 .run(context -> assertThat(messages(context.getStartupFailure())).contains(expected));
     }
