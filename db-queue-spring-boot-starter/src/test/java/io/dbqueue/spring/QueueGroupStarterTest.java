@@ -5,6 +5,7 @@ import io.dbqueue.queue.QueueWorkers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.time.Duration;
 import java.util.List;
@@ -21,17 +22,25 @@ class QueueGroupStarterTest {
     private static final String TABLE = createTable(Layout.DBQ_SEQ);
     private static final String OTHER_TABLE = createTable(Layout.DBQ_SEQ);
 
+    /**
+     * Group "tenants" of queues tenant-a and tenant-b on a fresh table, consumed by {@code consumer}
+     * once the test starts the workers; claims of 1 task, the workers as {@code workers} says.
+     */
+    private static ApplicationContextRunner tenants(RecordingConsumer consumer, String... workers) {
+        String table = createTable(Layout.DBQ_SEQ);
+        return runner().withPropertyValues("dbq.auto-startup=false",
+                        "dbq.queues.tenant-a.table=" + table, "dbq.queues.tenant-a.layout=dbq_seq",
+                        "dbq.queues.tenant-a.batch-size=1", "dbq.queues.tenant-a.no-task-timeout=10ms",
+                        "dbq.queues.tenant-b.table=" + table, "dbq.queues.tenant-b.layout=dbq_seq",
+                        "dbq.groups.tenants.queues=tenant-a,tenant-b")
+                .withPropertyValues(workers)
+                .withBean(RecordingConsumer.class, () -> consumer);
+    }
+
     @Test
     void aGroupsConsumerServesAQuietQueueWhileAnotherHasABacklog() {
-        String table = createTable(Layout.DBQ_SEQ);
         RecordingConsumer consumer = new RecordingConsumer("tenants");
-        runner().withPropertyValues("dbq.auto-startup=false",
-                        "dbq.queues.tenant-a.table=" + table, "dbq.queues.tenant-a.layout=dbq_seq",
-                        "dbq.queues.tenant-a.threads=2", "dbq.queues.tenant-a.batch-size=1",
-                        "dbq.queues.tenant-a.no-task-timeout=10ms",
-                        "dbq.queues.tenant-b.table=" + table, "dbq.queues.tenant-b.layout=dbq_seq",
-                        "dbq.groups.tenants.queues=tenant-a,tenant-b", "dbq.groups.tenants.max-workers-per-queue=1")
-                .withBean(RecordingConsumer.class, () -> consumer)
+        tenants(consumer, "dbq.queues.tenant-a.threads=2", "dbq.groups.tenants.max-workers-per-queue=1")
                 .run(context -> {
                     DbQueues queues = context.getBean(DbQueues.class);
                     queues.producer("tenant-a").enqueueAll(IntStream.range(0, 40).mapToObj(i -> "a" + i).toList());
@@ -49,23 +58,16 @@ class QueueGroupStarterTest {
 
     @Test
     void oneWorkerTakesTheGroupsQueuesInTurn() {
-        String table = createTable(Layout.DBQ_SEQ);
         RecordingConsumer consumer = new RecordingConsumer("tenants");
-        runner().withPropertyValues("dbq.auto-startup=false",
-                        "dbq.queues.tenant-a.table=" + table, "dbq.queues.tenant-a.layout=dbq_seq",
-                        "dbq.queues.tenant-a.batch-size=1", "dbq.queues.tenant-a.no-task-timeout=10ms",
-                        "dbq.queues.tenant-b.table=" + table, "dbq.queues.tenant-b.layout=dbq_seq",
-                        "dbq.groups.tenants.queues=tenant-a,tenant-b")
-                .withBean(RecordingConsumer.class, () -> consumer)
-                .run(context -> {
-                    DbQueues queues = context.getBean(DbQueues.class);
-                    queues.producer("tenant-a").enqueueAll(IntStream.range(0, 10).mapToObj(i -> "a" + i).toList());
-                    queues.producer("tenant-b").enqueueAll(List.of("b0", "b1"));
-                    context.getBean(QueueConsumerWorkers.class).start();
+        tenants(consumer).run(context -> {
+            DbQueues queues = context.getBean(DbQueues.class);
+            queues.producer("tenant-a").enqueueAll(IntStream.range(0, 10).mapToObj(i -> "a" + i).toList());
+            queues.producer("tenant-b").enqueueAll(List.of("b0", "b1"));
+            context.getBean(QueueConsumerWorkers.class).start();
 
-                    consumer.awaitHandled(12, Duration.ofSeconds(30));
-                    assertThat(consumer.handled()).startsWith("a0", "b0", "a1", "b1", "a2");
-                });
+            consumer.awaitHandled(12, Duration.ofSeconds(30));
+            assertThat(consumer.handled()).startsWith("a0", "b0", "a1", "b1", "a2");
+        });
     }
 
     @ParameterizedTest
