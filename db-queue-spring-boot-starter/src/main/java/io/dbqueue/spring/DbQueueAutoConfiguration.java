@@ -17,8 +17,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.boot.thread.Threading;
@@ -91,9 +89,8 @@ public class DbQueueAutoConfiguration {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            boolean configured = Binder.get(context.getEnvironment())
-                    .bind("dbq.queues", Bindable.mapOf(String.class, Object.class)).map(q -> !q.isEmpty()).orElse(false);
-            return configured ? ConditionOutcome.match("dbq.queues is configured")
+            return !DbQueueProperties.queueIds(context.getEnvironment()).isEmpty()
+                    ? ConditionOutcome.match("dbq.queues is configured")
                     : ConditionOutcome.noMatch("dbq.queues is empty");
         }
     }

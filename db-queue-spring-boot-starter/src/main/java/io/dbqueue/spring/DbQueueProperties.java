@@ -5,13 +5,17 @@ import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.VacuumPolicy;
 import io.dbqueue.queue.Wakeup;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.core.env.Environment;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@code dbq.*} properties. They are bound as given and validated by {@link QueueDefinitions},
@@ -58,6 +62,12 @@ public class DbQueueProperties {
      * the id is the consumer's QueueConsumer#queueId().
      */
     private Map<String, Group> groups = new LinkedHashMap<>();
+
+    /** The queue ids configured under dbq.queues, read before the properties are bound (a condition, a registrar). */
+    static Set<String> queueIds(Environment environment) {
+        return Binder.get(environment).bind("dbq.queues", Bindable.mapOf(String.class, Object.class))
+                .orElse(Map.of()).keySet();
+    }
 
     public boolean isEnabled() {
         return enabled;

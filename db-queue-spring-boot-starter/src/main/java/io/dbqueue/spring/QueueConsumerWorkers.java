@@ -104,43 +104,44 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
     private void startAll(List<QueueConsumer> all, Map<String, Executor> executors) {
         List<QueueWorkers> notified = new ArrayList<>();
         for (QueueConsumer consumer : all) {
-            QueueGroupDefinition group = definitions.groups().get(consumer.queueId());
-            if (group != null) {
-                QueueDefinition definition = group.workers();
-                QueueConfig config = consumer.configure(definition.config());
-                QueueWorkers groupWorkers = QueueWorkers.startGroup(dataSource, config, group.group(), consumer,
-                        listener, threadFactory(group.id(), definition), transactions);
-                workers.put(group.id(), groupWorkers);
-                if (definition.notifyWakeups()) {
-                    notified.add(groupWorkers);
-                }
-                LOG.info("dbq: consuming group {} ({}) with {} ({} threads, at most {} per queue, batch {}, {})",
-                        group.id(), group.queueIds(), describe(consumer), config.threads(),
-                        group.group().maxWorkersPerQueue(), config.poll().batchSize(), config.mode());
-                continue;
-            }
-            QueueDefinition definition = definitions.get(consumer.queueId());
+            String id = consumer.queueId();
+            QueueGroupDefinition group = definitions.groups().get(id);
+            QueueDefinition definition = group != null ? group.workers() : definitions.get(id);
             QueueConfig config = consumer.configure(definition.config());
-            Executor executor = executors.get(definition.id());
-            QueueWorkers queueWorkers = executor == null
-                    ? QueueWorkers.start(dataSource, config, consumer, listener,
-                            threadFactory(definition.id(), definition), transactions)
-                    : QueueWorkers.startWithExecutor(dataSource, config, consumer, listener,
-                            threadFactory(definition.id(), definition), executor,
-                            definition.executor().orElseThrow().maxBatchesInFlight());
-            workers.put(definition.id(), queueWorkers);
+            QueueWorkers started = group != null ? startGroup(consumer, group, config)
+                    : startQueue(consumer, definition, config, executors.get(id));
+            workers.put(id, started);
             if (definition.notifyWakeups()) {
-                notified.add(queueWorkers);
+                notified.add(started);
             }
-            LOG.info("dbq: consuming {} with {} ({} threads, batch {}, {}, wakeup by {}{})", definition.location(),
-                    describe(consumer), config.threads(), config.poll().batchSize(), config.mode(),
-                    config.wakeup().name().toLowerCase(Locale.ROOT),
-                    definition.executor().map(e -> ", handled on " + e.beanName() + " with up to "
-                            + e.maxBatchesInFlight() + " batches in flight").orElse(""));
         }
         if (!notified.isEmpty()) {
             wakeups = QueueWakeups.start(dataSource, notified);
         }
+    }
+
+    private QueueWorkers startQueue(QueueConsumer consumer, QueueDefinition definition, QueueConfig config,
+                                    Executor executor) {
+        ThreadFactory threads = threadFactory(definition.id(), definition);
+        QueueWorkers started = executor == null
+                ? QueueWorkers.start(dataSource, config, consumer, listener, threads, transactions)
+                : QueueWorkers.startWithExecutor(dataSource, config, consumer, listener, threads, executor,
+                        definition.executor().orElseThrow().maxBatchesInFlight());
+        LOG.info("dbq: consuming {} with {} ({} threads, batch {}, {}, wakeup by {}{})", definition.location(),
+                describe(consumer), config.threads(), config.poll().batchSize(), config.mode(),
+                config.wakeup().name().toLowerCase(Locale.ROOT),
+                definition.executor().map(e -> ", handled on " + e.beanName() + " with up to "
+                        + e.maxBatchesInFlight() + " batches in flight").orElse(""));
+        return started;
+    }
+
+    private QueueWorkers startGroup(QueueConsumer consumer, QueueGroupDefinition group, QueueConfig config) {
+        QueueWorkers started = QueueWorkers.startGroup(dataSource, config, group.group(), consumer, listener,
+                threadFactory(group.id(), group.workers()), transactions);
+        LOG.info("dbq: consuming group {} ({}) with {} ({} threads, at most {} per queue, batch {}, {})",
+                group.id(), group.queueIds(), describe(consumer), config.threads(),
+                group.group().maxWorkersPerQueue(), config.poll().batchSize(), config.mode());
+        return started;
     }
 
     @Override

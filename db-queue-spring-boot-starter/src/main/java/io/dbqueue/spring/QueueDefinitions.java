@@ -77,14 +77,12 @@ public final class QueueDefinitions {
     public static QueueDefinitions of(DbQueueProperties properties, boolean virtualThreads) {
         check("dbq.shutdown-timeout", () -> positive("shutdownTimeout", properties.getShutdownTimeout()));
         check("dbq.notify-interval", () -> notNegative("notifyInterval", properties.getNotifyInterval()));
-        List<QueueDefinition> queues = properties.getQueues().entrySet().stream()
-                .map(entry -> definition(entry.getKey(), entry.getValue(), virtualThreads))
-                .toList();
-        QueueDefinitions byId = new QueueDefinitions(queues);
-        Map<String, String> groupOf = new LinkedHashMap<>();
+        Map<String, QueueDefinition> queues = new LinkedHashMap<>();
+        properties.getQueues().forEach((id, queue) -> queues.put(id, definition(id, queue, virtualThreads)));
+        Map<String, String> groupOfQueue = new LinkedHashMap<>();
         List<QueueGroupDefinition> groups = new ArrayList<>();
-        properties.getGroups().forEach((id, group) -> groups.add(byId.group(id, group, groupOf)));
-        return new QueueDefinitions(queues, groups);
+        properties.getGroups().forEach((id, group) -> groups.add(group(id, group, queues, groupOfQueue)));
+        return new QueueDefinitions(queues.values(), groups);
     }
 
     /** The groups of {@code dbq.groups}, by id. */
@@ -97,7 +95,8 @@ public final class QueueDefinitions {
         return groups.values().stream().filter(g -> g.queueIds().contains(queueId)).findFirst();
     }
 
-    private QueueGroupDefinition group(String id, DbQueueProperties.Group group, Map<String, String> groupOf) {
+    private static QueueGroupDefinition group(String id, DbQueueProperties.Group group,
+                                              Map<String, QueueDefinition> queues, Map<String, String> groupOfQueue) {
         String prefix = "dbq.groups." + id + ".";
         List<String> ids = group.getQueues() == null ? List.of() : group.getQueues();
         if (ids.isEmpty()) {
@@ -105,12 +104,12 @@ public final class QueueDefinitions {
         }
         List<QueueDefinition> members = new ArrayList<>();
         for (String queueId : ids) {
-            QueueDefinition member = byId.get(queueId);
+            QueueDefinition member = queues.get(queueId);
             if (member == null) {
                 throw new InvalidQueuePropertyException(prefix + "queues names '" + queueId
-                        + "', which is not configured under dbq.queues (configured: " + ids() + ")");
+                        + "', which is not configured under dbq.queues (configured: " + queues.keySet() + ")");
             }
-            String other = groupOf.putIfAbsent(queueId, id);
+            String other = groupOfQueue.putIfAbsent(queueId, id);
             if (other != null) {
                 throw new InvalidQueuePropertyException(prefix + "queues names '" + queueId + "'" + (other.equals(id)
                         ? " twice" : ", which is in group '" + other + "' already; a queue belongs to one group at most"));

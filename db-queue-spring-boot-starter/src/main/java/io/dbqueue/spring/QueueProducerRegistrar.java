@@ -7,11 +7,7 @@ import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
-
-import java.util.Map;
 
 /**
  * Makes each configured queue's producer injectable: a {@link QueueProducer} bean named
@@ -34,8 +30,6 @@ final class QueueProducerRegistrar implements BeanDefinitionRegistryPostProcesso
 
     @Override
     public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-        Map<String, Object> queues = Binder.get(environment)
-                .bind("dbq.queues", Bindable.mapOf(String.class, Object.class)).orElse(Map.of());
         ConfigurableListableBeanFactory beanFactory = (ConfigurableListableBeanFactory) registry;
         if (beanFactory.getBeanNamesForType(QueueProducer.class, true, false).length > 0) {
             return; // the application defines its own producers: back off, as @ConditionalOnMissingBean would
@@ -44,7 +38,7 @@ final class QueueProducerRegistrar implements BeanDefinitionRegistryPostProcesso
         if (dbQueues.length != 1) {
             return; // none, or the application's own several: nothing to make producers from by type
         }
-        for (String id : queues.keySet()) {
+        for (String id : DbQueueProperties.queueIds(environment)) {
             String name = id + "QueueProducer";
             if (registry.containsBeanDefinition(name)) {
                 continue;

@@ -8,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
@@ -69,9 +68,7 @@ public final class QueueMonitor {
         return Jdbc.autoCommitted(dataSource, "purge " + location, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.purge)) {
                 ps.setString(1, location.queueName());
-                List<Task> tasks = tasks(ps);
-                tasks.sort(Comparator.comparingLong(Task::id));
-                return tasks;
+                return tasks(ps);
             }
         });
     }

@@ -5,7 +5,6 @@ import io.dbqueue.internal.ListenerPresence;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -137,7 +136,8 @@ final class QueueSql {
                 + " WHERE created_at < now() - ? * interval '1 microsecond' LIMIT " + IdempotencyKeys.PURGE_CHUNK + "))";
         depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
         peek = "SELECT " + TASK_COLUMNS + " FROM " + t + " WHERE queue_name = ? ORDER BY id LIMIT ?";
-        purge = "DELETE FROM " + t + " WHERE queue_name = ? RETURNING " + TASK_COLUMNS;
+        purge = "WITH purged AS (DELETE FROM " + t + " WHERE queue_name = ? RETURNING " + TASK_COLUMNS + ")"
+                + " SELECT " + TASK_COLUMNS + " FROM purged ORDER BY id";
     }
 
     /** A task from a row of {@code TASK_COLUMNS}. */

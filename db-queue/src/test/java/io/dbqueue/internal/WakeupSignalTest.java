@@ -37,10 +37,8 @@ class WakeupSignalTest {
     @Test
     void theWorkerIdleShortestIsWokenFirst() throws Exception {
         WakeupSignal signal = new WakeupSignal(2);
-        Thread longest = waiter(signal);
-        awaitWaiting(longest);
-        Thread latest = waiter(signal);
-        awaitWaiting(latest);
+        Thread longest = idleWorker(signal);
+        Thread latest = idleWorker(signal);
         signal.signalOne();
         latest.join(TimeUnit.SECONDS.toMillis(30));
         assertFalse(latest.isAlive(), "the worker that went idle last took the wakeup");
@@ -53,10 +51,8 @@ class WakeupSignalTest {
     @Test
     void twoQuickWakeupsWakeTwoWorkers() throws Exception {
         WakeupSignal signal = new WakeupSignal(3);
-        Thread first = waiter(signal);
-        awaitWaiting(first);
-        Thread second = waiter(signal);
-        awaitWaiting(second);
+        Thread first = idleWorker(signal);
+        Thread second = idleWorker(signal);
         signal.signalOne();
         signal.signalOne();
         first.join(TimeUnit.SECONDS.toMillis(30));
@@ -81,8 +77,7 @@ class WakeupSignalTest {
         Thread first = waiter(signal);
         first.join(TimeUnit.SECONDS.toMillis(30));
         assertFalse(first.isAlive());
-        Thread second = waiter(signal);
-        awaitWaiting(second);
+        Thread second = idleWorker(signal);
         assertTrue(second.isAlive(), "only one wakeup was kept for one worker");
         signal.signalAll();
         second.join(TimeUnit.SECONDS.toMillis(30));
@@ -104,6 +99,13 @@ class WakeupSignalTest {
     }
 
     /** Until the thread is parked in its timed wait (or has finished). */
+    /** A worker that has gone idle: waiting on {@code signal}, in the order of these calls. */
+    private static Thread idleWorker(WakeupSignal signal) {
+        Thread t = waiter(signal);
+        awaitWaiting(t);
+        return t;
+    }
+
     private static void awaitWaiting(Thread t) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (t.isAlive() && t.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {

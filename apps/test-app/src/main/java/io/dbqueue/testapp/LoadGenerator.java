@@ -33,9 +33,10 @@ public class LoadGenerator implements DisposableBean {
     private final RestClient http;
     private final ExecutorService senders = Executors.newCachedThreadPool(r -> new Thread(r, "load-generator"));
 
-    public LoadGenerator(TestAppProperties properties, RestClient producersClient) {
+    /** {@code http}: Spring Boot's builder, with its request factory, timeouts and observations. */
+    public LoadGenerator(TestAppProperties properties, RestClient.Builder http) {
         this.properties = properties;
-        this.http = producersClient;
+        this.http = http.build();
     }
 
     /** Starts sending in the background; {@code onFailure} gets the reason when a request fails. */

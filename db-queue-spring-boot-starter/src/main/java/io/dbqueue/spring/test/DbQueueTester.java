@@ -1,5 +1,6 @@
 package io.dbqueue.spring.test;
 
+import io.dbqueue.internal.WakeupSignal;
 import io.dbqueue.queue.DeadTask;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
@@ -23,13 +24,13 @@ import java.util.Objects;
 public class DbQueueTester implements QueueListener {
 
     /** How long a wait goes without looking again when no consumer of this context reports (others may process). */
-    private static final long RECHECK_MILLIS = 100;
+    private static final Duration RECHECK = Duration.ofMillis(100);
     private static final int MAX_LISTED = 10_000;
 
     private final ObjectProvider<DbQueues> queues;
     private final ObjectProvider<PayloadSerializer> serializers;
-    private final Object progress = new Object();
-    private long events; // guarded by progress
+    /** Signalled whenever a consumer of this context finishes, fails or re-enqueues a task. */
+    private final WakeupSignal progress = new WakeupSignal(1);
 
     /** Looks the beans up when used: DbQueues itself is made with the application's listeners, this one among them. */
     public DbQueueTester(ObjectProvider<DbQueues> queues, ObjectProvider<PayloadSerializer> serializers) {
@@ -67,10 +68,7 @@ public class DbQueueTester implements QueueListener {
         QueueMonitor monitor = monitor(queueId);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            long seen;
-            synchronized (progress) {
-                seen = events;
-            }
+            long seen = progress.generation();
             if (monitor.depth().tasks() == 0) {
                 return;
             }
@@ -80,11 +78,7 @@ public class DbQueueTester implements QueueListener {
                 throw new AssertionError("queue '" + queueId + "' still holds " + monitor.depth().tasks()
                         + " task(s) after " + timeout + ", e.g. " + describe(remaining));
             }
-            synchronized (progress) {
-                if (events == seen) {
-                    progress.wait(Math.max(1, Math.min(RECHECK_MILLIS, left / 1_000_000)));
-                }
-            }
+            progress.awaitSince(seen, Math.min(RECHECK.toNanos(), left));
         }
     }
 
@@ -102,24 +96,17 @@ public class DbQueueTester implements QueueListener {
 
     @Override
     public void finished(QueueLocation queue, List<Task> tasks) {
-        progressed();
+        progress.signalAll();
     }
 
     @Override
     public void failed(QueueLocation queue, Task task, String error, boolean deadLettered) {
-        progressed();
+        progress.signalAll();
     }
 
     @Override
     public void reenqueued(QueueLocation queue, Task task) {
-        progressed();
-    }
-
-    private void progressed() {
-        synchronized (progress) {
-            events++;
-            progress.notifyAll();
-        }
+        progress.signalAll();
     }
 
     private QueueMonitor monitor(String queueId) {
