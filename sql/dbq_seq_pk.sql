@@ -9,7 +9,7 @@ CREATE TABLE dbq_seq_pk (
     reenqueue_attempt integer DEFAULT 0,
     total_attempt     integer DEFAULT 0,
     PRIMARY KEY (queue_name, id)
-) WITH (fillfactor = 70, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
+) WITH (fillfactor = 50, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
 -- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters
 CREATE TABLE dbq_seq_pk_dead (
     id                bigint PRIMARY KEY,

@@ -75,9 +75,9 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
 
     public static final Layout DBQ_SEQ = new Layout("dbq_seq",
             "Ours: FIFO by the bigint sequence; index (queue_name, id) keeps next_process_at out so the lease"
-                    + " update is HOT (fillfactor 70 leaves room on the page); aggressive autovacuum.",
+                    + " update is HOT (fillfactor 50 leaves room on the page for every row's new version); aggressive autovacuum.",
             ClaimOrder.ID, false, ClaimIndex.QUEUE_ID,
-            merge(options("fillfactor", "70"), AGGRESSIVE_AUTOVACUUM), Map.of(), 0);
+            merge(options("fillfactor", "50"), AGGRESSIVE_AUTOVACUUM), Map.of(), 0);
 
     public static final Layout DBQ_SEQ_COVERING = new Layout("dbq_seq_covering",
             "Ours: FIFO by the bigint sequence with a covering index (queue_name, id) INCLUDE (next_process_at)"
@@ -88,14 +88,14 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
             "Ours: as dbq_seq with autovacuum unthrottled (cost delay 0): under a queue's steady churn a throttled"
                     + " vacuum falls behind, dead rows pile up and the table outgrows shared_buffers.",
             ClaimOrder.ID, false, ClaimIndex.QUEUE_ID,
-            options("fillfactor", "70", "autovacuum_vacuum_cost_delay", "0", "autovacuum_vacuum_scale_factor", "0.0001"),
+            options("fillfactor", "50", "autovacuum_vacuum_cost_delay", "0", "autovacuum_vacuum_scale_factor", "0.0001"),
             Map.of(), 0);
 
     public static final Layout DBQ_SEQ_PK = new Layout("dbq_seq_pk",
             "Ours: as dbq_seq with the primary key (queue_name, id) as the claim index and no other index: a task"
                     + " has one index entry to write and to vacuum instead of two.",
             ClaimOrder.ID, false, ClaimIndex.PRIMARY_KEY,
-            merge(options("fillfactor", "70"), AGGRESSIVE_AUTOVACUUM), Map.of(), 0);
+            merge(options("fillfactor", "50"), AGGRESSIVE_AUTOVACUUM), Map.of(), 0);
 
     private static final List<Layout> PRESETS = List.of(QUEUE_TASKS_1, QUEUE_TASKS_2, QUEUE_TASKS_3,
             QUEUE_TASKS_4, QUEUE_TASKS_5, QUEUE_TASKS_6, DBQ_SEQ, DBQ_SEQ_COVERING, DBQ_SEQ_EAGER_VACUUM, DBQ_SEQ_PK);

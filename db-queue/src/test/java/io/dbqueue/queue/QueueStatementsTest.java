@@ -190,6 +190,33 @@ class QueueStatementsTest {
         }
     }
 
+    /**
+     * A lease is a HOT update only when the row's new version fits on its page: with fillfactor 70 a
+     * page filled by enqueues had room for fewer than half of its rows' new versions, and the rest
+     * moved to other pages with new entries in both indexes (45 % HOT under load).
+     */
+    @Test
+    void everyLeaseOnTheSequenceLayoutsStaysOnItsPage() throws SQLException {
+        for (Layout layout : List.of(Layout.DBQ_SEQ, Layout.DBQ_SEQ_PK, Layout.DBQ_SEQ_EAGER_VACUUM)) {
+            QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
+            String table = queue.table().name();
+            TestDatabase.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = off)");
+            new QueueProducer(ds, queue).enqueueAll(IntStream.range(0, 1000).mapToObj(i -> "x".repeat(100)).toList());
+            TestDatabase.execute("DROP TABLE IF EXISTS pages_before; CREATE TABLE pages_before AS SELECT id, (ctid::text::point)[0] AS page FROM " + table);
+            TaskStore store = new TaskStore(queue);
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(true);
+                for (int i = 0; i < 10; i++) {
+                    assertEquals(100, store.claim(c, 100, DeliveryMode.AT_LEAST_ONCE, LEASE).size());
+                }
+            }
+            long moved = TestDatabase.queryLong("SELECT count(*) FROM " + table + " t JOIN pages_before b USING (id)"
+                    + " WHERE (t.ctid::text::point)[0] <> b.page");
+            TestDatabase.execute("DROP TABLE pages_before");
+            assertEquals(0, moved, layout.name() + ": leased rows that moved to another page, of 1000");
+        }
+    }
+
     @Test
     void aClaimLimitBelowOneIsRefused() {
         QueueSql sql = new QueueSql(QueueTable.of(Layout.QUEUE_TASKS_2));
