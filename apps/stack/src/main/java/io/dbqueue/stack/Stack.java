@@ -117,10 +117,11 @@ public final class Stack implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        int testAppPort = port(8080, 0);
+        List<Integer> free = freePorts(1 + options.producers() + options.consumers());
+        int testAppPort = port(8080, 0, free);
         List<Integer> producerPorts = new ArrayList<>();
         for (int i = 0; i < options.producers(); i++) {
-            producerPorts.add(port(8070, i));
+            producerPorts.add(port(8070, i, free));
         }
         String producerUrls = producerPorts.stream().map(p -> "http://127.0.0.1:" + p).collect(Collectors.joining(","));
 
@@ -134,7 +135,7 @@ public final class Stack implements AutoCloseable {
         consumerEnv.put("TEST_APP_URL", "http://127.0.0.1:" + testAppPort);
         consumerEnv.putAll(statsEnvironment());
         for (int i = 0; i < options.consumers(); i++) {
-            consumers.add(start("consumer-app-" + (i + 1), "consumer-app", port(8090, i), consumerEnv));
+            consumers.add(start("consumer-app-" + (i + 1), "consumer-app", port(8090, i, free), consumerEnv));
         }
         Map<String, String> testAppEnv = new HashMap<>(statsEnvironment());
         testAppEnv.put("TEST_DB_URL", resultsUrl);
@@ -204,14 +205,36 @@ public final class Stack implements AutoCloseable {
         return Map.of("RABBIT_HOST", rabbit ? (host.isBlank() ? "127.0.0.1" : host) : "");
     }
 
-    private int port(int experimentBase, int index) {
-        if (options.experimentPorts()) {
-            return experimentBase + index;
-        }
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /** The experiment's port, or the next of {@code free}. */
+    private int port(int experimentBase, int index, List<Integer> free) {
+        return options.experimentPorts() ? experimentBase + index : free.remove(0);
+    }
+
+    /**
+     * {@code n} distinct free ports, all held open until every one is chosen: a port asked for
+     * alone and let go could come back for the next service, and two services on one port made a
+     * dead consumer-app look healthy (its health check reached test-app).
+     */
+    private static List<Integer> freePorts(int n) {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ServerSocket socket = new ServerSocket(0);
+                held.add(socket);
+                ports.add(socket.getLocalPort());
+            }
+            return ports;
         } catch (IOException e) {
             throw new UncheckedIOException("no free port", e);
+        } finally {
+            for (ServerSocket socket : held) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // closing a listening socket that never accepted
+                }
+            }
         }
     }
 
