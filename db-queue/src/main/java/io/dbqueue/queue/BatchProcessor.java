@@ -117,6 +117,7 @@ final class BatchProcessor implements AutoCloseable {
         }
         Answers answers = handleLeased(claim.live(), claim.claimedAt());
         try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true); // a pool may hand out connections in a transaction (auto-commit=false)
             write(c, answers);
         }
     }
@@ -286,14 +287,24 @@ final class BatchProcessor implements AutoCloseable {
         return live;
     }
 
-    /** Writes the answers in one transaction (a single statement when every task finished) and reports them. */
+    /**
+     * Writes a leased batch's answers and reports them. When every task finished, one delete whose
+     * commit does not wait for a WAL flush: a finish lost with the server means the tasks run again,
+     * which at least once allows. Otherwise one durable transaction, so that retries and dead letters
+     * are recorded as they were decided.
+     */
     private void acknowledge(Connection c, Map<Task, TaskResult> results) throws SQLException {
         if (results.isEmpty()) {
             return;
         }
-        Outcome outcome = results.values().stream().allMatch(r -> r == TaskResult.finish())
-                ? apply(c, results)
-                : Jdbc.inTransaction(c, tx -> apply(tx, results));
+        Outcome outcome;
+        if (results.values().stream().allMatch(r -> r == TaskResult.finish())) {
+            outcome = new Outcome();
+            outcome.finished.addAll(results.keySet());
+            store.finishWithoutFlush(c, outcome.finished);
+        } else {
+            outcome = Jdbc.inTransaction(c, tx -> apply(tx, results));
+        }
         outcome.report();
     }
 

@@ -121,6 +121,23 @@ final class TaskStore {
         }
     }
 
+    /**
+     * At least once: deletes finished tasks in an auto-committed transaction that does not wait for a
+     * WAL flush ({@link QueueSql#finishWithoutFlush}). {@code c} must be in autocommit mode.
+     */
+    void finishWithoutFlush(Connection c, List<Task> tasks) throws SQLException {
+        if (tasks.isEmpty()) {
+            return;
+        }
+        Object[] params = byId(Jdbc.longs(c, ids(tasks)));
+        try (PreparedStatement ps = c.prepareStatement(sql.finishWithoutFlush)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            ps.execute();
+        }
+    }
+
     void release(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
             Jdbc.update(c, sql.release, byId(Jdbc.longs(c, ids(tasks))));

@@ -1,10 +1,13 @@
 package io.dbqueue.queue;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.Await;
 import io.dbqueue.DeliveryMode;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.Transactions;
 import io.dbqueue.internal.Jdbc;
+import io.dbqueue.postgres.PostgresServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
@@ -81,6 +84,27 @@ class QueueContractTest {
         }
         assertEquals(expected, seen);
         assertEquals(0, rows());
+    }
+
+    /** spring.datasource.hikari.auto-commit=false, common with JPA: the workers' writes must still commit. */
+    @Test
+    void workersFinishTasksOnAPoolWhoseConnectionsStartInATransaction() throws Exception {
+        producer.enqueueAll(List.of("a", "b", "c"));
+        PostgresServer server = PostgresServer.shared();
+        HikariConfig pool = new HikariConfig();
+        pool.setJdbcUrl(server.jdbcUrl());
+        pool.setUsername(server.user());
+        pool.setPassword(server.password());
+        pool.setMaximumPoolSize(4);
+        pool.setAutoCommit(false);
+        try (HikariDataSource inTransaction = new HikariDataSource(pool)) {
+            AtomicInteger handled = new AtomicInteger();
+            try (QueueWorkers ignored = QueueWorkers.start(inTransaction, QueueConfig.of(queue).withBatchSize(3),
+                    batch -> handled.addAndGet(batch.tasks().size()))) {
+                Await.until(TIMEOUT, "the three tasks finished and deleted", () -> rows() == 0);
+            }
+            assertEquals(3, handled.get());
+        }
     }
 
     @Test

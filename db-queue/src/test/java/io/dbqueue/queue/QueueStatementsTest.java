@@ -43,6 +43,23 @@ class QueueStatementsTest {
     }
 
     @Test
+    void anAtLeastOnceFinishCommitsWithoutWaitingForAFlushAndLeavesTheSettingToItsTransaction() throws SQLException {
+        QueueLocation queue = queueWithTasks(Layout.DBQ_SEQ, 10);
+        TaskStore store = new TaskStore(queue);
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(true);
+            List<Task> tasks = store.claim(c, 10, DeliveryMode.AT_LEAST_ONCE, LEASE);
+            c.setAutoCommit(false);
+            store.finishWithoutFlush(c, tasks);
+            assertEquals("off", synchronousCommit(c), "the finish's transaction does not wait for a flush");
+            c.commit();
+            assertEquals("on", synchronousCommit(c), "the next transaction on the connection is durable again");
+            c.commit();
+        }
+        assertEquals(0, new QueueMonitor(ds, queue).depth().tasks());
+    }
+
+    @Test
     void anExactlyOnceClaimKeepsItsTransactionDurable() throws SQLException {
         try (Connection c = ds.getConnection()) {
             assertEquals("on", synchronousCommitAfterClaim(c, DeliveryMode.EXACTLY_ONCE),

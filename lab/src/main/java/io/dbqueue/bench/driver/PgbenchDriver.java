@@ -147,7 +147,8 @@ public final class PgbenchDriver implements Driver {
     static PgbenchScripts.Statements statements(QueueTable table, int batchSize, DeliveryMode mode) {
         RawSqlStatements sql = new RawSqlStatements(table, batchSize);
         return new PgbenchScripts.Statements(sql.enqueue, sql.claimSettings(mode), sql.claim, sql.claimLocked,
-                sql.claimAndDelete, sql.restoreSettings(mode), sql.finish, sql.genericPlansBeforeFinish,
+                sql.claimAndDelete, sql.restoreSettings(mode), sql.finishSettings(mode), sql.finish,
+                sql.genericPlansBeforeFinish,
                 table.layout().partitions() > 0);
     }
 

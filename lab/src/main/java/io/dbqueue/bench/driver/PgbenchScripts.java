@@ -57,11 +57,12 @@ final class PgbenchScripts {
 
     /**
      * The library's statements for one table and batch size, as {@link RawSqlStatements} writes
-     * them; {@code claimSettings} and {@code restoreSettings} are null or empty when the table
-     * needs none.
+     * them; {@code claimSettings}, {@code restoreSettings} and {@code finishSettings} are null or
+     * empty when the table or mode needs none.
      */
     record Statements(String enqueue, String claimSettings, String claim, String claimLocked, String claimAndDelete,
-                      String restoreSettings, String finish, boolean genericPlansBeforeFinish, boolean partitioned) {
+                      String restoreSettings, String finishSettings, String finish, boolean genericPlansBeforeFinish,
+                      boolean partitioned) {
     }
 
     /** The faster protocol for a consumer whose claim needs its settings in its transaction; see the class comment. */
@@ -152,9 +153,19 @@ final class PgbenchScripts {
                     lines.add("COMMIT;");
                 }
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
-                    // the finish is its own auto-committed statement, as the library's acknowledgement
+                    // the finish is its own transaction after its settings, as the library's acknowledgement
+                    String finishSettings = has(sql.finishSettings()) ? bind(sql.finishSettings(), qm) : null;
                     lines.add("\\if :n > 0");
-                    lines.add(finish + ";");
+                    if (finishSettings == null) {
+                        lines.add(finish + ";");
+                    } else if (qm == QueryMode.SIMPLE) {
+                        lines.add(finishSettings + " \\; " + finish + ";");
+                    } else {
+                        lines.add("BEGIN;");
+                        lines.add(finishSettings + ";");
+                        lines.add(finish + ";");
+                        lines.add("COMMIT;");
+                    }
                     lines.add("\\endif");
                 }
             }

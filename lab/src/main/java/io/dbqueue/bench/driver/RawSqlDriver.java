@@ -114,7 +114,7 @@ public final class RawSqlDriver implements Driver {
             boolean genericPlans = mode == DeliveryMode.EXACTLY_ONCE && sql.genericPlansBeforeFinish;
             int resultsBefore = sql.resultsBeforeClaim(mode);
             try (PreparedStatement claim = c.prepareStatement(sql.claimComposite(mode));
-                 PreparedStatement finish = c.prepareStatement(sql.finish);
+                 PreparedStatement finish = c.prepareStatement(sql.finishComposite(mode));
                  Statement setting = c.createStatement()) {
                 if (sql.byIdNamesQueue) {
                     finish.setString(2, queue);
@@ -149,7 +149,7 @@ public final class RawSqlDriver implements Driver {
                             setting.execute(RawSqlStatements.GENERIC_PLANS);
                         }
                         finish.setArray(1, c.createArrayOf("bigint", boxed));
-                        finish.executeUpdate();
+                        finish.execute();
                     }
                     if (mode == DeliveryMode.EXACTLY_ONCE) {
                         c.commit();

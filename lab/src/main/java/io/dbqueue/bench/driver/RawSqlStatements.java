@@ -16,7 +16,8 @@ import java.util.List;
  * exactly-once mode after switching the transaction to generic plans), without the library. Before
  * the claim, in its transaction, run {@link #claimSettings}: it keeps the planner on the claim index
  * and, at least once, lets the lease commit without waiting for a WAL flush; exactly once,
- * {@link #restoreSettings} follows the claim. The library's one refinement is left out: it starts an
+ * {@link #restoreSettings} follows the claim. At least once, {@link #finishSettings} runs before the
+ * finish in its transaction, so that it too commits without waiting for a WAL flush. The library's one refinement is left out: it starts an
  * id-ordered claim at a floor (its {@code id >= ?} condition) instead of the head of the index.
  */
 final class RawSqlStatements {
@@ -26,6 +27,8 @@ final class RawSqlStatements {
     /** The library's statement before an exactly-once finish on a partitioned table. */
     static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
     private static final List<String> PLANNER_SETTINGS = List.of("enable_seqscan", "enable_bitmapscan", "enable_sort");
+    /** Lets the rest of the transaction commit without waiting for a WAL flush: the lease, and at least once the finish. */
+    private static final String NO_FLUSH = "set_config('synchronous_commit', 'off', true)";
 
     /** params: queue name, text[] payloads */
     final String enqueue;
@@ -91,9 +94,23 @@ final class RawSqlStatements {
             }
         }
         if (mode == DeliveryMode.AT_LEAST_ONCE) {
-            calls.add("set_config('synchronous_commit', 'off', true)");
+            calls.add(NO_FLUSH);
         }
         return calls.isEmpty() ? null : "SELECT " + String.join(", ", calls);
+    }
+
+    /**
+     * The statement to run just before the finish in its transaction (no params), or null: at least
+     * once the finish, as the lease, commits without waiting for a WAL flush.
+     */
+    String finishSettings(DeliveryMode mode) {
+        return mode == DeliveryMode.AT_LEAST_ONCE ? "SELECT " + NO_FLUSH : null;
+    }
+
+    /** The finish after its settings as one composite statement, as the library sends it (params: as the finish's). */
+    String finishComposite(DeliveryMode mode) {
+        String settings = finishSettings(mode);
+        return (settings == null ? "" : settings + "; ") + finish;
     }
 
     /** Exactly once, right after the claim: the planner settings as they were (no params), or null. */

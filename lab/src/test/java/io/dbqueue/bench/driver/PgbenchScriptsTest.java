@@ -64,7 +64,7 @@ class PgbenchScriptsTest {
     }
 
     @Test
-    void atLeastOnceClaimsWithItsSettingsInOneMessageThenFinishesOnItsOwn() {
+    void atLeastOnceClaimsWithItsSettingsInOneMessageThenFinishesWithItsOwn() {
         Script script = PgbenchScripts.consumer(statements(Layout.DBQ_SEQ, 10, DeliveryMode.AT_LEAST_ONCE),
                 DeliveryMode.AT_LEAST_ONCE, 10);
         assertEquals(QueryMode.SIMPLE, script.mode(), "a plain table runs the compound in simple mode");
@@ -74,7 +74,8 @@ class PgbenchScriptsTest {
         assertTrue(lines[0].endsWith("SELECT count(*) AS n, array_agg(id) AS ids, array_agg(payload) AS payloads"
                 + " FROM c \\gset"), lines[0]);
         assertEquals("\\if :n > 0", lines[1]);
-        assertTrue(lines[2].startsWith("DELETE FROM dbq_seq WHERE id = ANY("), lines[2]);
+        assertTrue(lines[2].startsWith("SELECT set_config('synchronous_commit', 'off', true) \\; DELETE FROM dbq_seq"
+                + " WHERE id = ANY("), lines[2]);
         assertTrue(script.text().contains("\\if :n = 0\n\\sleep 100 ms\n\\elif :n < 10\n\\sleep 10 ms\n\\endif\n"),
                 script.text());
     }
@@ -86,6 +87,8 @@ class PgbenchScriptsTest {
         assertEquals(QueryMode.PREPARED, script.mode());
         assertTrue(script.text().startsWith("BEGIN;\nSELECT set_config("), script.text());
         assertFalse(script.text().contains("\\;"), "prepared mode refuses compounds");
+        assertTrue(script.text().contains("\\if :n > 0\nBEGIN;\nSELECT set_config('synchronous_commit', 'off', true);\n"
+                + "DELETE FROM queue_tasks_4 WHERE id = ANY(:ids::bigint[]);\nCOMMIT;\n\\endif\n"), script.text());
     }
 
     @Test
