@@ -141,31 +141,13 @@ final class PgbenchScripts {
         switch (mode) {
             case AT_LEAST_ONCE, AT_MOST_ONCE -> {
                 String claim = wrap(bind(mode == DeliveryMode.AT_LEAST_ONCE ? sql.claim() : sql.claimAndDelete(), qm));
-                if (settings == null) {
-                    lines.add(claim + " \\gset");
-                } else if (qm == QueryMode.SIMPLE) {
-                    // one Query message: the settings hold for the claim's planning and commit only
-                    lines.add(settings + " \\; " + claim + " \\gset");
-                } else {
-                    lines.add("BEGIN;");
-                    lines.add(settings + ";");
-                    lines.add(claim + " \\gset");
-                    lines.add("COMMIT;");
-                }
+                // one Query message in simple mode: the settings hold for the claim's planning and commit only
+                afterSettings(lines, settings, claim + " \\gset", qm);
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
                     // the finish is its own transaction after its settings, as the library's acknowledgement
-                    String finishSettings = has(sql.finishSettings()) ? bind(sql.finishSettings(), qm) : null;
                     lines.add("\\if :n > 0");
-                    if (finishSettings == null) {
-                        lines.add(finish + ";");
-                    } else if (qm == QueryMode.SIMPLE) {
-                        lines.add(finishSettings + " \\; " + finish + ";");
-                    } else {
-                        lines.add("BEGIN;");
-                        lines.add(finishSettings + ";");
-                        lines.add(finish + ";");
-                        lines.add("COMMIT;");
-                    }
+                    String finishSettings = has(sql.finishSettings()) ? bind(sql.finishSettings(), qm) : null;
+                    afterSettings(lines, finishSettings, finish + ";", qm);
                     lines.add("\\endif");
                 }
             }
@@ -204,6 +186,24 @@ final class PgbenchScripts {
         }
         waits(lines, batchSize);
         return new Script(String.join("\n", lines) + "\n", qm);
+    }
+
+    /**
+     * Adds {@code statement} (ending in its terminator or meta-command) in one transaction after
+     * {@code settings}: alone when there are none, as one {@code \;} compound in simple mode, and
+     * inside {@code BEGIN ... COMMIT} in prepared mode, which refuses compounds.
+     */
+    private static void afterSettings(List<String> lines, String settings, String statement, QueryMode qm) {
+        if (settings == null) {
+            lines.add(statement);
+        } else if (qm == QueryMode.SIMPLE) {
+            lines.add(settings + " \\; " + statement);
+        } else {
+            lines.add("BEGIN;");
+            lines.add(settings + ";");
+            lines.add(statement);
+            lines.add("COMMIT;");
+        }
     }
 
     /** The minimal queue's producer: a batch of {@code messageSize}-byte rows built by the server. */
