@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,57 +51,92 @@ public final class MatrixRunner {
     public record Outcome(List<CellResult> runs, List<NotMeasured> notMeasured, boolean interrupted) {
     }
 
+    /**
+     * Runs the matrix in rounds: each round runs every cell once, in the matrix's order, so that a
+     * cell's repetitions are spread over the whole run and a drift in the machine's speed (this
+     * machine's storage moves by tens of percent within minutes) reaches every cell alike, instead
+     * of favouring the cells that ran in a fast stretch. A cell that fails is not run again.
+     */
     public Outcome run() {
-        List<CellResult> runs = new ArrayList<>();
+        Map<Cell, List<Repetition>> repetitions = new LinkedHashMap<>();
+        Map<Cell, String> failures = new LinkedHashMap<>();
         List<NotMeasured> notMeasured = new ArrayList<>();
+        List<Cell> runnable = new ArrayList<>();
         for (Cell cell : workload.cells()) {
-            if (stop.isStopped()) {
-                break;
-            }
-            Driver driver = drivers.get(cell.driver());
             Optional<String> reason = unavailable.computeIfAbsent(cell.driver(),
-                    d -> Optional.ofNullable(driver.unavailableReason()));
+                    d -> Optional.ofNullable(drivers.get(d).unavailableReason()));
             if (reason.isPresent()) {
                 progress.skipped(cell, workload.repeat(), reason.get());
                 notMeasured.add(new NotMeasured(cell.driver(), cell.layout(), cell.batchSize(), "skipped",
                         reason.get()));
-                continue;
-            }
-            List<Repetition> repetitions = new ArrayList<>();
-            String failure = repeat(driver, cell, repetitions);
-            if (failure != null) {
-                notMeasured.add(new NotMeasured(cell.driver(), cell.layout(), cell.batchSize(), "failed", failure));
-            }
-            if (!repetitions.isEmpty()) {
-                runs.add(CellResult.of(cell, repetitions));
+            } else {
+                runnable.add(cell);
+                repetitions.put(cell, new ArrayList<>());
             }
         }
+        for (Scheduled next : schedule(runnable, workload.repeat())) {
+            if (stop.isStopped()) {
+                break;
+            }
+            if (!failures.containsKey(next.cell())) {
+                String failure = runOnce(next.cell(), next.round(), repetitions.get(next.cell()));
+                if (failure != null) {
+                    failures.put(next.cell(), failure);
+                }
+            }
+        }
+        return outcome(repetitions, failures, notMeasured);
+    }
+
+    /** One repetition to run: the cell and which round it belongs to (1-based). */
+    record Scheduled(Cell cell, int round) {
+    }
+
+    /** The order of the repetitions: round 1 of every cell in the given order, then round 2, and so on. */
+    static List<Scheduled> schedule(List<Cell> cells, int repeat) {
+        List<Scheduled> order = new ArrayList<>(cells.size() * repeat);
+        for (int round = 1; round <= repeat; round++) {
+            for (Cell cell : cells) {
+                order.add(new Scheduled(cell, round));
+            }
+        }
+        return order;
+    }
+
+    private Outcome outcome(Map<Cell, List<Repetition>> repetitions, Map<Cell, String> failures,
+                            List<NotMeasured> notMeasured) {
+        List<CellResult> runs = new ArrayList<>();
+        repetitions.forEach((cell, done) -> {
+            if (!done.isEmpty()) {
+                runs.add(CellResult.of(cell, done));
+            }
+        });
+        failures.forEach((cell, message) -> notMeasured.add(
+                new NotMeasured(cell.driver(), cell.layout(), cell.batchSize(), "failed", message)));
         return new Outcome(runs, notMeasured, stop.isStopped());
     }
 
-    /** Runs the cell's repetitions into {@code repetitions}; returns why it failed, or null. */
-    private String repeat(Driver driver, Cell cell, List<Repetition> repetitions) {
+    /** Runs repetition {@code round} of the cell into {@code repetitions}; returns why it failed, or null. */
+    private String runOnce(Cell cell, int round, List<Repetition> repetitions) {
         QueueLocation location = cell.usesTable() ? QueueLocation.of(Layout.named(cell.layout()), QUEUE_NAME) : null;
-        for (int i = 1; i <= workload.repeat() && !stop.isStopped(); i++) {
-            progress.started(cell, i, workload.repeat());
-            try {
-                if (location != null) {
-                    preparer.prepare(location, workload.backlog(), workload.messageSize());
-                }
-                Repetition repetition = driver.run(new CellContext(cell, workload, location, server, admin,
-                        serverProbe, clientProbe, stop));
-                repetitions.add(repetition);
-                progress.finished(cell, repetition);
-            } catch (Exception e) {
-                if (stop.isStopped()) {
-                    return null;
-                }
-                String message = oneLine(e);
-                progress.skipped(cell, workload.repeat() - i + 1, "failed: " + message);
-                return message;
+        progress.started(cell, round, workload.repeat());
+        try {
+            if (location != null) {
+                preparer.prepare(location, workload.backlog(), workload.messageSize());
             }
+            Repetition repetition = drivers.get(cell.driver()).run(new CellContext(cell, workload, location, server,
+                    admin, serverProbe, clientProbe, stop));
+            repetitions.add(repetition);
+            progress.finished(cell, repetition);
+            return null;
+        } catch (Exception e) {
+            if (stop.isStopped()) {
+                return null;
+            }
+            String message = oneLine(e);
+            progress.skipped(cell, workload.repeat() - round + 1, "failed: " + message);
+            return message;
         }
-        return null;
     }
 
     static String oneLine(Throwable e) {

@@ -1,0 +1,25 @@
+package io.dbqueue.bench.run;
+
+import io.dbqueue.bench.workload.Cell;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class MatrixRunnerTest {
+
+    @Test
+    void repetitionsRunInRoundsSoThatEveryCellSeesTheWholeRun() {
+        Cell direct = new Cell("direct", "dbq_seq", 10);
+        Cell pgbench = new Cell("pgbench", "dbq_seq", 10);
+        Cell minimal = new Cell("pgbench-minimal", "dbq_seq", 10);
+
+        List<MatrixRunner.Scheduled> order = MatrixRunner.schedule(List.of(direct, pgbench, minimal), 2);
+
+        assertEquals(List.of(
+                new MatrixRunner.Scheduled(direct, 1), new MatrixRunner.Scheduled(pgbench, 1),
+                new MatrixRunner.Scheduled(minimal, 1), new MatrixRunner.Scheduled(direct, 2),
+                new MatrixRunner.Scheduled(pgbench, 2), new MatrixRunner.Scheduled(minimal, 2)), order);
+    }
+}
