@@ -12,6 +12,15 @@ public interface Driver {
     /** Why this driver cannot run on this machine right now, or null when it can. Asked once per bench run. */
     String unavailableReason();
 
+    /**
+     * Whether the load runs in this JVM (the library, its JDBC loop, the brokers' clients), whose JIT
+     * compiler is still compiling it during the first seconds of a run; pgbench and the stack's
+     * services run in processes of their own.
+     */
+    default boolean runsInThisJvm() {
+        return true;
+    }
+
     /** Runs one repetition against the freshly created table of {@code context}: warm-up, then the measured window. */
     Repetition run(CellContext context) throws Exception;
 }

@@ -96,6 +96,11 @@ public final class PgbenchDriver implements Driver {
     }
 
     @Override
+    public boolean runsInThisJvm() {
+        return false;
+    }
+
+    @Override
     public String unavailableReason() {
         return PgbenchProcess.unavailableReason();
     }

@@ -39,6 +39,11 @@ public final class StackDriver implements Driver {
     }
 
     @Override
+    public boolean runsInThisJvm() {
+        return false;
+    }
+
+    @Override
     public String unavailableReason() {
         List<Path> missing = SERVICES.stream().map(StackDriver::jar).filter(p -> !Files.isRegularFile(p))
                 .collect(Collectors.toCollection(ArrayList::new));

@@ -12,6 +12,7 @@ import io.dbqueue.queue.QueueLocation;
 import javax.sql.DataSource;
 import java.io.PrintStream;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,6 +24,8 @@ import java.util.Optional;
 public final class MatrixRunner {
 
     public static final String QUEUE_NAME = "bench";
+    /** How long the first in-process cell runs, uncounted, before the first round; see {@link #warmUpJvm}. */
+    static final Duration JVM_WARMUP = Duration.ofSeconds(10);
 
     private final Workload workload;
     private final PostgresServer server;
@@ -30,6 +33,7 @@ public final class MatrixRunner {
     private final Map<String, Driver> drivers;
     private final StopSignal stop;
     private final Progress progress;
+    private final PrintStream log;
     private final TablePreparer preparer;
     private final ServerProbe serverProbe;
     private final ClientProbe clientProbe = new ClientProbe();
@@ -43,6 +47,7 @@ public final class MatrixRunner {
         this.drivers = drivers;
         this.stop = stop;
         this.progress = progress;
+        this.log = log;
         this.preparer = new TablePreparer(admin, log);
         this.serverProbe = new ServerProbe(admin);
     }
@@ -74,6 +79,8 @@ public final class MatrixRunner {
                 repetitions.put(cell, new ArrayList<>());
             }
         }
+        runnable.stream().filter(cell -> drivers.get(cell.driver()).runsInThisJvm()).findFirst()
+                .ifPresent(this::warmUpJvm);
         for (Scheduled next : schedule(runnable, workload.repeat())) {
             if (stop.isStopped()) {
                 break;
@@ -116,9 +123,38 @@ public final class MatrixRunner {
         return new Outcome(runs, notMeasured, stop.isStopped());
     }
 
+    /**
+     * Runs {@code cell} once for {@link #JVM_WARMUP}, not counted, before the first round: the JIT
+     * compiler would otherwise still be compiling the library's hot paths (and taking CPU from the
+     * server on a small machine) during the first repetitions of the in-process drivers, which
+     * pgbench, a compiled program in a process of its own, is spared. A long-running service, the
+     * library's real home, runs warm.
+     */
+    private void warmUpJvm(Cell cell) {
+        Workload warmup = workload.toBuilder().warmup(Duration.ZERO).duration(JVM_WARMUP).messages(0).backlog(0)
+                .build();
+        log.println("bench: warming up the JVM: " + cell + " for " + JVM_WARMUP.toSeconds() + " s, not counted");
+        try {
+            QueueLocation location = location(cell);
+            if (location != null) {
+                preparer.prepare(location, 0, warmup.messageSize());
+            }
+            drivers.get(cell.driver()).run(new CellContext(cell, warmup, location, server, admin, serverProbe,
+                    clientProbe, stop));
+        } catch (Exception e) {
+            if (!stop.isStopped()) {
+                log.println("bench: the JVM warm-up failed (" + oneLine(e) + "); the cells run all the same");
+            }
+        }
+    }
+
+    private static QueueLocation location(Cell cell) {
+        return cell.usesTable() ? QueueLocation.of(Layout.named(cell.layout()), QUEUE_NAME) : null;
+    }
+
     /** Runs repetition {@code round} of the cell into {@code repetitions}; returns why it failed, or null. */
     private String runOnce(Cell cell, int round, List<Repetition> repetitions) {
-        QueueLocation location = cell.usesTable() ? QueueLocation.of(Layout.named(cell.layout()), QUEUE_NAME) : null;
+        QueueLocation location = location(cell);
         progress.started(cell, round, workload.repeat());
         try {
             if (location != null) {
