@@ -10,7 +10,7 @@ CREATE TABLE dbq_seq (
     total_attempt     integer DEFAULT 0,
     PRIMARY KEY (id)
 ) WITH (fillfactor = 50, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
-CREATE INDEX dbq_seq_claim_idx ON dbq_seq USING btree (queue_name, id);
+CREATE INDEX dbq_seq_claim_idx ON dbq_seq USING btree (queue_name, id) WHERE queue_name IS NOT NULL;
 -- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters
 CREATE TABLE dbq_seq_dead (
     id                bigint PRIMARY KEY,

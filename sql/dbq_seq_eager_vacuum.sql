@@ -10,7 +10,7 @@ CREATE TABLE dbq_seq_eager_vacuum (
     total_attempt     integer DEFAULT 0,
     PRIMARY KEY (id)
 ) WITH (fillfactor = 50, autovacuum_vacuum_cost_delay = 0, autovacuum_vacuum_scale_factor = 0.0001);
-CREATE INDEX dbq_seq_eager_vacuum_claim_idx ON dbq_seq_eager_vacuum USING btree (queue_name, id);
+CREATE INDEX dbq_seq_eager_vacuum_claim_idx ON dbq_seq_eager_vacuum USING btree (queue_name, id) WHERE queue_name IS NOT NULL;
 -- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters
 CREATE TABLE dbq_seq_eager_vacuum_dead (
     id                bigint PRIMARY KEY,

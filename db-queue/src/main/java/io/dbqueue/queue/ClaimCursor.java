@@ -9,7 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * head of the (queue_name, id) index until vacuum removes them; a claim from the start walks all of
  * them, and with a deep backlog, or a long transaction holding vacuum back, that is hundreds of
  * thousands of entries per claim and throughput decays. So while claims come back full, the next
- * one starts at the first id of the last full batch (nothing below it was due and unclaimed then).
+ * one starts just above the last id of the last full batch: nothing up to it was due and unclaimed
+ * then, other than rows that other claimers had locked (theirs) and rows not yet committed. Starting
+ * at the batch's first id instead would walk the batch's own tasks again on every claim, and at least
+ * once they are still there (leased), each a heap visit to find that it is not due.
  *
  * <p>What can appear below the floor later (a retry or an expired lease coming due, a producer's
  * transaction committing after later ids were claimed) is found by a claim from the start: after
@@ -47,6 +50,6 @@ final class ClaimCursor {
         if (usedFloor == FROM_START) {
             rescanAt = System.nanoTime() + rescanNanos;
         }
-        floor.accumulateAndGet(tasks.get(0).id(), Math::max);
+        floor.accumulateAndGet(tasks.get(tasks.size() - 1).id() + 1, Math::max);
     }
 }

@@ -63,7 +63,7 @@ public final class Schema {
                     + " USING btree (queue_name, id) INCLUDE (next_process_at)";
         };
         if (index != null) {
-            sql.append(index).append(with(layout.indexOptions())).append(";\n");
+            sql.append(index).append(with(layout.indexOptions())).append(onlyForTheQueue(layout)).append(";\n");
         }
         sql.append("-- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters\n")
                 .append("CREATE TABLE ").append(table.deadLetterTable()).append(" (\n")
@@ -81,6 +81,23 @@ public final class Schema {
                 .append(table.deadLetterTable()).append(" (queue_name, id);\n")
                 .append(keysDdl(table));
         return sql.toString();
+    }
+
+    /**
+     * The (queue_name, id) claim indexes are partial on a condition every row meets ({@code queue_name}
+     * is NOT NULL), so that only a statement that names the queue can use them: the claim can, and a
+     * statement by id ({@code id = ANY(...)}: a finish, a retry, the claim's update of the rows it
+     * picked) cannot, and goes by the primary key. Otherwise, once vacuum has seen the table almost
+     * empty (as it often does under a queue whose consumers keep up), the planner may answer
+     * {@code id = ANY(...)} by reading the whole claim index, which PostgreSQL before 18 cannot skip
+     * the queue column of; on a busy table one finish then took ~100 ms (docs/performance.md, "Where a
+     * claim's time went"). queue_name never changes, so the lease update stays HOT.
+     */
+    private static String onlyForTheQueue(Layout layout) {
+        return switch (layout.claimIndex()) {
+            case QUEUE_ID, QUEUE_ID_COVERING -> " WHERE queue_name IS NOT NULL";
+            default -> "";
+        };
     }
 
     /**

@@ -51,14 +51,14 @@ class ClaimCursorTest {
     }
 
     @Test
-    void floorFollowsTheLastFullBatchAndResetsOnAPartialOne() {
+    void floorIsJustAboveTheLastFullBatchAndResetsOnAPartialOne() {
         ClaimCursor cursor = new ClaimCursor(NO_TIMED_RESCAN);
         assertEquals(ClaimCursor.FROM_START, cursor.floor());
         cursor.claimed(ClaimCursor.FROM_START, tasks(5, 6, 7), 3);
-        assertEquals(5, cursor.floor());
-        cursor.claimed(5, tasks(9, 10, 11), 3);
-        assertEquals(9, cursor.floor());
-        cursor.claimed(9, tasks(12), 3);
+        assertEquals(8, cursor.floor());
+        cursor.claimed(8, tasks(9, 10, 11), 3);
+        assertEquals(12, cursor.floor());
+        cursor.claimed(12, tasks(12), 3);
         assertEquals(ClaimCursor.FROM_START, cursor.floor());
     }
 
