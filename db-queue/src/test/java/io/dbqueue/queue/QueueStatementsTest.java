@@ -128,13 +128,8 @@ class QueueStatementsTest {
     @Test
     void aClaimWalksTheClaimIndexOnStatisticsTakenWhileTheQueueWasAlmostEmpty() throws SQLException {
         for (Layout layout : new Layout[] {Layout.DBQ_SEQ, Layout.QUEUE_TASKS_2, Layout.DBQ_SEQ_PK}) {
-            QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
+            QueueLocation queue = vacuumedAlmostEmpty(layout, 5_000, 10, true);
             String table = queue.table().name();
-            TestDatabase.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = off)");
-            TestDatabase.execute(insert(table, 5_000));
-            TestDatabase.execute("DELETE FROM " + table + " WHERE id > (SELECT min(id) + 9 FROM " + table + ")");
-            TestDatabase.execute("VACUUM " + table);
-            TestDatabase.execute(insert(table, 50_000));
             String unguided = plan(null, "SELECT id FROM " + table + " WHERE queue_name = 'claims'"
                     + " AND next_process_at <= now() ORDER BY " + layout.claimOrder().orderBy()
                     + " LIMIT 100 FOR UPDATE SKIP LOCKED", queue, DeliveryMode.AT_MOST_ONCE);
@@ -167,13 +162,8 @@ class QueueStatementsTest {
     @Test
     void statementsByIdGoByThePrimaryKeyOnStatisticsOfAnEmptyTable() throws SQLException {
         for (Layout layout : new Layout[] {Layout.DBQ_SEQ, Layout.DBQ_SEQ_COVERING, Layout.DBQ_SEQ_EAGER_VACUUM}) {
-            QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
+            QueueLocation queue = vacuumedAlmostEmpty(layout, 20_000, 0, false);
             String table = queue.table().name();
-            TestDatabase.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = off)");
-            TestDatabase.execute(insert(table, 20_000));
-            TestDatabase.execute("DELETE FROM " + table);
-            TestDatabase.execute("VACUUM (TRUNCATE false) " + table);
-            TestDatabase.execute(insert(table, 50_000));
             QueueSql sql = new QueueSql(queue.table());
             String index = table + "_claim_idx";
             try (Connection c = PostgresServer.shared().connect()) {
@@ -312,6 +302,24 @@ class QueueStatementsTest {
             rs.next();
             return rs.getString(1);
         }
+    }
+
+    /**
+     * A fresh table of {@code layout} whose statistics were taken by a vacuum that saw {@code kept} of
+     * {@code rows} rows left, cutting the table's empty tail as autovacuum does ({@code truncate}) or
+     * not, as the library's own vacuum does, and which then received 50,000 more, as a queue's table
+     * does after its consumers caught up; autovacuum is off so that nothing takes newer statistics.
+     */
+    private static QueueLocation vacuumedAlmostEmpty(Layout layout, int rows, int kept, boolean truncate)
+            throws SQLException {
+        QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
+        String table = queue.table().name();
+        TestDatabase.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = off)");
+        TestDatabase.execute(insert(table, rows));
+        TestDatabase.execute("DELETE FROM " + table + " WHERE id >= (SELECT min(id) + " + kept + " FROM " + table + ")");
+        TestDatabase.execute("VACUUM (TRUNCATE " + truncate + ") " + table);
+        TestDatabase.execute(insert(table, 50_000));
+        return queue;
     }
 
     private static String insert(String table, int rows) {
