@@ -2,6 +2,7 @@ package io.dbqueue.spring;
 
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.TaskBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -9,6 +10,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static io.dbqueue.spring.StarterTestSupport.createTable;
@@ -39,21 +42,48 @@ class QueueGroupStarterTest {
 
     @Test
     void aGroupsConsumerServesAQuietQueueWhileAnotherHasABacklog() {
-        RecordingConsumer consumer = new RecordingConsumer("tenants");
+        // Tenant-a's tasks are held until tenant-b's has been handled, and tenant-b's is enqueued once
+        // one of them is held. With at most one worker on tenant-a, the other worker cannot take a
+        // second one and takes tenant-b's task, handled first; let onto tenant-a, it would be held
+        // too, and tenant-b's task would wait until the holds give up.
+        CountDownLatch backlogHeld = new CountDownLatch(1);
+        CountDownLatch quietQueueServed = new CountDownLatch(1);
+        RecordingConsumer consumer = new RecordingConsumer("tenants") {
+            @Override
+            public void handle(TaskBatch batch) {
+                boolean quiet = batch.tasks().get(0).payload().equals("b");
+                if (!quiet) {
+                    backlogHeld.countDown();
+                    awaitQuietly(quietQueueServed);
+                }
+                super.handle(batch);
+                if (quiet) {
+                    quietQueueServed.countDown();
+                }
+            }
+        };
         tenants(consumer, "dbq.queues.tenant-a.threads=2", "dbq.groups.tenants.max-workers-per-queue=1")
                 .run(context -> {
                     DbQueues queues = context.getBean(DbQueues.class);
                     queues.producer("tenant-a").enqueueAll(IntStream.range(0, 40).mapToObj(i -> "a" + i).toList());
-                    queues.producer("tenant-b").enqueue("b");
                     context.getBean(QueueConsumerWorkers.class).start();
+                    assertThat(backlogHeld.await(30, TimeUnit.SECONDS)).as("a tenant-a task handled").isTrue();
+                    queues.producer("tenant-b").enqueue("b");
 
-                    consumer.awaitHandled(41, Duration.ofSeconds(30));
+                    consumer.awaitHandled(41, Duration.ofSeconds(60));
                     List<String> handled = consumer.handled();
-                    // One worker at most on tenant-a: the other takes tenant-b's task at once.
-                    assertThat(handled.indexOf("b")).as("handled: %s", handled).isLessThan(5);
+                    assertThat(handled.get(0)).as("handled: %s", handled).isEqualTo("b");
                     QueueWorkers group = queues.workers("tenants").orElseThrow();
                     assertThat(queues.workers("tenant-b")).as("a member's workers are its group's").containsSame(group);
                 });
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
