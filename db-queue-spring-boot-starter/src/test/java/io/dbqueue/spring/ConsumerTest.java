@@ -96,7 +96,7 @@ class ConsumerTest {
         Set<String> handlerThreads = ConcurrentHashMap.newKeySet();
         RecordingConsumer consumer = new RecordingConsumer("main") {
             @Override
-            public void handle(TaskBatch batch) {
+            public void handle(TaskBatch batch) throws Exception {
                 handlerThreads.add(Thread.currentThread().getName());
                 super.handle(batch);
             }

@@ -50,11 +50,11 @@ class QueueGroupStarterTest {
         CountDownLatch quietQueueServed = new CountDownLatch(1);
         RecordingConsumer consumer = new RecordingConsumer("tenants") {
             @Override
-            public void handle(TaskBatch batch) {
+            public void handle(TaskBatch batch) throws Exception {
                 boolean quiet = batch.tasks().get(0).payload().equals("b");
                 if (!quiet) {
                     backlogHeld.countDown();
-                    awaitQuietly(quietQueueServed);
+                    quietQueueServed.await(20, TimeUnit.SECONDS);
                 }
                 super.handle(batch);
                 if (quiet) {
@@ -76,14 +76,6 @@ class QueueGroupStarterTest {
                     QueueWorkers group = queues.workers("tenants").orElseThrow();
                     assertThat(queues.workers("tenant-b")).as("a member's workers are its group's").containsSame(group);
                 });
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(20, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Test

@@ -26,7 +26,7 @@ class RecordingConsumer implements QueueConsumer {
     }
 
     @Override
-    public void handle(TaskBatch batch) {
+    public void handle(TaskBatch batch) throws Exception {
         for (Task task : batch.tasks()) {
             handled.add(task.payload());
             if (task.payload().startsWith("fail")) {
