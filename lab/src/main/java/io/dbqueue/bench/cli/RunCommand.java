@@ -22,16 +22,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** {@code bench run}: runs a workload's matrix against PostgreSQL and writes results and report. */
 @Command(name = "run", mixinStandardHelpOptions = true, version = BenchCommand.VERSION,
         description = "Runs the benchmark matrix (layouts x batch sizes x drivers), each cell repeated, and writes"
                 + " results.json, results.csv, charts, report.md and report.html.")
 final class RunCommand implements Callable<Integer> {
-
-    private static final long WRITE_TIMEOUT_SECONDS = 60;
 
     @Mixin
     WorkloadOptions workloadOptions;
@@ -48,14 +44,9 @@ final class RunCommand implements Callable<Integer> {
         ReportWriter.prepare();
         Path dir = OutputDir.of(out, "");
         PrintStream console = System.out;
-        StopSignal stop = new StopSignal();
-        CountDownLatch written = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stop.stop();
-            awaitQuietly(written);
-        }, "bench-ctrl-c");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try (PostgresServer server = serverOption.connect(workload.serverProfile()); HikariDataSource admin = server.dataSource(2)) {
+        try (CtrlC ctrlC = CtrlC.install(); PostgresServer server = serverOption.connect(workload.serverProfile());
+             HikariDataSource admin = server.dataSource(2)) {
+            StopSignal stop = ctrlC.stop();
             console.println("bench: " + workload.name() + " workload, " + workload.cells().size() + " cells x "
                     + workload.repeat() + " runs on " + (server.isEmbedded() ? "embedded" : "external")
                     + " PostgreSQL; results in " + dir);
@@ -73,26 +64,6 @@ final class RunCommand implements Callable<Integer> {
                     ? " (interrupted: partial results)" : ""));
             results.verdict().text().forEach(line -> console.println("  " + line));
             return outcome.interrupted() ? BenchMain.ExitCodes.INTERRUPTED : 0;
-        } finally {
-            written.countDown();
-            removeQuietly(hook);
-        }
-    }
-
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void removeQuietly(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // the JVM is already shutting down (Ctrl-C): the hook is running and must not be removed
         }
     }
 }

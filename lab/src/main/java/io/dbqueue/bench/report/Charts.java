@@ -102,7 +102,7 @@ final class Charts {
         return render(chart, "pickup-" + summary.scenario().name(), "Pickup latency, " + summary.scenario().name());
     }
 
-    private static XYChart xy(String title, String xAxis, String yAxis) {
+    static XYChart xy(String title, String xAxis, String yAxis) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xAxis)
                 .yAxisTitle(yAxis).build();
         chart.getStyler().setMarkerSize(3);
@@ -128,7 +128,7 @@ final class Charts {
         return rates;
     }
 
-    private static ChartImage render(Chart<?, ?> chart, String name, String title)
+    static ChartImage render(Chart<?, ?> chart, String name, String title)
             throws IOException {
         byte[] png = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
         return new ChartImage(title, "charts/" + name + ".png", png);

@@ -38,6 +38,7 @@ public final class MatrixRunner {
     private final ServerProbe serverProbe;
     private final ClientProbe clientProbe = new ClientProbe();
     private final Map<String, Optional<String>> unavailable = new HashMap<>();
+    private boolean jvmWarmUp = true;
 
     public MatrixRunner(Workload workload, PostgresServer server, DataSource admin, Map<String, Driver> drivers,
                         StopSignal stop, Progress progress, PrintStream log) throws SQLException {
@@ -50,6 +51,12 @@ public final class MatrixRunner {
         this.log = log;
         this.preparer = new TablePreparer(admin, log);
         this.serverProbe = new ServerProbe(admin);
+    }
+
+    /** Skips {@link #warmUpJvm}: for a caller that warms its drivers up itself and runs many small matrices. */
+    public MatrixRunner withoutJvmWarmUp() {
+        jvmWarmUp = false;
+        return this;
     }
 
     /** What was measured and what was not. */
@@ -79,8 +86,10 @@ public final class MatrixRunner {
                 repetitions.put(cell, new ArrayList<>());
             }
         }
-        runnable.stream().filter(cell -> drivers.get(cell.driver()).runsInThisJvm()).findFirst()
-                .ifPresent(this::warmUpJvm);
+        if (jvmWarmUp) {
+            runnable.stream().filter(cell -> drivers.get(cell.driver()).runsInThisJvm()).findFirst()
+                    .ifPresent(this::warmUpJvm);
+        }
         for (Scheduled next : schedule(runnable, workload.repeat())) {
             if (stop.isStopped()) {
                 break;

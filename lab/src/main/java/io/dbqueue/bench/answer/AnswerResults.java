@@ -1,0 +1,35 @@
+package io.dbqueue.bench.answer;
+
+import io.dbqueue.bench.environment.Environment;
+
+import java.util.List;
+
+/**
+ * An answer run as results.json holds it: what ran, where, and every sweep with every repetition's
+ * figures folded into medians and ranges.
+ *
+ * @param layout the queue table layout the PostgreSQL queue ran on (the best one for the server's version)
+ */
+public record AnswerResults(String kind, int schemaVersion, String startedAt, String finishedAt, boolean interrupted,
+                            String plan, String layout, int repeat, double warmupSeconds, double windowSeconds,
+                            List<Integer> targetsMs, Environment environment, List<Sweep> sweeps) {
+
+    public static final String KIND = "answer";
+    public static final int SCHEMA_VERSION = 1;
+
+    public AnswerResults {
+        targetsMs = List.copyOf(targetsMs);
+        sweeps = List.copyOf(sweeps);
+    }
+
+    /** The sweep of {@code system} in the shape of this size and batch, or null when it did not run. */
+    public Sweep sweep(AnswerSystem system, int messageSize, int batchSize) {
+        return sweeps.stream().filter(s -> s.system() == system && s.shape().messageSize() == messageSize
+                && s.shape().batchSize() == batchSize).findFirst().orElse(null);
+    }
+
+    /** The shapes measured, in run order. */
+    public List<AnswerShape> shapes() {
+        return sweeps.stream().map(Sweep::shape).distinct().toList();
+    }
+}

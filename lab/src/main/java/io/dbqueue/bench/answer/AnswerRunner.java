@@ -1,0 +1,145 @@
+package io.dbqueue.bench.answer;
+
+import io.dbqueue.DeliveryMode;
+import io.dbqueue.bench.driver.Driver;
+import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.run.MatrixRunner;
+import io.dbqueue.bench.run.NotMeasured;
+import io.dbqueue.bench.run.Progress;
+import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.run.StopSignal;
+import io.dbqueue.bench.workload.LogLoad;
+import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.postgres.PostgresServer;
+
+import javax.sql.DataSource;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runs an answer plan: for every shape and system, an open-loop sweep of offered rates, lowest
+ * first, each rate repeated, until the system no longer keeps up or its p99 passes the largest
+ * target. Every system runs through its lab driver, as {@code bench run} runs it.
+ */
+public final class AnswerRunner {
+
+    /** Producers hold back past this many seconds of the offered rate waiting, so a system far behind cannot fill the disk. */
+    private static final long BACKLOG_SECONDS = 30;
+
+    private final AnswerPlan plan;
+    private final Workload base;
+    private final String layout;
+    private final PostgresServer server;
+    private final DataSource admin;
+    private final Map<String, Driver> drivers;
+    private final StopSignal stop;
+    private final PrintStream console;
+    private final Map<String, Optional<String>> unavailable = new HashMap<>();
+    private final Set<String> warm = new HashSet<>();
+
+    public AnswerRunner(AnswerPlan plan, Workload base, String layout, PostgresServer server, DataSource admin,
+                        Map<String, Driver> drivers, StopSignal stop, PrintStream console) {
+        this.plan = plan;
+        this.base = base;
+        this.layout = layout;
+        this.server = server;
+        this.admin = admin;
+        this.drivers = drivers;
+        this.stop = stop;
+        this.console = console;
+    }
+
+    /** Every sweep of the plan, in its order; sweeps not run when stopped are left out. */
+    public List<Sweep> run() throws SQLException {
+        List<Sweep> sweeps = new ArrayList<>();
+        for (AnswerShape shape : plan.shapes()) {
+            for (AnswerSystem system : shape.systems()) {
+                if (stop.isStopped()) {
+                    return sweeps;
+                }
+                sweeps.add(sweep(system, shape));
+            }
+        }
+        return sweeps;
+    }
+
+    private Sweep sweep(AnswerSystem system, AnswerShape shape) throws SQLException {
+        Optional<String> reason = unavailable.computeIfAbsent(system.driver(),
+                d -> Optional.ofNullable(drivers.get(d).unavailableReason()));
+        if (reason.isPresent()) {
+            console.println("answer: skipped " + system.id() + ": " + reason.get());
+            return new Sweep(system, shape, List.of(), "skipped: " + reason.get());
+        }
+        warmUp(system, shape);
+        List<RateStep> steps = new ArrayList<>();
+        for (int rate : shape.rates()) {
+            if (stop.isStopped()) {
+                break;
+            }
+            MatrixRunner.Outcome outcome = measure(workload(system, shape, rate, plan.repeat(), plan.warmup(),
+                    plan.duration()));
+            if (outcome.runs().isEmpty()) {
+                String failure = outcome.notMeasured().stream().map(NotMeasured::reason).findFirst()
+                        .orElse("interrupted");
+                console.println("answer: " + system.id() + " at " + rate + "/s failed: " + failure);
+                return new Sweep(system, shape, steps, "failed at " + rate + " messages/s: " + failure);
+            }
+            RateStep step = RateSteps.of(rate, system.groups(), outcome.runs().get(0).samples());
+            steps.add(step);
+            console.println(line(system, shape, step));
+            if (!step.meets(plan.largestTargetMs())) {
+                break;
+            }
+        }
+        return new Sweep(system, shape, steps, null);
+    }
+
+    /**
+     * Runs the system once, uncounted, before its first rate: a just-started client, JIT compiler or
+     * broker spends many times its steady CPU per message in its first seconds.
+     */
+    private void warmUp(AnswerSystem system, AnswerShape shape) throws SQLException {
+        if (warm.add(system.driver() + "/" + shape.slug())) {
+            measure(workload(system, shape, shape.rates().get(0), 1, Duration.ZERO, plan.driverWarmup()));
+        }
+    }
+
+    private MatrixRunner.Outcome measure(Workload workload) throws SQLException {
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        Progress progress = new Progress(quiet, false, workload.repeat(), workload.estimatedTime());
+        return new MatrixRunner(workload, server, admin, drivers, stop, progress, console).withoutJvmWarmUp().run();
+    }
+
+    /** The workload of one offered rate: the same for every system but for the driver and its own settings. */
+    Workload workload(AnswerSystem system, AnswerShape shape, int rate, int repeat, Duration warmup,
+                      Duration duration) {
+        LogLoad log = base.log();
+        return base.toBuilder()
+                .layouts(List.of(layout)).batchSizes(List.of(shape.batchSize())).drivers(List.of(system.driver()))
+                .repeat(repeat).warmup(warmup).duration(duration).messages(0).backlog(0)
+                .messageSize(shape.messageSize()).producerRate(rate).producers(plan.producers(shape.batchSize()))
+                .consumers(plan.consumers()).maxBacklog(Math.max(100_000, rate * BACKLOG_SECONDS) * system.groups())
+                .mode(system.mode() == null ? DeliveryMode.AT_LEAST_ONCE : system.mode())
+                .log(new LogLoad(log.partitions(), system.groups(), plan.consumerBatch(), log.segmentSize(),
+                        log.retention()))
+                .build();
+    }
+
+    private static String line(AnswerSystem system, AnswerShape shape, RateStep step) {
+        Range p99 = step.p99Ms();
+        return String.format(Locale.ROOT, "answer: %-22s %-16s %,7d/s offered: delivered %,.0f/s, %s%s",
+                system.id(), shape.title(), step.offered(), step.delivered().median(), p99 == null ? "no latency"
+                        : String.format(Locale.ROOT, "p99 %.1f ms (%.1f-%.1f)", p99.median(), p99.min(), p99.max()),
+                step.keptUp() ? "" : ", not kept up");
+    }
+}

@@ -1,0 +1,78 @@
+package io.dbqueue.bench.report;
+
+import io.dbqueue.bench.answer.AnswerPlan;
+import io.dbqueue.bench.answer.AnswerResults;
+import io.dbqueue.bench.answer.AnswerShape;
+import io.dbqueue.bench.answer.Decision;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Writes an answer run's directory: results.json, report.md, report.html and two charts per shape. */
+public final class AnswerReportWriter {
+
+    private AnswerReportWriter() {
+    }
+
+    public static void write(Path dir, AnswerResults results) throws IOException {
+        Files.createDirectories(dir);
+        ReportWriter.JSON.writeValue(dir.resolve("results.json").toFile(), results);
+        render(dir, results);
+    }
+
+    public static AnswerResults read(Path dir) {
+        return ReportWriter.JSON.readValue(dir.resolve("results.json").toFile(), AnswerResults.class);
+    }
+
+    /** report.md, report.html and the charts, from the results alone (also for {@code bench report}). */
+    public static void render(Path dir, AnswerResults results) throws IOException {
+        Files.createDirectories(dir.resolve("charts"));
+        Document doc = new Document();
+        doc.heading(1, "db-queue bench: how far PostgreSQL carries a queue");
+        doc.paragraph(String.format(Locale.ROOT, "Started %s. An open-loop sweep of offered rates per system: producers"
+                        + " send at a fixed rate whatever the system does, each message stamped when it was due;"
+                        + " every rate runs %d time(s) (%.0f s warm-up, %.0f s measured) and a system's sweep stops at"
+                        + " the first rate it does not keep up (sent or delivered under %.0f %% of offered) or whose"
+                        + " p99 passes %d ms. Capacity at a target is the highest rate up to which every rate was kept"
+                        + " up with p99 at or under it. Figures are medians over the runs of each run's own figure.%s",
+                results.startedAt(), results.repeat(), results.warmupSeconds(), results.windowSeconds(),
+                100 * AnswerPlan.KEPT_UP, results.targetsMs().stream().mapToInt(i -> i).max().orElse(0), results.interrupted() ? " Interrupted: partial results." : ""));
+        doc.heading(2, "The answer");
+        Decision.of(results).forEach(doc::paragraph);
+        doc.paragraph("Messages per second each system holds:");
+        AnswerTable.summary(doc, results);
+        List<ChartImage> charts = new ArrayList<>();
+        for (AnswerShape shape : results.shapes()) {
+            doc.heading(2, shape.title());
+            AnswerTable.shape(doc, results, shape);
+            ChartImage p99 = AnswerCharts.p99(results, shape);
+            ChartImage delivered = AnswerCharts.delivered(results, shape);
+            charts.add(p99);
+            charts.add(delivered);
+            doc.image(p99).image(delivered);
+            doc.paragraph("Every rate, median over the runs (min-max for p99):");
+            AnswerTable.steps(doc, results, shape);
+        }
+        doc.heading(2, "How it was measured");
+        doc.paragraph("Latency runs from the moment a message was due to be sent to the consumer's handler for the"
+                + " brokers and the log, and to the finish's commit for the PostgreSQL queue. The queue runs on the "
+                + results.layout() + " layout with adaptive wakeups (NOTIFY while idle, polling while saturated),"
+                + " claims of up to 100; the brokers' consumers prefetch up to 100. Server CPU is PostgreSQL's"
+                + " processes or the broker's process; server writes are PostgreSQL's WAL or the broker's bytes"
+                + " written (/proc/PID/io); both per message sent, at the highest rate the system kept up.");
+        doc.paragraph("Repetitions of one rate can disagree on p99 by more than 15 %: a window of a few seconds on two"
+                + " shared cores holds few of the slowest messages, and the disk's flush time moves within minutes."
+                + " The tables give the min-max of p99 so that a capacity near a target can be read with its spread;"
+                + " delivered rates agree closely.");
+        ReportDocument.environment(doc, results.environment());
+        for (ChartImage chart : charts) {
+            Files.write(dir.resolve(chart.path()), chart.png());
+        }
+        Files.writeString(dir.resolve("report.md"), MarkdownRenderer.render(doc));
+        Files.writeString(dir.resolve("report.html"), HtmlRenderer.render("db-queue bench: the answer", doc));
+    }
+}

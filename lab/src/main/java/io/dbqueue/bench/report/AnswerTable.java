@@ -1,0 +1,121 @@
+package io.dbqueue.bench.report;
+
+import io.dbqueue.bench.answer.AnswerPlan;
+import io.dbqueue.bench.answer.AnswerResults;
+import io.dbqueue.bench.answer.AnswerShape;
+import io.dbqueue.bench.answer.AnswerSystem;
+import io.dbqueue.bench.answer.Capacities;
+import io.dbqueue.bench.answer.RateStep;
+import io.dbqueue.bench.answer.Sweep;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The answer's tables: per shape, each system's capacity at every target, its saturation point and
+ * its costs per message; and the one summary table the README and the performance page show,
+ * generated from a committed run by {@code bench docs}.
+ */
+public final class AnswerTable {
+
+    private AnswerTable() {
+    }
+
+    /** The summary table as Markdown, as the README shows it. */
+    public static String summaryMarkdown(AnswerResults results) {
+        Document doc = new Document();
+        summary(doc, results);
+        return MarkdownRenderer.render(doc).strip();
+    }
+
+    /** The summary table: every system of the run, its capacities in every shape at the headline target. */
+    static void summary(Document doc, AnswerResults results) {
+        int target = AnswerPlan.HEADLINE_TARGET_MS;
+        List<AnswerShape> shapes = results.shapes();
+        List<String> header = new ArrayList<>(List.of("system"));
+        shapes.forEach(s -> header.add(s.title() + ", p99 ≤ " + target + " ms"));
+        header.add("saturation, " + shapes.get(0).title());
+        header.add("server CPU, disk per message");
+        List<List<String>> rows = new ArrayList<>();
+        for (AnswerSystem system : systems(results)) {
+            List<String> row = new ArrayList<>(List.of(system.label()));
+            shapes.forEach(s -> row.add(Capacities.capacity(results.sweep(system, s.messageSize(), s.batchSize()),
+                    target)));
+            Sweep headline = results.sweep(system, shapes.get(0).messageSize(), shapes.get(0).batchSize());
+            row.add(Capacities.saturation(headline));
+            row.add(costs(Capacities.costStep(headline)));
+            rows.add(row);
+        }
+        doc.table(header, rows);
+    }
+
+    /** One shape's table: capacity at each target, saturation, costs. */
+    static void shape(Document doc, AnswerResults results, AnswerShape shape) {
+        List<String> header = new ArrayList<>(List.of("system"));
+        results.targetsMs().forEach(t -> header.add("p99 ≤ " + t + " ms"));
+        header.addAll(List.of("saturation", "server CPU per message", "server writes per message",
+                "client CPU per message", "setup"));
+        List<List<String>> rows = new ArrayList<>();
+        for (AnswerSystem system : shape.systems()) {
+            Sweep sweep = results.sweep(system, shape.messageSize(), shape.batchSize());
+            List<String> row = new ArrayList<>(List.of(system.label()));
+            results.targetsMs().forEach(t -> row.add(Capacities.capacity(sweep, t)));
+            RateStep step = Capacities.costStep(sweep);
+            row.add(Capacities.saturation(sweep));
+            row.add(step == null || step.serverCpuUs() == null ? "-" : micros(step.serverCpuUs().median()));
+            row.add(step == null || step.writtenBytes() == null ? "-" : bytes(step.writtenBytes().median()));
+            row.add(step == null || step.clientCpuUs() == null ? "-" : micros(step.clientCpuUs().median()));
+            row.add(sweep != null && sweep.note() != null ? system.setup() + "; " + sweep.note() : system.setup());
+            rows.add(row);
+        }
+        doc.table(header, rows);
+    }
+
+    /** Every offered rate of the shape: delivered and p99 per system, median (min-max). */
+    static void steps(Document doc, AnswerResults results, AnswerShape shape) {
+        List<String> header = new ArrayList<>(List.of("system", "offered/s", "sent/s", "delivered/s", "p50 ms",
+                "p99 ms (min-max)", "kept up"));
+        List<List<String>> rows = new ArrayList<>();
+        for (AnswerSystem system : shape.systems()) {
+            Sweep sweep = results.sweep(system, shape.messageSize(), shape.batchSize());
+            if (sweep == null) {
+                continue;
+            }
+            for (RateStep step : sweep.steps()) {
+                rows.add(List.of(system.label(), Capacities.number(step.offered()),
+                        Capacities.number(step.sent().median()), Capacities.number(step.delivered().median()),
+                        ms(step.p50Ms() == null ? null : step.p50Ms().median()),
+                        step.p99Ms() == null ? "-" : ms(step.p99Ms().median()) + " (" + ms(step.p99Ms().min()) + "-"
+                                + ms(step.p99Ms().max()) + ")",
+                        step.keptUp() ? "yes" : "no"));
+            }
+        }
+        doc.table(header, rows);
+    }
+
+    private static List<AnswerSystem> systems(AnswerResults results) {
+        return results.sweeps().stream().map(Sweep::system).distinct().toList();
+    }
+
+    private static String costs(RateStep step) {
+        if (step == null || step.serverCpuUs() == null) {
+            return "-";
+        }
+        return micros(step.serverCpuUs().median()) + (step.writtenBytes() == null ? ""
+                : ", " + bytes(step.writtenBytes().median()));
+    }
+
+    private static String micros(double value) {
+        return String.format(Locale.ROOT, "%,.0f µs", value);
+    }
+
+    private static String bytes(double value) {
+        return value >= 10_240 ? String.format(Locale.ROOT, "%.1f KiB", value / 1024)
+                : String.format(Locale.ROOT, "%,.0f B", value);
+    }
+
+    private static String ms(Double value) {
+        return value == null ? "-" : String.format(Locale.ROOT, "%.1f", value);
+    }
+}
