@@ -67,11 +67,18 @@ public final class Decision {
         Sweep best = brokers.stream().max(Comparator.comparingInt(s -> s.capacity(target))).orElseThrow();
         int ours = queue.capacity(target);
         int theirs = best.capacity(target);
-        String verdict = ours >= theirs
-                ? " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here: no broker measured holds"
-                + " more at this target."
-                : " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here; beyond that "
-                + best.system().label() + " holds " + capacity(best, target) + ratio(theirs, ours) + ".";
+        String lowest = number(shape.rates().get(0));
+        String verdict;
+        if (ours == 0 && theirs == 0) {
+            verdict = " None of them holds " + lowest + " messages/s within the target on this machine.";
+        } else if (ours >= theirs) {
+            verdict = " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here: no broker measured"
+                    + " holds more at this target.";
+        } else {
+            verdict = (ours == 0 ? " PostgreSQL's queue misses the target already at " + lowest + " messages/s; "
+                    : " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here; beyond that ")
+                    + best.system().label() + " holds " + capacity(best, target) + ratio(theirs, ours) + ".";
+        }
         return Optional.of(all + verdict);
     }
 

@@ -37,6 +37,14 @@ class DecisionTest {
     }
 
     @Test
+    void whenNothingHoldsTheLowestRateItSaysSo() {
+        String text = String.join("\n", Decision.of(results(
+                sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 70)),
+                sweep(RABBITMQ_CLASSIC, shape, kept(1_000, 90)))));
+        assertTrue(text.contains("None of them holds 1,000 messages/s within the target"), text);
+    }
+
+    @Test
     void theLogIsComparedWithKafkaFlushingEveryMessage() {
         String text = String.join("\n", Decision.of(results(
                 sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5)),
