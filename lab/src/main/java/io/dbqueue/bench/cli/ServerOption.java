@@ -1,6 +1,7 @@
 package io.dbqueue.bench.cli;
 
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.postgres.PostgresVersion;
 import io.dbqueue.postgres.ServerProfile;
 import picocli.CommandLine.Option;
 
@@ -8,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/** {@code --jdbc-url} and {@code --pg-setting}: the PostgreSQL a command measures. */
+/** {@code --jdbc-url}, {@code --pg-version} and {@code --pg-setting}: the PostgreSQL a command measures. */
 final class ServerOption {
 
     private static final Pattern SETTING_NAME = Pattern.compile("[a-z_][a-z0-9_.]*");
@@ -17,6 +18,11 @@ final class ServerOption {
             description = "External PostgreSQL instead of the embedded one (user from DBQ_JDBC_USER, default postgres;"
                     + " password from DBQ_JDBC_PASSWORD). Default: DBQ_JDBC_URL, else an embedded durable PostgreSQL.")
     String jdbcUrl;
+
+    @Option(names = "--pg-version", paramLabel = "MAJOR",
+            description = "Major version of the embedded server: 18 (default) or 15, both stock and durable."
+                    + " An external server is the version it is.")
+    Integer pgVersion;
 
     @Option(names = "--pg-setting", paramLabel = "NAME=VALUE",
             description = "A setting of the embedded server, repeatable, e.g. --pg-setting shared_buffers=1GB;"
@@ -30,9 +36,15 @@ final class ServerOption {
                 throw new IllegalArgumentException("--pg-setting: '" + name + "' is not a PostgreSQL setting name");
             }
         }
+        PostgresVersion version = version();
         String url = jdbcUrl != null ? jdbcUrl : System.getenv(PostgresServer.JDBC_URL_ENV);
         if (url == null || url.isBlank()) {
-            return PostgresServer.embedded(profile, settings);
+            return PostgresServer.embedded(version, profile, settings);
+        }
+        if (pgVersion != null) {
+            throw new IllegalArgumentException("--pg-version applies to the embedded server only, not with "
+                    + (jdbcUrl != null ? "--jdbc-url " : PostgresServer.JDBC_URL_ENV + "=") + url
+                    + ": an external server is the version it is");
         }
         if (!settings.isEmpty()) {
             throw new IllegalArgumentException("--pg-setting applies to the embedded server only; set "
@@ -45,5 +57,16 @@ final class ServerOption {
         String user = System.getenv().getOrDefault(PostgresServer.USER_ENV, "postgres");
         String password = System.getenv().getOrDefault(PostgresServer.PASSWORD_ENV, "");
         return PostgresServer.external(url, user, password);
+    }
+
+    private PostgresVersion version() {
+        if (pgVersion == null) {
+            return PostgresVersion.PG18;
+        }
+        try {
+            return PostgresVersion.of(pgVersion);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--pg-version: " + e.getMessage(), e);
+        }
     }
 }
