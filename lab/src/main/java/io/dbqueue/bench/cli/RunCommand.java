@@ -6,6 +6,7 @@ import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.Drivers;
 import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.environment.EnvironmentProbe;
+import io.dbqueue.bench.environment.StockSettings;
 import io.dbqueue.bench.report.ReportWriter;
 import io.dbqueue.bench.report.Results;
 import io.dbqueue.bench.run.MatrixRunner;
@@ -52,6 +53,8 @@ final class RunCommand implements Callable<Integer> {
                     + " PostgreSQL; results in " + dir);
             Instant started = Instant.now();
             Environment environment = EnvironmentProbe.capture(server, ProjectDir.get(), serverOption.settings.keySet());
+            StockSettings.openingLines(environment.postgres().nonDefaultSettings())
+                    .forEach(line -> console.println("bench: " + line));
             Map<String, Driver> drivers = Drivers.all();
             Progress progress = new Progress(console, System.console() != null,
                     workload.cells().size() * workload.repeat(), workload.estimatedTime());

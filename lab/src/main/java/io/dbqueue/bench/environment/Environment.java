@@ -1,5 +1,6 @@
 package io.dbqueue.bench.environment;
 
+import java.util.List;
 import java.util.Map;
 
 /** Where a bench run ran: hardware, operating system, JDK, PostgreSQL and its durability settings, project commit. */
@@ -15,7 +16,22 @@ public record Environment(Cpu cpu, long memoryBytes, Os os, Jdk jdk, Postgres po
     public record Jdk(String version, String vendor, String vm) {
     }
 
-    /** @param settings SHOW of each of {@link EnvironmentProbe#SETTINGS} */
-    public record Postgres(String version, boolean embedded, String jdbcUrl, Map<String, String> settings) {
+    /**
+     * @param settings            SHOW of each of {@link EnvironmentProbe#SETTINGS}
+     * @param nonDefaultSettings  every setting the server took from somewhere other than PostgreSQL's built-in
+     *                            default (a configuration file, the command line, ALTER DATABASE ...), by name
+     */
+    public record Postgres(String version, boolean embedded, String jdbcUrl, Map<String, String> settings,
+                           List<Setting> nonDefaultSettings) {
+    }
+
+    /**
+     * One row of pg_settings.
+     *
+     * @param setting        as SHOW prints it, unit included
+     * @param source         where it came from: configuration file, command line, database, user, ...
+     * @param matchesDefault the value is PostgreSQL's built-in default all the same (boot_val), set explicitly
+     */
+    public record Setting(String name, String setting, String source, boolean matchesDefault) {
     }
 }

@@ -24,7 +24,14 @@ public final class EnvironmentProbe {
 
     public static final List<String> SETTINGS = List.of("fsync", "synchronous_commit", "full_page_writes",
             "shared_buffers", "wal_level", "max_wal_size", "checkpoint_timeout", "max_connections",
-            "autovacuum_naptime", "track_wal_io_timing");
+            "autovacuum", "autovacuum_naptime", "track_wal_io_timing", "data_checksums");
+    /**
+     * The server's own settings that are not at their built-in defaults. Left out: the values this connection
+     * set (client, session) and those the server sets for itself at start (override: file locations, the
+     * transaction defaults). initdb's choice of data_checksums does not show as a source, so it is in {@link #SETTINGS}.
+     */
+    static final String NON_DEFAULT_SETTINGS = "SELECT name, current_setting(name), source, setting IS NOT DISTINCT FROM"
+            + " boot_val FROM pg_settings WHERE source NOT IN ('default', 'override', 'client', 'session') ORDER BY name";
     private static final String UNKNOWN = "unknown";
 
     private EnvironmentProbe() {
@@ -48,6 +55,7 @@ public final class EnvironmentProbe {
     private static Environment.Postgres postgres(PostgresServer server, Collection<String> extraSettings)
             throws SQLException {
         Map<String, String> settings = new LinkedHashMap<>();
+        List<Environment.Setting> nonDefault = new ArrayList<>();
         String version;
         try (Connection c = server.connect(); Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("SHOW server_version")) {
@@ -62,10 +70,16 @@ public final class EnvironmentProbe {
                     settings.put(setting, rs.getString(1));
                 }
             }
+            try (ResultSet rs = st.executeQuery(NON_DEFAULT_SETTINGS)) {
+                while (rs.next()) {
+                    nonDefault.add(new Environment.Setting(rs.getString(1), rs.getString(2), rs.getString(3),
+                            rs.getBoolean(4)));
+                }
+            }
         }
         // results are committed: a password in the URL must not be
         String url = server.jdbcUrl().replaceAll("(?i)password=[^&]*", "password=***");
-        return new Environment.Postgres(version, server.isEmbedded(), url, settings);
+        return new Environment.Postgres(version, server.isEmbedded(), url, settings, nonDefault);
     }
 
     private static String cpuModel() {

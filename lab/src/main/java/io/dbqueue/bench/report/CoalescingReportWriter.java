@@ -22,8 +22,8 @@ public final class CoalescingReportWriter {
                              List<CoalescingSample> samples) throws IOException {
         ReportWriter.writeSideRun(dir, "coalescing.json", started, settings, environment, samples);
 
-        Document doc = new Document();
-        doc.heading(1, "db-queue bench: single enqueues from many threads, with and without coalescing");
+        Document doc = ReportDocument.opening(
+                "db-queue bench: single enqueues from many threads, with and without coalescing", environment);
         doc.paragraph("Started " + started + ". " + settings.get("threads") + " threads each enqueue one message of 100"
                 + " bytes at a time and wait for its commit, for " + settings.get("phase_seconds") + " s per way, on a"
                 + " pool of " + settings.get("pool") + " connections: once with QueueProducer.enqueue (a statement and a"

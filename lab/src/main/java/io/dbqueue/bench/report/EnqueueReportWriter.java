@@ -30,8 +30,7 @@ public final class EnqueueReportWriter {
         json.put("samples", samples);
         ReportWriter.JSON.writeValue(dir.resolve("enqueue-methods.json").toFile(), json);
 
-        Document doc = new Document();
-        doc.heading(1, "db-queue bench: enqueue methods");
+        Document doc = ReportDocument.opening("db-queue bench: enqueue methods", environment);
         doc.paragraph("Started " + started + ". " + rows + " rows of 100 bytes per run, written in batches of the"
                 + " given size, one auto-committed statement per batch on one connection, into a freshly created"
                 + " dbq_seq table; the methods take turns in each of " + repeat + " repetitions. Median with min-max;"

@@ -1,6 +1,7 @@
 package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.environment.Environment;
+import io.dbqueue.bench.environment.StockSettings;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.SecondSample;
 import io.dbqueue.bench.metrics.ServerMinute;
@@ -21,8 +22,7 @@ final class ReportDocument {
     }
 
     static Document of(Results results, List<ChartImage> matrixCharts, List<ChartImage> cellCharts) {
-        Document doc = new Document();
-        doc.heading(1, "db-queue bench: " + results.workload().get("name"));
+        Document doc = opening("db-queue bench: " + results.workload().get("name"), results.environment());
         doc.paragraph("Started " + results.startedAt() + ", finished " + results.finishedAt() + "."
                 + (results.interrupted() ? " Interrupted (Ctrl-C): only what was measured until then is here." : ""));
         environment(doc, results.environment());
@@ -43,6 +43,13 @@ final class ReportDocument {
         return doc;
     }
 
+    /** The title, then whether the server was other than stock (durable) PostgreSQL: a reader must see that first. */
+    static Document opening(String title, Environment env) {
+        Document doc = new Document().heading(1, title);
+        StockSettings.openingLines(env.postgres().nonDefaultSettings()).forEach(doc::paragraph);
+        return doc;
+    }
+
     static void environment(Document doc, Environment env) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("CPU", env.cpu().model() + ", " + env.cpu().cores() + " cores"));
@@ -57,6 +64,10 @@ final class ReportDocument {
                 : "")));
         doc.heading(2, "Environment");
         doc.table(List.of("what", "value"), rows);
+        doc.paragraph("Settings not from PostgreSQL's built-in defaults (pg_settings, but for the session's own and"
+                + " those the server sets at start); \"default\" says whether the value is the default all the same.");
+        doc.table(List.of("setting", "value", "source", "default"), env.postgres().nonDefaultSettings().stream()
+                .map(s -> List.of(s.name(), s.setting(), s.source(), s.matchesDefault() ? "yes" : "no")).toList());
     }
 
     private static void comparison(Document doc, List<ComparisonRow> rows, List<CellResult> runs) {

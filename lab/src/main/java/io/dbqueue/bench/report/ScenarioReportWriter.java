@@ -44,8 +44,8 @@ public final class ScenarioReportWriter {
 
         Map<String, ScenarioSummary> byName = new LinkedHashMap<>();
         summaries.forEach(s -> byName.put(s.scenario().name(), s));
-        Document doc = new Document();
-        doc.heading(1, "db-queue bench: scenarios, pickup latency under every shape of load");
+        Document doc = ReportDocument.opening("db-queue bench: scenarios, pickup latency under every shape of load",
+                environment);
         doc.paragraph("Started " + started + ". Each scenario runs its wakeup modes (and fairness settings) in turn, once per"
                 + " repetition, on a fresh dbq_seq table; figures are medians over the repetitions, with min-max where"
                 + " shown. Producers send each task when it is due, one enqueue and commit per task, from 8 threads."

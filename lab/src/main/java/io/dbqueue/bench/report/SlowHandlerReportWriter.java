@@ -24,8 +24,7 @@ public final class SlowHandlerReportWriter {
                              List<SlowHandlerSample> samples) throws IOException {
         ReportWriter.writeSideRun(dir, "slow-handlers.json", started, settings, environment, samples);
 
-        Document doc = new Document();
-        doc.heading(1, "db-queue bench: slow handlers next to producers");
+        Document doc = ReportDocument.opening("db-queue bench: slow handlers next to producers", environment);
         doc.paragraph("Started " + started + ". One application, one connection pool: " + settings.get("producers")
                 + " producer threads enqueue batches of 10 for " + settings.get("phase_seconds") + " s, alone, then next to "
                 + settings.get("workers") + " workers whose handler takes " + settings.get("handler_ms") + " ms per batch of 10,"

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The tiny workload end to end on PostgreSQL (embedded unless DBQ_JDBC_URL is set). */
@@ -55,6 +56,11 @@ class EndToEndTest {
         assertTrue(html.contains("data:image/png;base64,"), "charts are embedded");
         String markdown = Files.readString(out.resolve("report.md"));
         assertTrue(markdown.contains("## Verdict"));
+        assertTrue(results.at("/environment/postgres/non_default_settings").isArray());
+        if (System.getenv(PostgresServer.JDBC_URL_ENV) == null) {
+            assertFalse(markdown.contains("Not stock") || markdown.contains("Not durable"),
+                    "the lab's own server is stock: " + markdown.lines().limit(5).toList());
+        }
         try (var charts = Files.list(out.resolve("charts"))) {
             assertEquals(2 + 4 * 2, charts.count(), "a matrix chart per driver, two charts per cell");
         }
@@ -83,6 +89,8 @@ class EndToEndTest {
         if (embedded) {
             assertEquals("pglz", results.at("/environment/postgres/settings/wal_compression").asString(),
                     "the setting was applied and recorded");
+            assertEquals("Not stock: wal_compression = pglz (command line)",
+                    Files.readAllLines(out.resolve("report.md")).get(2), "the report opens with it, under its title");
         }
         assertEquals(2, results.get("runs").size());
         for (JsonNode run : results.get("runs")) {
