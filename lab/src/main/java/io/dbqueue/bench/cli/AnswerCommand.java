@@ -11,6 +11,7 @@ import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.driver.Drivers;
 import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.environment.EnvironmentProbe;
+import io.dbqueue.bench.environment.StockSettings;
 import io.dbqueue.bench.report.AnswerReportWriter;
 import io.dbqueue.bench.report.ReportWriter;
 import io.dbqueue.bench.workload.WorkloadFile;
@@ -75,6 +76,8 @@ final class AnswerCommand implements Callable<Integer> {
                     + " PostgreSQL, queue layout " + layout + "; results in " + dir);
             Instant started = Instant.now();
             Environment environment = EnvironmentProbe.capture(server, ProjectDir.get(), serverOption.settings.keySet());
+            StockSettings.openingLines(environment.postgres().nonDefaultSettings())
+                    .forEach(line -> console.println("bench: " + line));
             List<Sweep> sweeps = new AnswerRunner(plan, WorkloadFile.profile("default"), layout, server, admin,
                     Drivers.all(), ctrlC.stop(), console).run();
             AnswerResults results = new AnswerResults(AnswerResults.KIND, AnswerResults.SCHEMA_VERSION,

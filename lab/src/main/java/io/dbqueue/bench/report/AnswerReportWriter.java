@@ -31,8 +31,8 @@ public final class AnswerReportWriter {
     /** report.md, report.html and the charts, from the results alone (also for {@code bench report}). */
     public static void render(Path dir, AnswerResults results) throws IOException {
         Files.createDirectories(dir.resolve("charts"));
-        Document doc = new Document();
-        doc.heading(1, "db-queue bench: how far PostgreSQL carries a queue");
+        Document doc = ReportDocument.opening("db-queue bench: how far PostgreSQL carries a queue",
+                results.environment());
         doc.paragraph(String.format(Locale.ROOT, "Started %s. An open-loop sweep of offered rates per system: producers"
                         + " send at a fixed rate whatever the system does, each message stamped when it was due;"
                         + " every rate runs %d time(s) (%.0f s warm-up, %.0f s measured) and a system's sweep stops at"
