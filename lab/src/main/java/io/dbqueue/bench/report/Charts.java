@@ -20,7 +20,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The report's charts: the experiment's two per cell (throughput over time, latency per bucket of
- * accumulated messages), drawn from the cell's median repetition, and per driver a bar chart of
+ * accumulated messages), drawn from one repetition, the one with the median processed/s, which their
+ * titles name, and per driver a bar chart of
  * layouts x batch sizes whose error bars reach the farther of min and max; for {@code bench scenario},
  * a bar chart of pickup latency per mode.
  */
@@ -68,25 +69,27 @@ final class Charts {
 
     static ChartImage throughput(CellResult cell) throws IOException {
         Sample sample = cell.median();
-        XYChart chart = xy("Throughput over time: " + title(cell), "second", "messages/s");
+        XYChart chart = xy("Throughput over time: " + title(cell) + repetition(cell), "second", "messages/s");
         chart.getStyler().setYAxisMin(0.0);
         List<SecondSample> series = sample.series();
         List<Double> x = series.stream().map(SecondSample::second).toList();
         chart.addSeries("processed/s", x, perSecond(series, SecondSample::processed));
         chart.addSeries("enqueued/s", x, perSecond(series, SecondSample::enqueued));
-        return render(chart, "throughput-" + slug(cell), "Throughput over time, " + title(cell));
+        return render(chart, "throughput-" + slug(cell), "Throughput over time, " + title(cell) + repetition(cell));
     }
 
     static ChartImage latency(CellResult cell) throws IOException {
         List<LatencyBucket> buckets = cell.median().latencyBuckets();
-        XYChart chart = xy("Latency per accumulated messages: " + title(cell), "messages processed", "ms");
+        XYChart chart = xy("Latency per accumulated messages: " + title(cell) + repetition(cell),
+                "messages processed", "ms");
         List<Long> x = buckets.stream().map(LatencyBucket::upTo).toList();
         addLine(chart, "min", x, buckets, LatencyBucket::min);
         addLine(chart, "avg", x, buckets, LatencyBucket::avg);
         addLine(chart, "p95", x, buckets, LatencyBucket::p95);
         addLine(chart, "p99", x, buckets, LatencyBucket::p99);
         addLine(chart, "max", x, buckets, LatencyBucket::max);
-        return render(chart, "latency-" + slug(cell), "Latency per accumulated messages, " + title(cell));
+        return render(chart, "latency-" + slug(cell), "Latency per accumulated messages, " + title(cell)
+                + repetition(cell));
     }
 
     /** Pickup latency p50, p95 and p99 per cell of a scenario, modes side by side. */
@@ -136,6 +139,12 @@ final class Charts {
 
     private static String title(CellResult cell) {
         return cell.driver() + ", " + cell.layout() + ", batch " + cell.batchSize();
+    }
+
+    /** Which repetition a chart of one repetition shows: " (repetition 2 of 3, median processed/s)". */
+    static String repetition(CellResult cell) {
+        return cell.repetitions() <= 1 ? "" : " (repetition " + cell.medianRepetition() + " of " + cell.repetitions()
+                + ", median processed/s)";
     }
 
     private static String slug(CellResult cell) {

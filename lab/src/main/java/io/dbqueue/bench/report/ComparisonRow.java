@@ -1,5 +1,6 @@
 package io.dbqueue.bench.report;
 
+import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.run.CellResult;
 
 import java.util.ArrayList;
@@ -10,7 +11,8 @@ import java.util.Optional;
 /**
  * A row of the experiment's comparison table, per driver: the cell's median processed/s and its
  * difference to the driver's baseline (queue_tasks_1 batch 1 when measured, else the driver's
- * first cell), plus latency (null for a driver that does not measure it) and the run-to-run spread.
+ * first cell), plus latency, each percentile the median of the repetitions' own (null for a driver
+ * that does not measure it), and the run-to-run spread.
  */
 public record ComparisonRow(String driver, String layout, int batchSize, double rps, double rpsMin, double rpsMax,
                             double spreadPct, String baseline, double delta, double deltaPct, Double p50Ms,
@@ -26,12 +28,13 @@ public record ComparisonRow(String driver, String layout, int batchSize, double 
             for (CellResult cell : cells) {
                 double base = baseline.throughput().median();
                 double delta = cell.throughput().median() - base;
-                boolean latency = cell.latencyMs() != null && cell.latencyMs().measured();
+                boolean latency = cell.latencyMs().measured();
+                LatencySummary medians = cell.latencyMs().median();
                 rows.add(new ComparisonRow(driver, cell.layout(), cell.batchSize(), cell.throughput().median(),
                         cell.throughput().min(), cell.throughput().max(), cell.spreadPct(),
                         baseline.layout() + " batch " + baseline.batchSize(), round(delta),
-                        base == 0 ? 0 : round(100 * delta / base), latency ? cell.latencyMs().p50() : null,
-                        latency ? cell.latencyMs().p95() : null, latency ? cell.latencyMs().p99() : null));
+                        base == 0 ? 0 : round(100 * delta / base), latency ? medians.p50() : null,
+                        latency ? medians.p95() : null, latency ? medians.p99() : null));
             }
         });
         return rows;

@@ -2,11 +2,11 @@ package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.environment.StockSettings;
-import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.SecondSample;
 import io.dbqueue.bench.metrics.ServerMinute;
-import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.run.ClientRange;
+import io.dbqueue.bench.run.ServerRange;
 import io.dbqueue.bench.run.NotMeasured;
 import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.run.Stability;
@@ -78,8 +78,8 @@ final class ReportDocument {
             boolean noLatency = mine.stream().allMatch(r -> r.p99Ms() == null);
             String latency = noLatency
                     ? "; no latency: this driver does not measure it, and counts messages from the table"
-                    : "; latency end to end (enqueue to finish committed) of the "
-                    + (onceEach ? "run" : "median repetition");
+                    : "; latency end to end (enqueue to finish committed)"
+                    + (onceEach ? "" : ", each percentile the median of the repetitions' own");
             doc.paragraph((onceEach ? "Messages processed per second, one run of each cell"
                     : "Messages processed per second, median of the repetitions") + "; delta against the baseline "
                     + mine.get(0).baseline() + latency + (onceEach ? "." : "; spread = (max - min) / median."));
@@ -148,19 +148,20 @@ final class ReportDocument {
 
     private static void serverAndClient(Document doc, List<CellResult> runs) {
         doc.heading(2, "Server and client");
-        doc.paragraph("From the median repetition. WAL per message processed; CPU in percent of one core (the client's"
+        doc.paragraph("Each figure the median over the repetitions of each repetition's own. WAL per message"
+                + " processed; CPU in percent of one core (the client's"
                 + " of the pgbench cells includes both pgbench processes, averaged over warm-up and window); table,"
                 + " index and dead tuples after the window; autovacuum runs during it.");
         doc.table(List.of("cell", "WAL B/msg", "PG CPU %", "table MB", "index MB", "dead tuples", "autovacuums",
                 "client CPU %", "threads", "RSS MB", "connections"), runs.stream()
                 .filter(r -> r.server() != null && r.client() != null).map(r -> {
-            ServerStats s = r.server();
-            ClientStats c = r.client();
-            return List.of(r.driver() + " " + Verdict.name(r), f(s.walBytesPerMessage()),
-                    s.postgresCpuPercent() == null ? "n/a" : f(s.postgresCpuPercent()), mb(s.tableBytes()),
-                    mb(s.indexBytes()), Long.toString(s.deadTuples()), Long.toString(s.autovacuumRuns()),
-                    f(c.cpuPercent()), Integer.toString(c.threads()), mb(c.rssBytes()),
-                    Integer.toString(c.connections()));
+            ServerRange s = r.server();
+            ClientRange c = r.client();
+            return List.of(r.driver() + " " + Verdict.name(r), f(s.walBytesPerMessage().median()),
+                    s.postgresCpuPercent() == null ? "n/a" : f(s.postgresCpuPercent().median()),
+                    mb(s.tableBytes().median()), mb(s.indexBytes().median()), n(s.deadTuples().median()),
+                    n(s.autovacuumRuns().median()), f(c.cpuPercent().median()), n(c.threads().median()),
+                    mb(c.rssBytes().median()), n(c.connections().median()));
         }).toList());
     }
 
@@ -172,8 +173,9 @@ final class ReportDocument {
         }
         double bytes = messageSize instanceof Number n ? n.doubleValue() : 0;
         doc.heading(2, "Writes and reads");
-        doc.paragraph("Written MiB/s: the median of the repetitions' enqueue rates times the message size; the rest"
-                + " from the median repetition."
+        doc.paragraph("Written MiB/s: the median of the repetitions' enqueue rates times the message size;"
+                + " latencies: the median of the repetitions' own; lag: from the repetition with the median"
+                + " processed/s."
                 + " Write: from a batch's enqueue stamp to its producer's acknowledgement (the commit returned). Read:"
                 + " from that acknowledgement to the finish (0 for a message read before its producer heard of the"
                 + " commit). Lag: messages enqueued and not yet processed (once per group reading a topic) at the end"
@@ -184,8 +186,8 @@ final class ReportDocument {
             long maxLag = series.stream().mapToLong(SecondSample::lag).max().orElse(0);
             long lastLag = series.isEmpty() ? 0 : series.get(series.size() - 1).lag();
             return List.of(r.driver() + " " + Verdict.name(r), f(r.enqueueThroughput().median() * bytes / 1048576.0),
-                    f(r.writeLatencyMs().p50()), f(r.writeLatencyMs().p99()), f(r.readLatencyMs().p50()),
-                    f(r.readLatencyMs().p99()), String.format(Locale.ROOT, "%,d", maxLag),
+                    f(r.writeLatencyMs().p50().median()), f(r.writeLatencyMs().p99().median()),
+                    f(r.readLatencyMs().p50().median()), f(r.readLatencyMs().p99().median()), String.format(Locale.ROOT, "%,d", maxLag),
                     String.format(Locale.ROOT, "%,d", lastLag));
         }).toList());
     }
@@ -248,7 +250,7 @@ final class ReportDocument {
         return value == null ? "-" : n(value.doubleValue());
     }
 
-    private static String mb(long bytes) {
+    private static String mb(double bytes) {
         return String.format(Locale.ROOT, "%.1f", bytes / 1048576.0);
     }
 }

@@ -1,10 +1,11 @@
 package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.environment.Environment;
-import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.LatencySummary;
-import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.run.ClientRange;
+import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.run.ServerRange;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -98,22 +99,27 @@ public final class ReportWriter {
     static String csv(List<CellResult> runs) {
         StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
         for (CellResult r : runs) {
-            LatencySummary l = r.latencyMs();
-            ServerStats s = r.server();
-            ClientStats c = r.client();
+            LatencySummary l = r.latencyMs().median();
+            ServerRange s = r.server();
+            ClientRange c = r.client();
             List<Object> values = new ArrayList<>(List.of(r.driver(), r.layout(), r.batchSize(), r.repetitions(),
                     r.throughput().median(), r.throughput().min(), r.throughput().max(), r.spreadPct(),
                     r.enqueueThroughput().median()));
             values.addAll(l.measured() ? List.of(l.min(), l.avg(), l.p50(), l.p95(), l.p99(), l.max())
                     : Arrays.asList(null, null, null, null, null, null));
             values.addAll(s == null ? Arrays.asList(null, null, null, null, null, null)
-                    : Arrays.asList(s.walBytesPerMessage(), s.postgresCpuPercent(), s.tableBytes(), s.indexBytes(),
+                    : medians(s.walBytesPerMessage(), s.postgresCpuPercent(), s.tableBytes(), s.indexBytes(),
                     s.deadTuples(), s.autovacuumRuns()));
             values.addAll(c == null ? Arrays.asList(null, null, null, null)
-                    : List.of(c.cpuPercent(), c.threads(), c.rssBytes(), c.connections()));
+                    : medians(c.cpuPercent(), c.threads(), c.rssBytes(), c.connections()));
             csv.append(values.stream().map(v -> v == null ? "" : v.toString()).collect(Collectors.joining(",")))
                     .append('\n');
         }
         return csv.toString();
+    }
+
+    /** The medians of the ranges, null for a missing one. */
+    private static List<Object> medians(Range... ranges) {
+        return Arrays.stream(ranges).map(r -> r == null ? null : (Object) r.median()).toList();
     }
 }

@@ -13,7 +13,7 @@ public record Results(int schemaVersion, String startedAt, String finishedAt, bo
                       Map<String, Object> workload, Environment environment, List<CellResult> runs,
                       List<NotMeasured> skipped, List<ComparisonRow> comparison, Verdict verdict) {
 
-    public static final int SCHEMA_VERSION = 2;
+    public static final int SCHEMA_VERSION = 3;
 
     /** The results of a run, with the comparison table and the verdict derived from its cells. */
     public static Results of(Instant started, Instant finished, boolean interrupted, Map<String, Object> workload,

@@ -192,8 +192,8 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
                 .map(cells -> cells.stream().max(Comparator.comparingDouble(c -> c.throughput().median())).orElseThrow())
                 .map(best -> String.format(Locale.ROOT, "On the same machine %s processed at best %s messages/s"
                                 + " (batch %d, p99 %.1f ms), against %s (p99 %.1f ms) for the winner.", best.driver(),
-                        number(best.throughput().median()), best.batchSize(), best.latencyMs().p99(),
-                        number(winner.throughput().median()), winner.latencyMs().p99()))
+                        number(best.throughput().median()), best.batchSize(), best.latencyMs().p99().median(),
+                        number(winner.throughput().median()), winner.latencyMs().p99().median()))
                 .toList();
     }
 

@@ -1,8 +1,5 @@
 package io.dbqueue.bench.run;
 
-import io.dbqueue.bench.metrics.ClientStats;
-import io.dbqueue.bench.metrics.LatencySummary;
-import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.workload.Cell;
 
 import java.util.Comparator;
@@ -10,26 +7,34 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * A measured cell: throughput as median and min-max over its repetitions; latency (end to end,
- * and its write and read parts where measured), server and client figures and the stability check from the median repetition (the one whose processed/s is
- * the median, the lower one of the middle two for an even count).
+ * A measured cell. Every figure is the median over its repetitions of each repetition's own figure,
+ * with min and max: throughput, latency (end to end, and its write and read parts where measured),
+ * server and client. Only the stability check and the charts of a time series come from one
+ * repetition, {@code medianRepetition}: the one whose processed/s is the median (the lower of the
+ * middle two for an even count, as a series cannot be averaged).
  */
 public record CellResult(String driver, String layout, int batchSize, int repetitions, Range throughput,
-                         Range enqueueThroughput, double spreadPct, LatencySummary latencyMs,
-                         LatencySummary writeLatencyMs, LatencySummary readLatencyMs, ServerStats server,
-                         ClientStats client, Stability stability, int medianRepetition, List<Sample> samples) {
+                         Range enqueueThroughput, double spreadPct, LatencyRange latencyMs,
+                         LatencyRange writeLatencyMs, LatencyRange readLatencyMs, ServerRange server,
+                         ClientRange client, Stability stability, int medianRepetition, List<Sample> samples) {
 
     static CellResult of(Cell cell, List<Repetition> repetitions) {
-        List<Sample> samples = IntStream.range(0, repetitions.size())
-                .mapToObj(i -> Sample.of(i + 1, repetitions.get(i))).toList();
-        Range throughput = Range.of(samples.stream().map(Sample::processedPerSecond).toList());
-        Range enqueued = Range.of(samples.stream().map(Sample::enqueuedPerSecond).toList());
-        List<Sample> byThroughput = samples.stream().sorted(Comparator.comparingDouble(Sample::processedPerSecond))
-                .toList();
-        Sample median = byThroughput.get((byThroughput.size() - 1) / 2);
+        return fromSamples(cell, IntStream.range(0, repetitions.size())
+                .mapToObj(i -> Sample.of(i + 1, repetitions.get(i))).toList());
+    }
+
+    /** The cell's figures derived from its repetitions' samples: at the end of a run, or read back from results.json. */
+    public static CellResult fromSamples(Cell cell, List<Sample> samples) {
+        Range throughput = Range.over(samples, Sample::processedPerSecond);
+        Range enqueued = Range.over(samples, Sample::enqueuedPerSecond);
+        Sample median = samples.stream().sorted(Comparator.comparingDouble(Sample::processedPerSecond))
+                .toList().get((samples.size() - 1) / 2);
         return new CellResult(cell.driver(), cell.layout(), cell.batchSize(), samples.size(), throughput, enqueued,
-                throughput.spreadPercent(), median.latencyMs(), median.writeLatencyMs(), median.readLatencyMs(),
-                median.server(), median.client(),
+                throughput.spreadPercent(), LatencyRange.of(samples.stream().map(Sample::latencyMs).toList()),
+                LatencyRange.of(samples.stream().map(Sample::writeLatencyMs).toList()),
+                LatencyRange.of(samples.stream().map(Sample::readLatencyMs).toList()),
+                ServerRange.of(samples.stream().map(Sample::server).toList()),
+                ClientRange.of(samples.stream().map(Sample::client).toList()),
                 Stability.of(median.series()), median.repetition(), samples);
     }
 
@@ -37,6 +42,7 @@ public record CellResult(String driver, String layout, int batchSize, int repeti
         return new Cell(driver, layout, batchSize);
     }
 
+    /** The repetition the stability check and the time-series charts come from. */
     public Sample median() {
         return samples.get(medianRepetition - 1);
     }

@@ -2,22 +2,55 @@ package io.dbqueue.bench.run;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
-/** The median of repeated values, with the smallest and the largest. */
+/**
+ * The median of repeated values, with the smallest and the largest. The median of an even count is
+ * the mean of the middle two, for every figure of a cell alike.
+ */
 public record Range(double median, double min, double max) {
 
     private static final String ONE_RUN = "one run";
+    private static final double TENTHS = 10;
+    /** Latencies keep their microseconds: tenths of a millisecond would round sub-millisecond ones away. */
+    private static final double THOUSANDTHS = 1000;
 
+    /** The range of {@code values}, rounded to tenths. */
     public static Range of(List<Double> values) {
+        return of(values, TENTHS);
+    }
+
+    /** The range of {@code values}, rounded to thousandths (latencies in milliseconds). */
+    public static Range precise(List<Double> values) {
+        return of(values, THOUSANDTHS);
+    }
+
+    /** The range of one figure of {@code items}, rounded to tenths. */
+    public static <T> Range over(List<T> items, ToDoubleFunction<T> figure) {
+        return of(items.stream().map(figure::applyAsDouble).toList());
+    }
+
+    /** The range of a figure that some items may lack (null): over those that have it, or null when none has. */
+    public static <T> Range overPresent(List<T> items, Function<T, Double> figure) {
+        List<Double> present = items.stream().map(figure).filter(Objects::nonNull).toList();
+        return present.isEmpty() ? null : of(present);
+    }
+
+    private static Range of(List<Double> values, double scale) {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("a range needs at least one value");
+        }
         List<Double> sorted = values.stream().sorted().toList();
         int n = sorted.size();
         double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-        return new Range(round(median), round(sorted.get(0)), round(sorted.get(n - 1)));
+        return new Range(round(median, scale), round(sorted.get(0), scale), round(sorted.get(n - 1), scale));
     }
 
     /** (max - min) / median in percent: how far repetitions of the same cell disagree. */
     public double spreadPercent() {
-        return median == 0 ? 0 : round(100 * (max - min) / median);
+        return median == 0 ? 0 : round(100 * (max - min) / median, TENTHS);
     }
 
     /**
@@ -38,7 +71,7 @@ public record Range(double median, double min, double max) {
         return String.format(Locale.ROOT, "%,.0f", value);
     }
 
-    private static double round(double value) {
-        return Math.round(value * 10) / 10.0;
+    private static double round(double value, double scale) {
+        return Math.round(value * scale) / scale;
     }
 }

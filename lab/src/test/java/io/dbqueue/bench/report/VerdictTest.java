@@ -2,6 +2,7 @@ package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.run.LatencyRange;
 import io.dbqueue.bench.run.Range;
 import org.junit.jupiter.api.Test;
 
@@ -82,13 +83,14 @@ class VerdictTest {
         Range written = new Range(writes, writes, writes);
         Range read = new Range(writes * groups, writes * groups, writes * groups);
         return new CellResult(driver, "none", 100, 3, read, written, 5,
-                new LatencySummary(0, 0, 0, 0, p99, p99), LatencySummary.NONE, LatencySummary.NONE, null, null, null, 1,
+                LatencyRange.of(List.of(new LatencySummary(0, 0, 0, 0, p99, p99))), LatencyRange.NONE,
+                LatencyRange.NONE, null, null, null, 1,
                 List.of());
     }
 
     private static CellResult cell(String driver, String layout, int batch, double median) {
         Range throughput = new Range(median, median * 0.95, median * 1.05);
         return new CellResult(driver, layout, batch, 3, throughput, throughput, 10,
-                LatencySummary.NONE, LatencySummary.NONE, LatencySummary.NONE, null, null, null, 1, List.of());
+                LatencyRange.NONE, LatencyRange.NONE, LatencyRange.NONE, null, null, null, 1, List.of());
     }
 }
