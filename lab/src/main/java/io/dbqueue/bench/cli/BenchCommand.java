@@ -6,8 +6,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code bench}: the lab's command; {@code bench run} runs the matrix. */
-@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {RunCommand.class, EnqueueMethodsCommand.class, SlowHandlersCommand.class, CoalescingCommand.class,
-        ScenarioCommand.class, AnswerCommand.class, DocsCommand.class},
+@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {RunCommand.class, AnswerCommand.class,
+        ReportCommand.class, DocsCommand.class, EnqueueMethodsCommand.class, SlowHandlersCommand.class,
+        CoalescingCommand.class, ScenarioCommand.class},
         version = BenchCommand.VERSION,
         description = "The db-queue lab: measures PostgreSQL queue layouts, batch sizes and drivers and writes a report.")
 final class BenchCommand implements Runnable {

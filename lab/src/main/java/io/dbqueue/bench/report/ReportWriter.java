@@ -71,8 +71,14 @@ public final class ReportWriter {
     }
 
     public static void write(Path dir, Results results) throws IOException {
+        Files.createDirectories(dir);
+        JSON.writeValue(dir.resolve(ResultsReader.RESULTS).toFile(), results);
+        writeReport(dir, results);
+    }
+
+    /** Everything but results.json, derived from the results: results.csv, the charts, report.md and report.html. */
+    public static void writeReport(Path dir, Results results) throws IOException {
         Files.createDirectories(dir.resolve("charts"));
-        JSON.writeValue(dir.resolve("results.json").toFile(), results);
         Files.writeString(dir.resolve("results.csv"), csv(results.runs()));
         List<ChartImage> matrix = Charts.matrix(results.runs());
         List<ChartImage> cells = new ArrayList<>();

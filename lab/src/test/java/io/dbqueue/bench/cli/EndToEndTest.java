@@ -1,11 +1,8 @@
 package io.dbqueue.bench.cli;
 
-import com.networknt.schema.InputFormat;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.dbqueue.DeliveryMode;
+import io.dbqueue.bench.ResultsSchema;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.postgres.PostgresServer;
 import org.junit.jupiter.api.Test;
@@ -15,7 +12,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -40,7 +36,7 @@ class EndToEndTest {
         assertEquals(0, code, err.toString());
 
         JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
-        Set<ValidationMessage> errors = schemaErrors(out.resolve("results.json"));
+        Set<ValidationMessage> errors = ResultsSchema.errors(out.resolve("results.json"));
         assertTrue(errors.isEmpty(), "results.json does not match results.schema.json: " + errors);
 
         assertEquals("on", results.at("/environment/postgres/settings/fsync").asString());
@@ -84,7 +80,7 @@ class EndToEndTest {
         assertEquals(0, code, err.toString());
 
         JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
-        assertTrue(schemaErrors(out.resolve("results.json")).isEmpty());
+        assertTrue(ResultsSchema.errors(out.resolve("results.json")).isEmpty());
         assertEquals(modeName, results.at("/workload/mode").asString());
         if (embedded) {
             assertEquals("pglz", results.at("/environment/postgres/settings/wal_compression").asString(),
@@ -95,20 +91,6 @@ class EndToEndTest {
         assertEquals(2, results.get("runs").size());
         for (JsonNode run : results.get("runs")) {
             assertTrue(run.at("/throughput/median").asDouble() > 0, run.toString());
-        }
-    }
-
-    /**
-     * What in the JSON file {@code json} does not match results.schema.json. The validator reads the file itself
-     * (it is built on Jackson 2, the lab on Jackson 3).
-     */
-    static Set<ValidationMessage> schemaErrors(Path json) throws Exception {
-        return schema().validate(Files.readString(json), InputFormat.JSON);
-    }
-
-    static JsonSchema schema() throws Exception {
-        try (InputStream in = EndToEndTest.class.getResourceAsStream("/results.schema.json")) {
-            return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(in);
         }
     }
 }

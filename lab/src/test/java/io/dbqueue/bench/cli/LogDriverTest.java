@@ -1,5 +1,6 @@
 package io.dbqueue.bench.cli;
 
+import io.dbqueue.bench.ResultsSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -26,7 +27,7 @@ class LogDriverTest {
         assertEquals(0, code, err.toString());
 
         JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
-        assertTrue(EndToEndTest.schemaErrors(out.resolve("results.json")).isEmpty(), "results.json matches its schema");
+        assertTrue(ResultsSchema.errors(out.resolve("results.json")).isEmpty(), "results.json matches its schema");
         assertEquals(3, results.at("/workload/log/groups").asInt());
         JsonNode runs = results.get("runs");
         assertEquals(1, runs.size(), "one cell for the batch size, whatever the layouts");

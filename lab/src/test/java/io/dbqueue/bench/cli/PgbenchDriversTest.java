@@ -1,5 +1,6 @@
 package io.dbqueue.bench.cli;
 
+import io.dbqueue.bench.ResultsSchema;
 import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.workload.Workload;
 import org.junit.jupiter.api.Assumptions;
@@ -42,7 +43,7 @@ class PgbenchDriversTest {
                 new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
         assertEquals(0, code, err.toString());
         JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
-        var errors = EndToEndTest.schemaErrors(out.resolve("results.json"));
+        var errors = ResultsSchema.errors(out.resolve("results.json"));
         assertTrue(errors.isEmpty(), "results.json does not match the schema: " + errors);
         String verdict = results.at("/verdict").toString();
 
@@ -113,7 +114,7 @@ class PgbenchDriversTest {
                 new PrintWriter(err, true));
         assertEquals(0, code, err.toString());
         JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
-        var errors = EndToEndTest.schemaErrors(out.resolve("results.json"));
+        var errors = ResultsSchema.errors(out.resolve("results.json"));
         assertTrue(errors.isEmpty(), "results.json does not match the schema: " + errors);
         assertEquals(0, results.get("skipped").size(), results.get("skipped").toString());
         return results;

@@ -1,0 +1,62 @@
+package io.dbqueue.bench.report;
+
+import io.dbqueue.bench.ResultsSchema;
+import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.run.Sample;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Committed results of older schema versions, read back and derived again with today's statistics. */
+class ResultsReaderTest {
+
+    private static final Path COMMITTED = Path.of("..", "docs", "results");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2026-11-23-pubsub-rate-10000", "2026-11-26-backlog-pg15-stock-at-3439717",
+            "2026-11-26-stability-pg18-stock-at-3439717", "2026-11-21-backlog-at-3df60dd", "2026-11-21-quick"})
+    void committedResultsAreReadAndTheirCellsDerivedFromTheSamples(String name, @TempDir Path out) throws Exception {
+        Path dir = COMMITTED.resolve(name);
+        JsonNode written = ReportWriter.JSON.readTree(dir.resolve("results.json").toFile());
+
+        Results results = ResultsReader.read(dir);
+
+        assertEquals(Results.SCHEMA_VERSION, results.schemaVersion());
+        assertEquals(written.get("runs").size(), results.runs().size());
+        for (CellResult cell : results.runs()) {
+            List<Double> p99s = cell.samples().stream().map(Sample::latencyMs).filter(Objects::nonNull)
+                    .map(l -> l.p99()).toList();
+            if (!p99s.isEmpty()) {
+                assertEquals(Range.precise(p99s), cell.latencyMs().p99(), cell.cell().toString());
+            }
+        }
+        Path rewritten = out.resolve("results.json");
+        ReportWriter.JSON.writeValue(rewritten.toFile(), results);
+        // the workload is carried as it was written, with its own version's keys; what is derived anew must match
+        assertEquals(List.of(), ResultsSchema.errors(rewritten).stream().map(e -> e.getMessage())
+                .filter(m -> !m.startsWith("$.workload")).toList(), "read back, the cells match the schema");
+    }
+
+    @Test
+    void aDirectoryOfAnotherCommandIsNamedInOneLine(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("scenarios.json"), "{}");
+
+        String message = assertThrows(IllegalArgumentException.class, () -> ResultsReader.read(dir)).getMessage();
+
+        assertEquals(dir + " has no results.json (it holds scenarios.json, written by bench scenario, which bench"
+                + " report does not read); bench report reads the results.json that bench run writes", message);
+        assertTrue(message.lines().count() == 1);
+    }
+}
