@@ -9,6 +9,7 @@ import io.dbqueue.bench.scenario.ScenarioSummary;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
@@ -22,7 +23,7 @@ import java.util.function.ToDoubleFunction;
  * The report's charts: the experiment's two per cell (throughput over time, latency per bucket of
  * accumulated messages), drawn from one repetition, the one with the median processed/s, which their
  * titles name, and per driver a bar chart of
- * layouts x batch sizes whose error bars reach the farther of min and max; for {@code bench scenario},
+ * layouts x batch sizes with the min and max of each bar; for {@code bench scenario},
  * a bar chart of pickup latency per mode.
  */
 final class Charts {
@@ -41,30 +42,32 @@ final class Charts {
         render(xy("", "", ""), "none", "");
     }
 
+    /**
+     * Per driver, a bar per cell at its median processed/s, with markers at its slowest and fastest
+     * repetitions. XChart's error bars are symmetric, so they would put one end past the real min or max.
+     */
     static List<ChartImage> matrix(List<CellResult> runs) throws IOException {
         List<ChartImage> charts = new ArrayList<>();
         for (String driver : runs.stream().map(CellResult::driver).distinct().toList()) {
-            List<CellResult> cells = runs.stream().filter(r -> r.driver().equals(driver)).toList();
-            List<String> layouts = cells.stream().map(CellResult::layout).distinct().toList();
+            List<RangeBar> bars = RangeBar.of(runs.stream().filter(r -> r.driver().equals(driver)).toList(),
+                    c -> c.layout() + " b" + c.batchSize());
             CategoryChart chart = new CategoryChartBuilder().width(WIDTH + 200).height(HEIGHT + 100)
-                    .title("processed/s by layout and batch size (" + driver + ", median, bars to min/max)")
-                    .xAxisTitle("layout").yAxisTitle("messages/s").build();
+                    .title("processed/s by layout and batch size (" + driver + "): bar the median, markers min and max")
+                    .xAxisTitle("layout, batch size").yAxisTitle("messages/s").build();
             chart.getStyler().setXAxisLabelRotation(30);
-            for (int batch : cells.stream().mapToInt(CellResult::batchSize).distinct().sorted().toArray()) {
-                List<Number> medians = new ArrayList<>();
-                List<Number> errors = new ArrayList<>();
-                for (String layout : layouts) {
-                    CellResult cell = cells.stream().filter(c -> c.layout().equals(layout) && c.batchSize() == batch)
-                            .findFirst().orElse(null);
-                    medians.add(cell == null ? 0 : cell.throughput().median());
-                    errors.add(cell == null ? 0 : Math.max(cell.throughput().max() - cell.throughput().median(),
-                            cell.throughput().median() - cell.throughput().min()));
-                }
-                chart.addSeries("batch " + batch, layouts, medians, errors);
-            }
+            chart.getStyler().setOverlapped(true); // the markers over their bar, not beside it
+            List<String> categories = bars.stream().map(RangeBar::category).toList();
+            chart.addSeries("median", categories, bars.stream().map(b -> (Number) b.median()).toList());
+            marker(chart, "min", categories, bars.stream().map(b -> (Number) b.min()).toList());
+            marker(chart, "max", categories, bars.stream().map(b -> (Number) b.max()).toList());
             charts.add(render(chart, "matrix-" + driver, "Layouts x batch sizes, " + driver));
         }
         return charts;
+    }
+
+    private static void marker(CategoryChart chart, String name, List<String> categories, List<Number> values) {
+        chart.addSeries(name, categories, values)
+                .setChartCategorySeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Scatter);
     }
 
     static ChartImage throughput(CellResult cell) throws IOException {

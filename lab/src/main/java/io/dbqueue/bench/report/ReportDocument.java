@@ -1,5 +1,6 @@
 package io.dbqueue.bench.report;
 
+import io.dbqueue.bench.driver.LatencyEnd;
 import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.environment.StockSettings;
 import io.dbqueue.bench.metrics.SecondSample;
@@ -78,7 +79,7 @@ final class ReportDocument {
             boolean noLatency = mine.stream().allMatch(r -> r.p99Ms() == null);
             String latency = noLatency
                     ? "; no latency: this driver does not measure it, and counts messages from the table"
-                    : "; latency end to end (enqueue to finish committed)"
+                    : "; latency end to end (" + LatencyEnd.of(driver) + ")"
                     + (onceEach ? "" : ", each percentile the median of the repetitions' own");
             doc.paragraph((onceEach ? "Messages processed per second, one run of each cell"
                     : "Messages processed per second, median of the repetitions") + "; delta against the baseline "

@@ -1,0 +1,33 @@
+package io.dbqueue.bench.driver;
+
+import io.dbqueue.bench.workload.Workload;
+
+/**
+ * Where each driver's end-to-end latency ends: the point at which its read side calls
+ * {@code Meter.processed}. It starts for all of them just before the enqueue (or send) of the message.
+ */
+public final class LatencyEnd {
+
+    private LatencyEnd() {
+    }
+
+    /** What the driver's latency measures, e.g. "enqueue to finish committed"; null for a driver that measures none. */
+    public static String of(String driver) {
+        return switch (driver) {
+            // the queue's finish (delete or update) has committed: DirectDriver's QueueListener.finished,
+            // RawSqlDriver after its finish statement, the stack's test-app after the library's finish
+            case "direct", "raw-sql", "stack" -> "enqueue to finish committed";
+            // the pgbench drivers count messages from the table and time none
+            case "pgbench", "pgbench-minimal", "pgbench-study" -> null;
+            // LogDriver meters in the group's record handler, which runs before the read's offset commit
+            // (inside its transaction exactly once, after it at most once)
+            case "log" -> "write to read handler, before the offset commit";
+            // KafkaGroups meters after consumer.commitSync() returned
+            case "kafka", "kafka-fsync" -> "send to read, offset committed";
+            // RabbitMqDriver and NatsDriver meter after sending the acknowledgement, without waiting for it
+            case "rabbitmq", "nats" -> "send to read handler, acknowledgement sent";
+            default -> throw new IllegalArgumentException("unknown driver '" + driver + "'; known drivers: "
+                    + Workload.DRIVERS);
+        };
+    }
+}
