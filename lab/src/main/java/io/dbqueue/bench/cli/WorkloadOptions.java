@@ -20,7 +20,8 @@ final class WorkloadOptions {
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "quick (smoke run, minutes), default (the matrix), full, ceiling (the library against pgbench),"
                     + " stability (10 min run), backlog (1,000,000 waiting messages), pubsub (the log against Kafka),"
-                    + " pubsub-soak (30 min with retention), study-queue (the log study's queue variant beside the library)."
+                    + " pubsub-soak (30 min with retention), study-queue (the log study's queue variant beside the library),"
+                    + " clients (enqueuers x dequeuers: 1..3 producers x 1..3 consumers)."
                     + " Default: ${DEFAULT-VALUE}.")
     String profile;
 
@@ -57,11 +58,13 @@ final class WorkloadOptions {
     @Option(names = "--producer-rate", paramLabel = "MSG/S", description = "Total enqueue rate; 0 = as fast as possible.")
     Integer producerRate;
 
-    @Option(names = "--producers", paramLabel = "N", description = "Producer threads.")
-    Integer producers;
+    @Option(names = "--producers", split = ",", paramLabel = "N",
+            description = "Producer threads; a list (e.g. 1,2,3) sweeps them: a cell per producers x consumers.")
+    List<Integer> producers;
 
-    @Option(names = "--consumers", paramLabel = "N", description = "Consumer threads.")
-    Integer consumers;
+    @Option(names = "--consumers", split = ",", paramLabel = "N",
+            description = "Consumer threads; a list (e.g. 1,2,3) sweeps them: a cell per producers x consumers.")
+    List<Integer> consumers;
 
     @Option(names = "--backlog", paramLabel = "N", description = "Messages waiting in the table before the warm-up.")
     Long backlog;
@@ -107,8 +110,8 @@ final class WorkloadOptions {
         set(messages, b::messages);
         set(messageSize, b::messageSize);
         set(producerRate, b::producerRate);
-        set(producers, b::producers);
-        set(consumers, b::consumers);
+        set(producers, b::producerCounts);
+        set(consumers, b::consumerCounts);
         if (backlog != null || maxBacklog != null) {
             // without --max-backlog, a new backlog keeps the profile's headroom above it
             long newBacklog = backlog != null ? backlog : w.backlog();
@@ -141,8 +144,8 @@ final class WorkloadOptions {
         map.put("messages", w.messages());
         map.put("message_size", w.messageSize());
         map.put("producer_rate", w.producerRate());
-        map.put("producers", w.producers());
-        map.put("consumers", w.consumers());
+        map.put("producers", w.producerCounts());
+        map.put("consumers", w.consumerCounts());
         map.put("max_backlog", w.maxBacklog());
         map.put("backlog", w.backlog());
         map.put("mode", Workload.modeName(w.mode()));

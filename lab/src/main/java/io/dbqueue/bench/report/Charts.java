@@ -48,12 +48,14 @@ final class Charts {
      */
     static List<ChartImage> matrix(List<CellResult> runs) throws IOException {
         List<ChartImage> charts = new ArrayList<>();
+        boolean sweep = ClientMatrix.sweeps(runs);
         for (String driver : runs.stream().map(CellResult::driver).distinct().toList()) {
             List<RangeBar> bars = RangeBar.of(runs.stream().filter(r -> r.driver().equals(driver)).toList(),
-                    c -> c.layout() + " b" + c.batchSize());
+                    c -> c.layout() + " b" + c.batchSize() + (sweep ? " " + c.producers() + "x" + c.consumers() : ""));
             CategoryChart chart = new CategoryChartBuilder().width(WIDTH + 200).height(HEIGHT + 100)
                     .title("processed/s by layout and batch size (" + driver + "): bar the median, markers min and max")
-                    .xAxisTitle("layout, batch size").yAxisTitle("messages/s").build();
+                    .xAxisTitle(sweep ? "layout, batch size, producers x consumers" : "layout, batch size")
+                    .yAxisTitle("messages/s").build();
             chart.getStyler().setXAxisLabelRotation(30);
             chart.getStyler().setOverlapped(true); // the markers over their bar, not beside it
             List<String> categories = bars.stream().map(RangeBar::category).toList();
@@ -141,7 +143,8 @@ final class Charts {
     }
 
     private static String title(CellResult cell) {
-        return cell.driver() + ", " + cell.layout() + ", batch " + cell.batchSize();
+        return cell.driver() + ", " + cell.layout() + ", batch " + cell.batchSize() + ", " + cell.producers()
+                + " producers x " + cell.consumers() + " consumers";
     }
 
     /** Which repetition a chart of one repetition shows: " (repetition 2 of 3, median processed/s)". */
@@ -151,6 +154,7 @@ final class Charts {
     }
 
     private static String slug(CellResult cell) {
-        return cell.driver() + "-" + cell.layout() + "-b" + cell.batchSize();
+        return cell.driver() + "-" + cell.layout() + "-b" + cell.batchSize() + "-p" + cell.producers() + "-c"
+                + cell.consumers();
     }
 }

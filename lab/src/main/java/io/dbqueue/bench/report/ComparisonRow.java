@@ -11,10 +11,10 @@ import java.util.Optional;
 /**
  * A row of the experiment's comparison table, per driver: the cell's median processed/s and its
  * difference to the driver's baseline (queue_tasks_1 batch 1 when measured, else the driver's
- * first cell), plus latency, each percentile the median of the repetitions' own (null for a driver
+ * first cell; of the same producers and consumers when the run sweeps them), plus latency, each percentile the median of the repetitions' own (null for a driver
  * that does not measure it), and the run-to-run spread.
  */
-public record ComparisonRow(String driver, String layout, int batchSize, double rps, double rpsMin, double rpsMax,
+public record ComparisonRow(String driver, String layout, int batchSize, int producers, int consumers, double rps, double rpsMin, double rpsMax,
                             double spreadPct, String baseline, double delta, double deltaPct, Double p50Ms,
                             Double p95Ms, Double p99Ms) {
 
@@ -24,13 +24,15 @@ public record ComparisonRow(String driver, String layout, int batchSize, double 
         List<ComparisonRow> rows = new ArrayList<>();
         runs.stream().map(CellResult::driver).distinct().forEach(driver -> {
             List<CellResult> cells = runs.stream().filter(r -> r.driver().equals(driver)).toList();
-            CellResult baseline = baseline(cells);
             for (CellResult cell : cells) {
+                CellResult baseline = baseline(cells.stream().filter(c -> c.producers() == cell.producers()
+                        && c.consumers() == cell.consumers()).toList());
                 double base = baseline.throughput().median();
                 double delta = cell.throughput().median() - base;
                 boolean latency = cell.latencyMs().measured();
                 LatencySummary medians = cell.latencyMs().median();
-                rows.add(new ComparisonRow(driver, cell.layout(), cell.batchSize(), cell.throughput().median(),
+                rows.add(new ComparisonRow(driver, cell.layout(), cell.batchSize(), cell.producers(),
+                        cell.consumers(), cell.throughput().median(),
                         cell.throughput().min(), cell.throughput().max(), cell.spreadPct(),
                         baseline.layout() + " batch " + baseline.batchSize(), round(delta),
                         base == 0 ? 0 : round(100 * delta / base), latency ? medians.p50() : null,

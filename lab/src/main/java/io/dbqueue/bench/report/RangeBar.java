@@ -13,14 +13,15 @@ import java.util.function.Function;
 record RangeBar(String category, double median, double min, double max) {
 
     /**
-     * A bar per cell of one driver, named by {@code label}, in the order of the layouts' first appearance
-     * and then by batch size.
+     * A bar per cell of one driver, named by {@code label}, in the order of the layouts' first appearance,
+     * then by batch size, producers and consumers.
      */
     static List<RangeBar> of(List<CellResult> cells, Function<CellResult, String> label) {
         List<String> layouts = cells.stream().map(CellResult::layout).distinct().toList();
         return cells.stream()
                 .sorted(Comparator.comparingInt((CellResult c) -> layouts.indexOf(c.layout()))
-                        .thenComparingInt(CellResult::batchSize))
+                        .thenComparingInt(CellResult::batchSize).thenComparingInt(CellResult::producers)
+                        .thenComparingInt(CellResult::consumers))
                 .map(c -> new RangeBar(label.apply(c), c.throughput().median(), c.throughput().min(),
                         c.throughput().max()))
                 .toList();

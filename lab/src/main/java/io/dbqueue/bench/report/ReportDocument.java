@@ -30,11 +30,13 @@ final class ReportDocument {
         doc.heading(2, "Workload");
         doc.table(List.of("setting", "value"), results.workload().entrySet().stream()
                 .map(e -> List.of(e.getKey(), String.valueOf(e.getValue()))).toList());
-        comparison(doc, results.comparison(), results.runs());
-        ceiling(doc, results.runs());
-        serverAndClient(doc, results.runs());
-        writesAndReads(doc, results.runs(), results.workload().get("message_size"));
-        stability(doc, results.runs());
+        boolean sweep = ClientMatrix.sweeps(results.runs());
+        comparison(doc, results.comparison(), results.runs(), sweep);
+        ClientMatrix.add(doc, results.runs());
+        ceiling(doc, results.runs(), sweep);
+        serverAndClient(doc, results.runs(), sweep);
+        writesAndReads(doc, results.runs(), results.workload().get("message_size"), sweep);
+        stability(doc, results.runs(), sweep);
         notMeasured(doc, results.skipped());
         doc.heading(2, "Charts");
         matrixCharts.forEach(doc::image);
@@ -71,7 +73,7 @@ final class ReportDocument {
                 .map(s -> List.of(s.name(), s.setting(), s.source(), s.matchesDefault() ? "yes" : "no")).toList());
     }
 
-    private static void comparison(Document doc, List<ComparisonRow> rows, List<CellResult> runs) {
+    private static void comparison(Document doc, List<ComparisonRow> rows, List<CellResult> runs, boolean sweep) {
         for (String driver : rows.stream().map(ComparisonRow::driver).distinct().toList()) {
             doc.heading(2, "Comparison: " + driver);
             List<ComparisonRow> mine = rows.stream().filter(r -> r.driver().equals(driver)).toList();
@@ -84,19 +86,29 @@ final class ReportDocument {
             doc.paragraph((onceEach ? "Messages processed per second, one run of each cell"
                     : "Messages processed per second, median of the repetitions") + "; delta against the baseline "
                     + mine.get(0).baseline() + latency + (onceEach ? "." : "; spread = (max - min) / median."));
-            doc.table(List.of("configuration", "batch", "RPS", "delta", "delta %", "p50 ms", "p95 ms", "p99 ms",
-                            "min-max", "spread %"),
-                    mine.stream().map(r -> List.of(r.layout(), Integer.toString(r.batchSize()), n(r.rps()),
-                            n(r.delta()), f(r.deltaPct()), f(r.p50Ms()), f(r.p95Ms()), f(r.p99Ms()),
-                            new Range(r.rps(), r.rpsMin(), r.rpsMax()).minMax(repetitions(runs, r)),
-                            repetitions(runs, r) <= 1 ? "-" : f(r.spreadPct()))).toList());
+            List<String> header = new ArrayList<>(List.of("configuration", "batch"));
+            if (sweep) {
+                header.addAll(List.of("producers", "consumers"));
+            }
+            header.addAll(List.of("RPS", "delta", "delta %", "p50 ms", "p95 ms", "p99 ms", "min-max", "spread %"));
+            doc.table(header, mine.stream().map(r -> {
+                List<String> row = new ArrayList<>(List.of(r.layout(), Integer.toString(r.batchSize())));
+                if (sweep) {
+                    row.addAll(List.of(Integer.toString(r.producers()), Integer.toString(r.consumers())));
+                }
+                row.addAll(List.of(n(r.rps()), n(r.delta()), f(r.deltaPct()), f(r.p50Ms()), f(r.p95Ms()),
+                        f(r.p99Ms()), new Range(r.rps(), r.rpsMin(), r.rpsMax()).minMax(repetitions(runs, r)),
+                        repetitions(runs, r) <= 1 ? "-" : f(r.spreadPct())));
+                return row;
+            }).toList());
         }
     }
 
     /** How many times the row's cell ran. */
     private static int repetitions(List<CellResult> runs, ComparisonRow row) {
         return runs.stream().filter(c -> c.driver().equals(row.driver()) && c.layout().equals(row.layout())
-                && c.batchSize() == row.batchSize()).mapToInt(CellResult::repetitions).findFirst().orElse(1);
+                && c.batchSize() == row.batchSize() && c.producers() == row.producers()
+                && c.consumers() == row.consumers()).mapToInt(CellResult::repetitions).findFirst().orElse(1);
     }
 
     /**
@@ -104,7 +116,7 @@ final class ReportDocument {
      * pgbench running the library's statements (the ceiling), pgbench on the minimal queue, and the
      * raw-SQL JDBC loop (the cost of a JDBC loop), each column only when its driver ran.
      */
-    private static void ceiling(Document doc, List<CellResult> runs) {
+    private static void ceiling(Document doc, List<CellResult> runs, boolean sweep) {
         List<Verdict.Ceiling> ceilings = Verdict.ceilings(runs);
         if (ceilings.isEmpty()) {
             return;
@@ -112,7 +124,11 @@ final class ReportDocument {
         boolean pgbench = ceilings.stream().anyMatch(c -> c.pgbench() != null);
         boolean minimal = ceilings.stream().anyMatch(c -> c.pgbenchMinimal() != null);
         boolean raw = ceilings.stream().anyMatch(c -> c.rawSql() != null);
-        List<String> header = new ArrayList<>(List.of("layout", "batch", "direct RPS"));
+        List<String> header = new ArrayList<>(List.of("layout", "batch"));
+        if (sweep) {
+            header.addAll(List.of("producers", "consumers"));
+        }
+        header.add("direct RPS");
         if (pgbench) {
             header.addAll(List.of("pgbench RPS", "direct / pgbench %"));
         }
@@ -124,7 +140,11 @@ final class ReportDocument {
         }
         List<List<String>> rows = new ArrayList<>();
         for (Verdict.Ceiling c : ceilings) {
-            List<String> row = new ArrayList<>(List.of(c.layout(), Integer.toString(c.batchSize()), n(c.direct())));
+            List<String> row = new ArrayList<>(List.of(c.layout(), Integer.toString(c.batchSize())));
+            if (sweep) {
+                row.addAll(List.of(Integer.toString(c.producers()), Integer.toString(c.consumers())));
+            }
+            row.add(n(c.direct()));
             if (pgbench) {
                 row.addAll(List.of(n(c.pgbench()), f(c.directToPgbenchPct())));
             }
@@ -147,7 +167,7 @@ final class ReportDocument {
         doc.table(header, rows);
     }
 
-    private static void serverAndClient(Document doc, List<CellResult> runs) {
+    private static void serverAndClient(Document doc, List<CellResult> runs, boolean sweep) {
         doc.heading(2, "Server and client");
         doc.paragraph("Each figure the median over the repetitions of each repetition's own. WAL per message"
                 + " processed; CPU in percent of one core (the client's"
@@ -158,7 +178,7 @@ final class ReportDocument {
                 .filter(r -> r.server() != null && r.client() != null).map(r -> {
             ServerRange s = r.server();
             ClientRange c = r.client();
-            return List.of(r.driver() + " " + Verdict.name(r), f(s.walBytesPerMessage().median()),
+            return List.of(cell(r, sweep), f(s.walBytesPerMessage().median()),
                     s.postgresCpuPercent() == null ? "n/a" : f(s.postgresCpuPercent().median()),
                     mb(s.tableBytes().median()), mb(s.indexBytes().median()), n(s.deadTuples().median()),
                     n(s.autovacuumRuns().median()), f(c.cpuPercent().median()), n(c.threads().median()),
@@ -167,7 +187,7 @@ final class ReportDocument {
     }
 
     /** Where the producers report acknowledgements: the write rate in MiB/s, write and read latency, and the lag. */
-    private static void writesAndReads(Document doc, List<CellResult> runs, Object messageSize) {
+    private static void writesAndReads(Document doc, List<CellResult> runs, Object messageSize, boolean sweep) {
         List<CellResult> measured = runs.stream().filter(r -> r.writeLatencyMs().measured()).toList();
         if (measured.isEmpty()) {
             return;
@@ -186,28 +206,28 @@ final class ReportDocument {
             List<SecondSample> series = r.median().series();
             long maxLag = series.stream().mapToLong(SecondSample::lag).max().orElse(0);
             long lastLag = series.isEmpty() ? 0 : series.get(series.size() - 1).lag();
-            return List.of(r.driver() + " " + Verdict.name(r), f(r.enqueueThroughput().median() * bytes / 1048576.0),
+            return List.of(cell(r, sweep), f(r.enqueueThroughput().median() * bytes / 1048576.0),
                     f(r.writeLatencyMs().p50().median()), f(r.writeLatencyMs().p99().median()),
                     f(r.readLatencyMs().p50().median()), f(r.readLatencyMs().p99().median()), String.format(Locale.ROOT, "%,d", maxLag),
                     String.format(Locale.ROOT, "%,d", lastLag));
         }).toList());
     }
 
-    private static void stability(Document doc, List<CellResult> runs) {
+    private static void stability(Document doc, List<CellResult> runs, boolean sweep) {
         List<List<String>> rows = runs.stream().filter(r -> r.stability() != null).map(r -> List.of(
-                r.driver() + " " + Verdict.name(r), n(r.stability().firstMinute()),
+                cell(r, sweep), n(r.stability().firstMinute()),
                 r.stability().perMinute().stream().map(ReportDocument::n).toList().toString(),
                 f(r.stability().maxDeviationPct()), r.stability().withinTenPct() ? "yes" : "no")).toList();
         if (!rows.isEmpty()) {
             doc.heading(2, "Stability");
             doc.table(List.of("cell", "first minute /s", "per minute /s", "max deviation %", "within 10 %"), rows);
             runs.stream().filter(r -> r.stability() != null && !r.median().serverMinutes().isEmpty())
-                    .forEach(r -> minutes(doc, r));
+                    .forEach(r -> minutes(doc, r, sweep));
         }
     }
 
-    private static void minutes(Document doc, CellResult run) {
-        doc.heading(3, run.driver() + " " + Verdict.name(run) + " minute by minute");
+    private static void minutes(Document doc, CellResult run, boolean sweep) {
+        doc.heading(3, cell(run, sweep) + " minute by minute");
         doc.paragraph("Checkpoints started, WAL written, WAL flushes (fsync) and their mean time, and autovacuum runs"
                 + " on the queue table during each minute; dead tuples, table and index size at its end. Every durable"
                 + " commit waits for a WAL flush: when the flush time rises, the commit rate falls.");
@@ -230,9 +250,16 @@ final class ReportDocument {
     private static void notMeasured(Document doc, List<NotMeasured> skipped) {
         if (!skipped.isEmpty()) {
             doc.heading(2, "Not measured");
-            doc.table(List.of("driver", "layout", "batch", "status", "reason"), skipped.stream().map(s -> List.of(
-                    s.driver(), s.layout(), Integer.toString(s.batchSize()), s.status(), s.reason())).toList());
+            doc.table(List.of("driver", "layout", "batch", "producers", "consumers", "status", "reason"),
+                    skipped.stream().map(s -> List.of(s.driver(), s.layout(), Integer.toString(s.batchSize()),
+                            Integer.toString(s.producers()), Integer.toString(s.consumers()), s.status(),
+                            s.reason())).toList());
         }
+    }
+
+    /** A cell in a table's first column; with the producers and consumers when the run sweeps them. */
+    private static String cell(CellResult r, boolean sweep) {
+        return r.driver() + " " + Verdict.name(r, sweep);
     }
 
     private static String n(double value) {

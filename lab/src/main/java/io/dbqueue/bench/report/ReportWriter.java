@@ -40,7 +40,7 @@ public final class ReportWriter {
             .enable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .build();
 
-    private static final String CSV_HEADER = "driver,layout,batch_size,repetitions,throughput_median,throughput_min,"
+    private static final String CSV_HEADER = "driver,layout,batch_size,producers,consumers,repetitions,throughput_median,throughput_min,"
             + "throughput_max,spread_pct,enqueue_throughput_median,latency_min_ms,latency_avg_ms,latency_p50_ms,"
             + "latency_p95_ms,latency_p99_ms,latency_max_ms,wal_bytes_per_message,postgres_cpu_percent,table_bytes,"
             + "index_bytes,dead_tuples,autovacuum_runs,client_cpu_percent,client_threads,client_rss_bytes,"
@@ -108,7 +108,8 @@ public final class ReportWriter {
             LatencySummary l = r.latencyMs().median();
             ServerRange s = r.server();
             ClientRange c = r.client();
-            List<Object> values = new ArrayList<>(List.of(r.driver(), r.layout(), r.batchSize(), r.repetitions(),
+            List<Object> values = new ArrayList<>(List.of(r.driver(), r.layout(), r.batchSize(), r.producers(), r.consumers(),
+                    r.repetitions(),
                     r.throughput().median(), r.throughput().min(), r.throughput().max(), r.spreadPct(),
                     r.enqueueThroughput().median()));
             values.addAll(l.measured() ? List.of(l.min(), l.avg(), l.p50(), l.p95(), l.p99(), l.max())

@@ -56,6 +56,17 @@ public final class ResultsReader {
         }
     }
 
+    /** The cell a run or a skipped cell names; before schema 3 its producers and consumers were the workload's. */
+    private static Cell cell(JsonNode node, JsonNode workload) {
+        return new Cell(node.get("driver").asString(), node.get("layout").asString(), node.get("batch_size").asInt(),
+                clients(node, workload, "producers"), clients(node, workload, "consumers"));
+    }
+
+    private static int clients(JsonNode node, JsonNode workload, String key) {
+        JsonNode value = node.has(key) ? node.get(key) : workload.get(key);
+        return value.isArray() ? value.get(0).asInt() : value.asInt();
+    }
+
     private static Optional<String> other(Path dir) {
         return OTHER_FILES.entrySet().stream().filter(e -> Files.isRegularFile(dir.resolve(e.getKey()))).findFirst()
                 .map(e -> e.getKey() + ", written by " + e.getValue());
@@ -68,11 +79,11 @@ public final class ResultsReader {
         for (JsonNode run : json.get("runs")) {
             List<Sample> samples = new ArrayList<>();
             run.get("samples").forEach(s -> samples.add(JSON.treeToValue(s, Sample.class)));
-            runs.add(CellResult.fromSamples(new Cell(run.get("driver").asString(), run.get("layout").asString(),
-                    run.get("batch_size").asInt()), samples));
+            runs.add(CellResult.fromSamples(cell(run, json.get("workload")), samples));
         }
         List<NotMeasured> skipped = new ArrayList<>();
-        json.get("skipped").forEach(s -> skipped.add(JSON.treeToValue(s, NotMeasured.class)));
+        json.get("skipped").forEach(s -> skipped.add(NotMeasured.of(cell(s, json.get("workload")),
+                s.get("status").asString(), s.get("reason").asString())));
         return Results.of(Instant.parse(json.get("started_at").asString()),
                 Instant.parse(json.get("finished_at").asString()), json.get("interrupted").asBoolean(), workload,
                 JSON.treeToValue(json.get("environment"), Environment.class), runs, skipped);

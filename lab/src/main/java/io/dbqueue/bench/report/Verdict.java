@@ -43,7 +43,7 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
      * The library's median processed/s on one layout and batch size against the others measured
      * there in the same run (null when not measured), as percentages of theirs.
      */
-    public record Ceiling(String layout, int batchSize, double direct, Double pgbench, Double pgbenchMinimal,
+    public record Ceiling(String layout, int batchSize, int producers, int consumers, double direct, Double pgbench, Double pgbenchMinimal,
                           Double rawSql, Double directToPgbenchPct, Double directToMinimalPct,
                           Double directToRawSqlPct) {
 
@@ -51,10 +51,10 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
             double direct = library.throughput().median();
             Double pgbench = median(runs, library, CEILING);
             // the minimal queue's own table does not depend on the layout: its cell of the same batch size
-            Double minimal = runs.stream().filter(r -> r.driver().equals(MINIMAL) && r.batchSize() == library.batchSize())
-                    .findFirst().map(r -> r.throughput().median()).orElse(null);
+            Double minimal = runs.stream().filter(r -> r.driver().equals(MINIMAL) && r.batchSize() == library.batchSize()
+                            && sameClients(r, library)).findFirst().map(r -> r.throughput().median()).orElse(null);
             Double raw = median(runs, library, RAW_SQL);
-            return new Ceiling(library.layout(), library.batchSize(), direct, pgbench, minimal, raw,
+            return new Ceiling(library.layout(), library.batchSize(), library.producers(), library.consumers(), direct, pgbench, minimal, raw,
                     pct(direct, pgbench), pct(direct, minimal), pct(direct, raw));
         }
 
@@ -64,7 +64,11 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
 
         private static Double median(List<CellResult> runs, CellResult library, String driver) {
             return runs.stream().filter(r -> r.driver().equals(driver) && r.layout().equals(library.layout())
-                    && r.batchSize() == library.batchSize()).findFirst().map(r -> r.throughput().median()).orElse(null);
+                    && r.batchSize() == library.batchSize() && sameClients(r, library)).findFirst().map(r -> r.throughput().median()).orElse(null);
+        }
+
+        private static boolean sameClients(CellResult a, CellResult b) {
+            return a.producers() == b.producers() && a.consumers() == b.consumers();
         }
 
         private static Double pct(double direct, Double other) {
@@ -84,19 +88,20 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
                     List.of("Nothing was measured."));
         }
         String driver = runs.stream().anyMatch(r -> r.driver().equals(LIBRARY)) ? LIBRARY : runs.get(0).driver();
+        boolean sweep = ClientMatrix.sweeps(runs);
         List<CellResult> ranked = runs.stream().filter(r -> r.driver().equals(driver))
                 .sorted(Comparator.comparingDouble((CellResult r) -> r.throughput().median()).reversed()).toList();
         CellResult winner = ranked.get(0);
         List<String> text = new ArrayList<>();
         text.add(String.format(Locale.ROOT, "With the %s driver, %s won with %s messages/s processed (%s).",
-                driver, name(winner), number(winner.throughput().median()),
+                driver, name(winner, sweep), number(winner.throughput().median()),
                 winner.throughput().describe(winner.repetitions())));
         String runnerUpName = null;
         Double margin = null;
         Boolean beyond = null;
         if (ranked.size() > 1) {
             CellResult second = ranked.get(1);
-            runnerUpName = name(second);
+            runnerUpName = name(second, sweep);
             margin = round(100 * (winner.throughput().median() / second.throughput().median() - 1));
             text.add(String.format(Locale.ROOT, "It beat the runner-up, %s (%s messages/s), by %.1f %%.",
                     runnerUpName, number(second.throughput().median()), margin));
@@ -113,7 +118,7 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
             }
         }
         if (ranked.stream().mapToInt(CellResult::batchSize).distinct().count() > 1) {
-            text.add(batchEffect(ranked));
+            text.add(batchEffect(ranked, sweep));
         }
         List<Ceiling> ceilings = ceilings(runs);
         Ceiling mine = winner.driver().equals(LIBRARY) ? ceilings.stream().filter(c -> c.layout().equals(
@@ -123,7 +128,7 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
         }
         brokers(runs, winner).forEach(text::add);
         text.addAll(PubSubVerdict.text(runs));
-        return new Verdict(driver, name(winner), runnerUpName, margin, beyond,
+        return new Verdict(driver, name(winner, sweep), runnerUpName, margin, beyond,
                 mine == null ? null : mine.directToPgbenchPct(), mine == null ? null : mine.directToMinimalPct(),
                 mine == null ? null : mine.directToRawSqlPct(), ceilings, text);
     }
@@ -198,7 +203,7 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
     }
 
     /** How much the batch size matters: the best cell at the smallest batch size against the winner. */
-    private static String batchEffect(List<CellResult> ranked) {
+    private static String batchEffect(List<CellResult> ranked, boolean sweep) {
         int smallest = ranked.stream().mapToInt(CellResult::batchSize).min().orElse(1);
         CellResult bestSmall = ranked.stream().filter(r -> r.batchSize() == smallest).findFirst().orElseThrow();
         CellResult winner = ranked.get(0);
@@ -206,13 +211,15 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
             return "The smallest batch size won, so batching did not help here.";
         }
         return String.format(Locale.ROOT, "At the smallest batch size, %d, the best was %s with %s messages/s:"
-                        + " the winner processed %.1f times as many.", smallest, name(bestSmall),
+                        + " the winner processed %.1f times as many.", smallest, name(bestSmall, sweep),
                 number(bestSmall.throughput().median()),
                 winner.throughput().median() / Math.max(1, bestSmall.throughput().median()));
     }
 
-    static String name(CellResult cell) {
-        return cell.layout() + " batch " + cell.batchSize();
+    /** A cell as the verdict and the report's tables name it; with its producers and consumers when the run sweeps them. */
+    static String name(CellResult cell, boolean sweep) {
+        return cell.layout() + " batch " + cell.batchSize() + (sweep ? ", " + cell.producers() + " producers x "
+                + cell.consumers() + " consumers" : "");
     }
 
     static String number(double value) {

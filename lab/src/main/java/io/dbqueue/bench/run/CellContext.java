@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 /**
  * Everything a driver needs for one repetition of a cell.
  *
+ * @param workload the workload with this cell's producers and consumers ({@link Workload#forCell})
  * @param location the queue, in a table freshly created with the cell's layout; null for a broker's cell
  * @param admin    a small pool for the probes, apart from the load's connections
  */

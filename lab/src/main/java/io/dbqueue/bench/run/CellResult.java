@@ -13,7 +13,8 @@ import java.util.stream.IntStream;
  * repetition, {@code medianRepetition}: the one whose processed/s is the median (the lower of the
  * middle two for an even count, as a series cannot be averaged).
  */
-public record CellResult(String driver, String layout, int batchSize, int repetitions, Range throughput,
+public record CellResult(String driver, String layout, int batchSize, int producers, int consumers,
+                         int repetitions, Range throughput,
                          Range enqueueThroughput, double spreadPct, LatencyRange latencyMs,
                          LatencyRange writeLatencyMs, LatencyRange readLatencyMs, ServerRange server,
                          ClientRange client, Stability stability, int medianRepetition, List<Sample> samples) {
@@ -29,7 +30,8 @@ public record CellResult(String driver, String layout, int batchSize, int repeti
         Range enqueued = Range.over(samples, Sample::enqueuedPerSecond);
         Sample median = samples.stream().sorted(Comparator.comparingDouble(Sample::processedPerSecond))
                 .toList().get((samples.size() - 1) / 2);
-        return new CellResult(cell.driver(), cell.layout(), cell.batchSize(), samples.size(), throughput, enqueued,
+        return new CellResult(cell.driver(), cell.layout(), cell.batchSize(), cell.producers(), cell.consumers(),
+                samples.size(), throughput, enqueued,
                 throughput.spreadPercent(), LatencyRange.of(samples.stream().map(Sample::latencyMs).toList()),
                 LatencyRange.of(samples.stream().map(Sample::writeLatencyMs).toList()),
                 LatencyRange.of(samples.stream().map(Sample::readLatencyMs).toList()),
@@ -39,7 +41,7 @@ public record CellResult(String driver, String layout, int batchSize, int repeti
     }
 
     public Cell cell() {
-        return new Cell(driver, layout, batchSize);
+        return new Cell(driver, layout, batchSize, producers, consumers);
     }
 
     /** The repetition the stability check and the time-series charts come from. */

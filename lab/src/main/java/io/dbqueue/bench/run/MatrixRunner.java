@@ -79,8 +79,7 @@ public final class MatrixRunner {
                     d -> Optional.ofNullable(drivers.get(d).unavailableReason()));
             if (reason.isPresent()) {
                 progress.skipped(cell, workload.repeat(), reason.get());
-                notMeasured.add(new NotMeasured(cell.driver(), cell.layout(), cell.batchSize(), "skipped",
-                        reason.get()));
+                notMeasured.add(NotMeasured.of(cell, "skipped", reason.get()));
             } else {
                 runnable.add(cell);
                 repetitions.put(cell, new ArrayList<>());
@@ -127,8 +126,7 @@ public final class MatrixRunner {
                 runs.add(CellResult.of(cell, done));
             }
         });
-        failures.forEach((cell, message) -> notMeasured.add(
-                new NotMeasured(cell.driver(), cell.layout(), cell.batchSize(), "failed", message)));
+        failures.forEach((cell, message) -> notMeasured.add(NotMeasured.of(cell, "failed", message)));
         return new Outcome(runs, notMeasured, stop.isStopped());
     }
 
@@ -140,7 +138,7 @@ public final class MatrixRunner {
      * library's real home, runs warm.
      */
     private void warmUpJvm(Cell cell) {
-        Workload warmup = workload.toBuilder().warmup(Duration.ZERO).duration(JVM_WARMUP).messages(0).backlog(0)
+        Workload warmup = workload.forCell(cell).toBuilder().warmup(Duration.ZERO).duration(JVM_WARMUP).messages(0).backlog(0)
                 .build();
         log.println("bench: warming up the JVM: " + cell + " for " + JVM_WARMUP.toSeconds() + " s, not counted");
         try {
@@ -169,8 +167,8 @@ public final class MatrixRunner {
             if (location != null) {
                 preparer.prepare(location, workload.backlog(), workload.messageSize());
             }
-            Repetition repetition = drivers.get(cell.driver()).run(new CellContext(cell, workload, location, server,
-                    admin, serverProbe, clientProbe, stop));
+            Repetition repetition = drivers.get(cell.driver()).run(new CellContext(cell, workload.forCell(cell),
+                    location, server, admin, serverProbe, clientProbe, stop));
             repetitions.add(repetition);
             progress.finished(cell, repetition);
             return null;

@@ -2,8 +2,8 @@ package io.dbqueue.bench.workload;
 
 import java.time.Duration;
 
-/** One cell of the matrix: a driver on a layout with a batch size. */
-public record Cell(String driver, String layout, int batchSize) {
+/** One cell of the matrix: a driver on a layout with a batch size, producer threads and consumer threads. */
+public record Cell(String driver, String layout, int batchSize, int producers, int consumers) {
 
     /** The layout of a broker's cell: it uses no queue table. */
     public static final String NO_LAYOUT = "none";
@@ -17,6 +17,6 @@ public record Cell(String driver, String layout, int batchSize) {
 
     @Override
     public String toString() {
-        return driver + " " + layout + " batch " + batchSize;
+        return driver + " " + layout + " batch " + batchSize + " producers " + producers + " consumers " + consumers;
     }
 }

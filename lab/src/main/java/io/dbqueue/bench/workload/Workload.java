@@ -13,13 +13,16 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What one bench run measures: the matrix (layouts x batch sizes x drivers), how often each cell
+ * What one bench run measures: the matrix (layouts x batch sizes x producers x consumers x drivers), how often each cell
  * is repeated, and the load every cell gets. A profile is a workload file shipped with the lab;
  * flags override single fields.
  *
  * @param messages     when positive, a repetition measures until this many messages are processed
  *                     (capped by {@code duration}); otherwise it measures for {@code duration}
  * @param producerRate messages per second over all producers; 0 = as fast as possible
+ * @param producerCounts producer threads, a sweep axis of the matrix: a cell per value; a driver reads its
+ *                     cell's one value from {@link #producers()}
+ * @param consumerCounts consumer threads, likewise
  * @param maxBacklog   producers wait while more than this many messages are enqueued but not processed
  * @param backlog      messages put into the table before the warm-up (they are not measured)
  * @param mode         the consumers' delivery mode (direct, raw-sql and stack)
@@ -29,7 +32,8 @@ import java.util.TreeSet;
  */
 public record Workload(String name, List<String> layouts, List<Integer> batchSizes, List<String> drivers,
                        int repeat, Duration warmup, Duration duration, long messages, int messageSize,
-                       int producerRate, int producers, int consumers, long maxBacklog, long backlog,
+                       int producerRate, List<Integer> producerCounts, List<Integer> consumerCounts,
+                       long maxBacklog, long backlog,
                        DeliveryMode mode, StackLoad stack, LogLoad log, ServerProfile serverProfile) {
 
     public static final List<String> DRIVERS = List.of("direct", "raw-sql", "pgbench", "pgbench-minimal", "pgbench-study", "stack",
@@ -80,17 +84,21 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         atLeast("repeat", repeat, 1);
         atLeast("message_size", messageSize, MIN_MESSAGE_SIZE);
         atLeast("producer_rate", producerRate, 0);
-        atLeast("producers", producers, 0);
-        atLeast("consumers", consumers, 0);
-        if ((producers == 0 || consumers == 0) && !ONE_SIDED.containsAll(drivers)) {
-            throw new IllegalArgumentException((producers == 0 ? "producers" : "consumers") + " is 0, which only the"
+        producerCounts = List.copyOf(nonEmpty("producers", producerCounts));
+        consumerCounts = List.copyOf(nonEmpty("consumers", consumerCounts));
+        producerCounts.forEach(n -> atLeast("producers", n, 0));
+        consumerCounts.forEach(n -> atLeast("consumers", n, 0));
+        boolean noProducers = producerCounts.contains(0);
+        boolean noConsumers = consumerCounts.contains(0);
+        if ((noProducers || noConsumers) && !ONE_SIDED.containsAll(drivers)) {
+            throw new IllegalArgumentException((noProducers ? "producers" : "consumers") + " is 0, which only the"
                     + " drivers " + String.join(", ", new TreeSet<>(ONE_SIDED)) + " can run (one side alone); drivers: "
                     + drivers);
         }
-        if (producers == 0 && consumers == 0) {
+        if (noProducers && noConsumers) {
             throw new IllegalArgumentException("producers and consumers are both 0: nothing would run");
         }
-        if (producers == 0 && backlog == 0) {
+        if (noProducers && backlog == 0) {
             throw new IllegalArgumentException("producers is 0 (dequeue alone) but backlog is 0: nothing to dequeue");
         }
         atLeast("messages", messages, 0);
@@ -109,16 +117,41 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         Objects.requireNonNull(serverProfile, "server_profile");
     }
 
+    /** This cell's producer threads: the workload's one value; see {@link #forCell}. */
+    public int producers() {
+        return single("producers", producerCounts);
+    }
+
+    /** This cell's consumer threads: the workload's one value; see {@link #forCell}. */
+    public int consumers() {
+        return single("consumers", consumerCounts);
+    }
+
+    private static int single(String field, List<Integer> values) {
+        if (values.size() != 1) {
+            throw new IllegalStateException(field + " is a sweep " + values + ": a driver reads its cell's one value"
+                    + " from Workload.forCell(cell)");
+        }
+        return values.get(0);
+    }
+
+    /** The workload a driver runs for {@code cell}: the cell's producers and consumers as its single values. */
+    public Workload forCell(Cell cell) {
+        return toBuilder().producers(cell.producers()).consumers(cell.consumers()).build();
+    }
+
     /**
-     * Every cell of the matrix, in run order: the drivers of one layout and batch size run back to back,
-     * so that a drift in the machine's background load affects both sides of a comparison alike. A
-     * broker's cells come with the first layout's, under {@link Cell#NO_LAYOUT}; so do the minimal
+     * Every cell of the matrix, in run order: the drivers of one layout, batch size, producers and consumers
+     * run back to back, so that a drift in the machine's background load affects both sides of a comparison
+     * alike. A broker's cells come with the first layout's, under {@link Cell#NO_LAYOUT}; so do the minimal
      * queue's ({@code pgbench-minimal}, its own table whatever the layout), under the first layout.
      */
     public List<Cell> cells() {
-        return layouts.stream().flatMap(layout -> batchSizes.stream().flatMap(batch -> drivers.stream()
-                .filter(driver -> !ONCE_PER_BATCH_SIZE.contains(driver) || layout.equals(layouts.get(0)))
-                .map(driver -> new Cell(driver, BROKERS.contains(driver) ? Cell.NO_LAYOUT : layout, batch))))
+        return layouts.stream().flatMap(layout -> batchSizes.stream().flatMap(batch -> producerCounts.stream()
+                .flatMap(producers -> consumerCounts.stream().flatMap(consumers -> drivers.stream()
+                        .filter(driver -> !ONCE_PER_BATCH_SIZE.contains(driver) || layout.equals(layouts.get(0)))
+                        .map(driver -> new Cell(driver, BROKERS.contains(driver) ? Cell.NO_LAYOUT : layout, batch,
+                                producers, consumers))))))
                 .toList();
     }
 
@@ -144,8 +177,8 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         private long messages;
         private int messageSize;
         private int producerRate;
-        private int producers;
-        private int consumers;
+        private List<Integer> producers;
+        private List<Integer> consumers;
         private long maxBacklog;
         private long backlog;
         private DeliveryMode mode;
@@ -164,8 +197,8 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             messages = w.messages;
             messageSize = w.messageSize;
             producerRate = w.producerRate;
-            producers = w.producers;
-            consumers = w.consumers;
+            producers = w.producerCounts;
+            consumers = w.consumerCounts;
             maxBacklog = w.maxBacklog;
             backlog = w.backlog;
             mode = w.mode;
@@ -219,13 +252,25 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             return this;
         }
 
+        /** One number of producer threads for every cell. */
         public Builder producers(int value) {
-            producers = value;
+            return producerCounts(List.of(value));
+        }
+
+        /** One number of consumer threads for every cell. */
+        public Builder consumers(int value) {
+            return consumerCounts(List.of(value));
+        }
+
+        /** Numbers of producer threads to sweep: a cell per value. */
+        public Builder producerCounts(List<Integer> values) {
+            producers = values;
             return this;
         }
 
-        public Builder consumers(int value) {
-            consumers = value;
+        /** Numbers of consumer threads to sweep: a cell per value. */
+        public Builder consumerCounts(List<Integer> values) {
+            consumers = values;
             return this;
         }
 

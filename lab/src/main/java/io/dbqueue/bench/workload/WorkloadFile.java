@@ -22,7 +22,7 @@ import java.util.Set;
 public final class WorkloadFile {
 
     public static final List<String> PROFILES = List.of("quick", "default", "full", "stability", "backlog", "ceiling", "pubsub",
-            "pubsub-soak", "study-queue");
+            "pubsub-soak", "study-queue", "clients");
 
     private static final Set<String> KEYS = Set.of("name", "layouts", "batch_sizes", "drivers", "repeat", "warmup",
             "duration", "messages", "message_size", "producer_rate", "producers", "consumers", "max_backlog",
@@ -58,8 +58,8 @@ public final class WorkloadFile {
                 source + ", log");
         return new Workload(f.text("name"), f.texts("layouts"), f.ints("batch_sizes"), f.texts("drivers"),
                 (int) f.number("repeat"), f.duration("warmup"), f.duration("duration"), f.number("messages"),
-                (int) f.number("message_size"), (int) f.number("producer_rate"), (int) f.number("producers"),
-                (int) f.number("consumers"), f.number("max_backlog"), f.number("backlog"),
+                (int) f.number("message_size"), (int) f.number("producer_rate"), f.ints("producers"),
+                f.ints("consumers"), f.number("max_backlog"), f.number("backlog"),
                 Workload.mode(f.text("mode")),
                 new StackLoad((int) stack.number("messages_per_request"), (int) stack.number("concurrency")),
                 new LogLoad((int) log.number("partitions"), (int) log.number("groups"), (int) log.number("read_batch"),

@@ -54,7 +54,7 @@ class ComparisonRowTest {
 
     private static CellResult cell(String driver, String layout, int batch, double median, LatencyRange latency) {
         Range throughput = new Range(median, median * 0.9, median * 1.2);
-        return new CellResult(driver, layout, batch, 3, throughput, throughput, throughput.spreadPercent(), latency,
+        return new CellResult(driver, layout, batch, 1, 1, 3, throughput, throughput, throughput.spreadPercent(), latency,
                 LatencyRange.NONE, LatencyRange.NONE, null, null, null, 1, List.of());
     }
 }

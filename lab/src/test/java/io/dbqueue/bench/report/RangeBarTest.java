@@ -30,7 +30,7 @@ class RangeBarTest {
     }
 
     private static CellResult cell(String layout, int batch, Range throughput) {
-        return new CellResult("direct", layout, batch, 3, throughput, throughput, throughput.spreadPercent(),
+        return new CellResult("direct", layout, batch, 1, 1, 3, throughput, throughput, throughput.spreadPercent(),
                 LatencyRange.NONE, LatencyRange.NONE, LatencyRange.NONE, null, null, null, 1, List.of());
     }
 }

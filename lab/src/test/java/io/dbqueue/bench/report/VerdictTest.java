@@ -82,7 +82,7 @@ class VerdictTest {
     private static CellResult pubSub(String driver, double writes, int groups, double p99) {
         Range written = new Range(writes, writes, writes);
         Range read = new Range(writes * groups, writes * groups, writes * groups);
-        return new CellResult(driver, "none", 100, 3, read, written, 5,
+        return new CellResult(driver, "none", 100, 10, 4, 3, read, written, 5,
                 LatencyRange.of(List.of(new LatencySummary(0, 0, 0, 0, p99, p99))), LatencyRange.NONE,
                 LatencyRange.NONE, null, null, null, 1,
                 List.of());
@@ -90,7 +90,7 @@ class VerdictTest {
 
     private static CellResult cell(String driver, String layout, int batch, double median) {
         Range throughput = new Range(median, median * 0.95, median * 1.05);
-        return new CellResult(driver, layout, batch, 3, throughput, throughput, 10,
+        return new CellResult(driver, layout, batch, 2, 4, 3, throughput, throughput, 10,
                 LatencyRange.NONE, LatencyRange.NONE, LatencyRange.NONE, null, null, null, 1, List.of());
     }
 }

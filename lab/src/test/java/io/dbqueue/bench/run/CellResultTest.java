@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 /** A cell's figures over its repetitions, from samples made up for the purpose: no database. */
 class CellResultTest {
 
-    private static final Cell CELL = new Cell("direct", "dbq_seq", 10);
+    private static final Cell CELL = new Cell("direct", "dbq_seq", 10, 2, 4);
 
     @Test
     void everyFigureIsTheMedianOfTheRepetitionsOwnNotTheFigureOfOneRepetition() {

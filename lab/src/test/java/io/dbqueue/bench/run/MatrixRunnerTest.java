@@ -11,9 +11,9 @@ class MatrixRunnerTest {
 
     @Test
     void repetitionsRunInRoundsSoThatEveryCellSeesTheWholeRun() {
-        Cell direct = new Cell("direct", "dbq_seq", 10);
-        Cell pgbench = new Cell("pgbench", "dbq_seq", 10);
-        Cell minimal = new Cell("pgbench-minimal", "dbq_seq", 10);
+        Cell direct = new Cell("direct", "dbq_seq", 10, 1, 2);
+        Cell pgbench = new Cell("pgbench", "dbq_seq", 10, 1, 2);
+        Cell minimal = new Cell("pgbench-minimal", "dbq_seq", 10, 1, 2);
 
         List<MatrixRunner.Scheduled> order = MatrixRunner.schedule(List.of(direct, pgbench, minimal), 2);
 

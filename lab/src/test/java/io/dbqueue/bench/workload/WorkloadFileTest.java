@@ -9,6 +9,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class WorkloadFileTest {
 
@@ -20,8 +21,8 @@ class WorkloadFileTest {
         assertEquals(10, w.producers());
         assertEquals(4, w.consumers());
         assertEquals(List.of(100), w.batchSizes());
-        assertEquals(List.of(new Cell("log", Cell.NO_LAYOUT, 100), new Cell("kafka", Cell.NO_LAYOUT, 100),
-                new Cell("kafka-fsync", Cell.NO_LAYOUT, 100)), w.cells());
+        assertEquals(List.of(new Cell("log", Cell.NO_LAYOUT, 100, 10, 4), new Cell("kafka", Cell.NO_LAYOUT, 100, 10, 4),
+                new Cell("kafka-fsync", Cell.NO_LAYOUT, 100, 10, 4)), w.cells());
     }
 
     @Test
@@ -44,5 +45,42 @@ class WorkloadFileTest {
         Files.writeString(zero, "name: x\nlog:\n  groups: 0\n");
         assertEquals("log.groups must be at least 1, was 0",
                 assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(zero)).getMessage());
+    }
+
+    @Test
+    void theClientsProfileSweepsProducersAndConsumersACellPerCombination() {
+        Workload w = WorkloadFile.profile("clients");
+        assertEquals(List.of(1, 2, 3), w.producerCounts());
+        assertEquals(List.of(1, 2, 3), w.consumerCounts());
+        List<Cell> cells = w.cells();
+        assertEquals(2 * 3 * 3 * 2, cells.size(), "batch sizes x producers x consumers x drivers");
+        assertEquals(List.of(new Cell("pgbench-minimal", "dbq_seq", 1, 1, 1), new Cell("direct", "dbq_seq", 1, 1, 1),
+                new Cell("pgbench-minimal", "dbq_seq", 1, 1, 2)), cells.subList(0, 3));
+        assertThrows(IllegalStateException.class, w::producers, "a sweep has no one value for all cells");
+        Workload cell = w.forCell(cells.get(6));
+        assertEquals(2, cell.producers());
+        assertEquals(1, cell.consumers());
+        assertEquals(List.of(new Cell("direct", "dbq_seq", 1, 1, 2)),
+                cell.toBuilder().drivers(List.of("direct")).batchSizes(List.of(1)).producers(1).consumers(2).build()
+                        .cells());
+    }
+
+    @Test
+    void aSingleNumberOfProducersOrConsumersIsStillOneValue(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("single.yaml");
+        Files.writeString(file, "name: single\nproducers: 3\nconsumers: [5]\n");
+        Workload w = WorkloadFile.read(file);
+        assertEquals(3, w.producers());
+        assertEquals(5, w.consumers());
+        assertTrue(w.cells().stream().allMatch(c -> c.producers() == 3 && c.consumers() == 5));
+    }
+
+    @Test
+    void zeroConsumersInASweepIsRefusedForTheLibrary(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("zero.yaml");
+        Files.writeString(file, "name: zero\ndrivers: [direct]\nconsumers: [0, 1]\n");
+        assertEquals("consumers is 0, which only the drivers pgbench, pgbench-minimal, pgbench-study can run (one side"
+                        + " alone); drivers: [direct]",
+                assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(file)).getMessage());
     }
 }

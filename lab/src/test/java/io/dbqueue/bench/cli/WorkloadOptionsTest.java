@@ -1,0 +1,34 @@
+package io.dbqueue.bench.cli;
+
+import io.dbqueue.bench.workload.Workload;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The workload flags as parsed, without running anything. */
+class WorkloadOptionsTest {
+
+    @Test
+    void listsOfProducersAndConsumersAreASweepAndOneNumberIsOneValue() {
+        Workload sweep = workload("--profile", "quick", "--producers", "1,2,3", "--consumers", "1,3");
+        assertEquals(List.of(1, 2, 3), sweep.producerCounts());
+        assertEquals(List.of(1, 3), sweep.consumerCounts());
+        assertEquals(List.of(1, 2, 3), options().describe(sweep).get("producers"), "results.json's workload");
+
+        Workload single = workload("--profile", "quick", "--producers", "4");
+        assertEquals(4, single.producers());
+    }
+
+    private static Workload workload(String... args) {
+        return options(args).workload();
+    }
+
+    private static WorkloadOptions options(String... args) {
+        RunCommand run = new RunCommand();
+        new CommandLine(run).parseArgs(args);
+        return run.workloadOptions;
+    }
+}
