@@ -122,9 +122,10 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
         }
         List<Ceiling> ceilings = ceilings(runs);
         Ceiling mine = winner.driver().equals(LIBRARY) ? ceilings.stream().filter(c -> c.layout().equals(
-                winner.layout()) && c.batchSize() == winner.batchSize()).findFirst().orElse(null) : null;
+                winner.layout()) && c.batchSize() == winner.batchSize() && c.producers() == winner.producers()
+                && c.consumers() == winner.consumers()).findFirst().orElse(null) : null;
         if (driver.equals(LIBRARY)) {
-            text.addAll(ceilingText(runs, ceilings, mine));
+            text.addAll(ceilingText(runs, ceilings, mine, sweep));
         }
         brokers(runs, winner).forEach(text::add);
         text.addAll(PubSubVerdict.text(runs));
@@ -134,7 +135,8 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
     }
 
     /** The library against pgbench, pgbench-minimal and the JDBC loop, for the winner and over every cell. */
-    private static List<String> ceilingText(List<CellResult> runs, List<Ceiling> ceilings, Ceiling winner) {
+    private static List<String> ceilingText(List<CellResult> runs, List<Ceiling> ceilings, Ceiling winner,
+                                            boolean sweep) {
         List<String> text = new ArrayList<>();
         boolean pgbench = ceilings.stream().anyMatch(c -> c.directToPgbenchPct() != null);
         boolean minimal = ceilings.stream().anyMatch(c -> c.directToMinimalPct() != null);
@@ -158,7 +160,7 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
                     + (pgbench && minimal ? "pgbench's and pgbench-minimal's" : pgbench ? "pgbench's"
                     : "pgbench-minimal's") + ": " + ceilings.stream()
                     .filter(c -> c.directToPgbenchPct() != null || c.directToMinimalPct() != null)
-                    .map(c -> c.layout() + " batch " + c.batchSize() + " "
+                    .map(c -> name(c.layout(), c.batchSize(), c.producers(), c.consumers(), sweep) + " "
                             + (pgbench ? pct(c.directToPgbenchPct()) : "")
                             + (pgbench && minimal ? " / " : "") + (minimal ? pct(c.directToMinimalPct()) : ""))
                     .collect(Collectors.joining("; ")) + ".");
@@ -218,8 +220,12 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
 
     /** A cell as the verdict and the report's tables name it; with its producers and consumers when the run sweeps them. */
     static String name(CellResult cell, boolean sweep) {
-        return cell.layout() + " batch " + cell.batchSize() + (sweep ? ", " + cell.producers() + " producers x "
-                + cell.consumers() + " consumers" : "");
+        return name(cell.layout(), cell.batchSize(), cell.producers(), cell.consumers(), sweep);
+    }
+
+    private static String name(String layout, int batchSize, int producers, int consumers, boolean sweep) {
+        return layout + " batch " + batchSize + (sweep ? ", " + producers + " producers x " + consumers + " consumers"
+                : "");
     }
 
     static String number(double value) {

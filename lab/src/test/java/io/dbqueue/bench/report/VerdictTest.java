@@ -79,6 +79,20 @@ class VerdictTest {
                 + " written, or must grow past it, Kafka is the better choice on this hardware."), far);
     }
 
+    @Test
+    void inASweepOfProducersAndConsumersTheLibraryIsMeasuredAgainstTheCeilingOfItsOwnCombination() {
+        Verdict verdict = Verdict.of(List.of(cell("direct", "dbq_seq", 100, 1, 1, 20_000),
+                cell("pgbench", "dbq_seq", 100, 1, 1, 40_000), cell("direct", "dbq_seq", 100, 2, 2, 30_000),
+                cell("pgbench", "dbq_seq", 100, 2, 2, 50_000)));
+
+        assertEquals("dbq_seq batch 100, 2 producers x 2 consumers", verdict.winner());
+        assertEquals("dbq_seq batch 100, 1 producers x 1 consumers", verdict.runnerUp());
+        assertEquals(60.0, verdict.libraryToCeilingPct(), "against pgbench with 2 producers and 2 consumers");
+        String text = String.join(" ", verdict.text());
+        assertTrue(text.contains("dbq_seq batch 100, 1 producers x 1 consumers 50 %; dbq_seq batch 100, 2 producers x 2"
+                + " consumers 60 %."), text);
+    }
+
     private static CellResult pubSub(String driver, double writes, int groups, double p99) {
         Range written = new Range(writes, writes, writes);
         Range read = new Range(writes * groups, writes * groups, writes * groups);
@@ -89,8 +103,13 @@ class VerdictTest {
     }
 
     private static CellResult cell(String driver, String layout, int batch, double median) {
+        return cell(driver, layout, batch, 2, 4, median);
+    }
+
+    private static CellResult cell(String driver, String layout, int batch, int producers, int consumers,
+                                   double median) {
         Range throughput = new Range(median, median * 0.95, median * 1.05);
-        return new CellResult(driver, layout, batch, 2, 4, 3, throughput, throughput, 10,
+        return new CellResult(driver, layout, batch, producers, consumers, 3, throughput, throughput, 10,
                 LatencyRange.NONE, LatencyRange.NONE, LatencyRange.NONE, null, null, null, 1, List.of());
     }
 }
