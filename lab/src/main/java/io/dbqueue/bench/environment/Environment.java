@@ -1,5 +1,7 @@
 package io.dbqueue.bench.environment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import java.util.List;
 import java.util.Map;
 
@@ -19,10 +21,11 @@ public record Environment(Cpu cpu, long memoryBytes, Os os, Jdk jdk, Postgres po
     /**
      * @param settings            SHOW of each of {@link EnvironmentProbe#SETTINGS}
      * @param nonDefaultSettings  every setting the server took from somewhere other than PostgreSQL's built-in
-     *                            default (a configuration file, the command line, ALTER DATABASE ...), by name
+     *                            default (a configuration file, the command line, ALTER DATABASE ...), by name;
+     *                            null in results written before they were recorded (and left out when written again)
      */
     public record Postgres(String version, boolean embedded, String jdbcUrl, Map<String, String> settings,
-                           List<Setting> nonDefaultSettings) {
+                           @JsonInclude(JsonInclude.Include.NON_NULL) List<Setting> nonDefaultSettings) {
     }
 
     /**

@@ -37,9 +37,14 @@ public final class StockSettings {
 
     /**
      * The report's opening lines: "Not durable: ..." for durability settings that differ from stock, and
-     * "Not stock: ..." for every other difference; nothing on a stock server.
+     * "Not stock: ..." for every other difference; nothing on a stock server. Results written before the
+     * settings were recorded ({@code settings} null) say that it is not known.
      */
     public static List<String> openingLines(List<Environment.Setting> settings) {
+        if (settings == null) {
+            return List.of("Not known whether stock: this run predates the lab's record of the settings that"
+                    + " differ from PostgreSQL's defaults.");
+        }
         List<Environment.Setting> differ = settings.stream().filter(s -> !stock(s)).toList();
         return Stream.of(
                         line("Not durable", differ.stream().filter(s -> DURABILITY.contains(s.name())).toList()),

@@ -67,6 +67,9 @@ final class ReportDocument {
                 : "")));
         doc.heading(2, "Environment");
         doc.table(List.of("what", "value"), rows);
+        if (env.postgres().nonDefaultSettings() == null) {
+            return; // written before they were recorded: the opening lines say so
+        }
         doc.paragraph("Settings not from PostgreSQL's built-in defaults (pg_settings, but for the session's own and"
                 + " those the server sets at start); \"default\" says whether the value is the default all the same.");
         doc.table(List.of("setting", "value", "source", "default"), env.postgres().nonDefaultSettings().stream()

@@ -16,7 +16,7 @@ class ReportCommandTest {
 
     @Test
     void theReportAndChartsAreWrittenAgainFromResultsJson(@TempDir Path dir) throws Exception {
-        Files.copy(Path.of("..", "docs", "results", "2026-11-23-pubsub-rate-10000", "results.json"),
+        Files.copy(Path.of("..", "docs", "results", "2026-11-24-pubsub-rate-10000", "results.json"),
                 dir.resolve("results.json"));
         byte[] before = Files.readAllBytes(dir.resolve("results.json"));
         StringWriter err = new StringWriter();

@@ -1,34 +1,51 @@
 package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.ResultsSchema;
+import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.run.Sample;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Committed results of older schema versions, read back and derived again with today's statistics. */
+/**
+ * Every committed run of {@code bench run} (docs/results), whatever its schema version, read back and
+ * derived again with today's statistics, and valid against today's schema.
+ */
 class ResultsReaderTest {
 
     private static final Path COMMITTED = Path.of("..", "docs", "results");
 
+    /** The committed runs of {@code bench run}: every results.json under docs/results but the answer's. */
+    static Stream<Path> committedRuns() throws IOException {
+        try (Stream<Path> files = Files.walk(COMMITTED)) {
+            List<Path> runs = files.filter(f -> f.getFileName().toString().equals("results.json"))
+                    .filter(f -> !isAnswer(f)).map(Path::getParent).sorted().toList();
+            return runs.stream();
+        }
+    }
+
+    private static boolean isAnswer(Path results) {
+        return AnswerResults.KIND.equals(ReportWriter.JSON.readTree(results.toFile()).path("kind").asString(""));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"2026-11-23-pubsub-rate-10000", "2026-11-26-backlog-pg15-stock-at-3439717",
-            "2026-11-26-stability-pg18-stock-at-3439717", "2026-11-21-backlog-at-3df60dd", "2026-11-21-quick"})
-    void committedResultsAreReadAndTheirCellsDerivedFromTheSamples(String name, @TempDir Path out) throws Exception {
-        Path dir = COMMITTED.resolve(name);
+    @MethodSource("committedRuns")
+    void committedResultsAreReadAndTheirCellsDerivedFromTheSamples(Path dir, @TempDir Path out) throws Exception {
         JsonNode written = ReportWriter.JSON.readTree(dir.resolve("results.json").toFile());
 
         Results results = ResultsReader.read(dir);
