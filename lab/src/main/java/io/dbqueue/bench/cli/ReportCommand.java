@@ -1,7 +1,7 @@
 package io.dbqueue.bench.cli;
 
+import io.dbqueue.bench.report.AnswerReportWriter;
 import io.dbqueue.bench.report.ReportWriter;
-import io.dbqueue.bench.report.Results;
 import io.dbqueue.bench.report.ResultsReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -15,10 +15,11 @@ import java.util.concurrent.Callable;
 @Command(name = "report", mixinStandardHelpOptions = true, version = BenchCommand.VERSION,
         description = "Regenerates report.md, report.html, results.csv and the charts of a bench run's output"
                 + " directory from its results.json (of any schema version), the cells' figures derived again from"
-                + " the repetitions' samples. results.json is left as it is.")
+                + " the repetitions' samples; or the report and charts of a bench answer run. results.json is left as"
+                + " it is.")
 final class ReportCommand implements Callable<Integer> {
 
-    @Parameters(paramLabel = "DIR", description = "A directory bench run wrote, with its results.json.")
+    @Parameters(paramLabel = "DIR", description = "A directory bench run or bench answer wrote, with its results.json.")
     Path dir;
 
     @Spec
@@ -26,9 +27,12 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Results results = ResultsReader.read(dir);
         ReportWriter.prepare();
-        ReportWriter.writeReport(dir, results);
+        if (AnswerReportWriter.isAnswer(dir)) {
+            AnswerReportWriter.render(dir, AnswerReportWriter.read(dir));
+        } else {
+            ReportWriter.writeReport(dir, ResultsReader.read(dir));
+        }
         spec.commandLine().getOut().println("bench: wrote " + dir.resolve("report.md") + ", "
                 + dir.resolve("report.html") + " and " + dir.resolve("charts"));
         return 0;

@@ -24,6 +24,13 @@ public final class AnswerReportWriter {
         render(dir, results);
     }
 
+    /** Whether {@code dir} holds the results.json of a {@code bench answer} run. */
+    public static boolean isAnswer(Path dir) {
+        Path file = dir.resolve("results.json");
+        return Files.isRegularFile(file) && AnswerResults.KIND.equals(
+                ReportWriter.JSON.readTree(file.toFile()).path("kind").asString(""));
+    }
+
     public static AnswerResults read(Path dir) {
         return ReportWriter.JSON.readValue(dir.resolve("results.json").toFile(), AnswerResults.class);
     }

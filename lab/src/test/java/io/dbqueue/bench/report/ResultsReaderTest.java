@@ -1,7 +1,6 @@
 package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.ResultsSchema;
-import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.run.Sample;
@@ -34,13 +33,9 @@ class ResultsReaderTest {
     static Stream<Path> committedRuns() throws IOException {
         try (Stream<Path> files = Files.walk(COMMITTED)) {
             List<Path> runs = files.filter(f -> f.getFileName().toString().equals("results.json"))
-                    .filter(f -> !isAnswer(f)).map(Path::getParent).sorted().toList();
+                    .map(Path::getParent).filter(d -> !AnswerReportWriter.isAnswer(d)).sorted().toList();
             return runs.stream();
         }
-    }
-
-    private static boolean isAnswer(Path results) {
-        return AnswerResults.KIND.equals(ReportWriter.JSON.readTree(results.toFile()).path("kind").asString(""));
     }
 
     @ParameterizedTest
