@@ -65,8 +65,8 @@ public final class AnswerReportWriter {
             AnswerTable.steps(doc, results, shape);
         }
         doc.heading(2, "How it was measured");
-        doc.paragraph("Latency runs from the moment a message was due to be sent to the consumer's handler for the"
-                + " brokers and the log, and to the finish's commit for the PostgreSQL queue. The queue runs on the "
+        doc.paragraph("Latency runs from the moment a message was due to be sent (so a send held up by a slow one"
+                + " before it counts its wait) to where each table's setup column says. The queue runs on the "
                 + results.layout() + " layout with adaptive wakeups (NOTIFY while idle, polling while saturated),"
                 + " claims of up to 100; the brokers' consumers prefetch up to 100. Server CPU is PostgreSQL's"
                 + " processes or the broker's process; server writes are PostgreSQL's WAL or the broker's bytes"

@@ -7,6 +7,7 @@ import io.dbqueue.bench.answer.AnswerSystem;
 import io.dbqueue.bench.answer.Capacities;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
+import io.dbqueue.bench.driver.LatencyEnd;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +67,8 @@ public final class AnswerTable {
             row.add(step == null || step.serverCpuUs() == null ? "-" : micros(step.serverCpuUs().median()));
             row.add(step == null || step.writtenBytes() == null ? "-" : bytes(step.writtenBytes().median()));
             row.add(step == null || step.clientCpuUs() == null ? "-" : micros(step.clientCpuUs().median()));
-            row.add(sweep != null && sweep.note() != null ? system.setup() + "; " + sweep.note() : system.setup());
+            String setup = system.setup() + "; latency: " + LatencyEnd.of(system.driver());
+            row.add(sweep != null && sweep.note() != null ? setup + "; " + sweep.note() : setup);
             rows.add(row);
         }
         doc.table(header, rows);
