@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * to the workload's rate (or as fast as possible), and holds back while the backlog is above the
  * workload's maximum so that a fast producer cannot grow the table without bound. Paced producers
  * are spread evenly over the interval, not in step: otherwise all of them would send at the same
- * instant, and the load would arrive as one burst per interval.
+ * instant, and the load would arrive as one burst per interval. A paced batch is stamped with the
+ * time it was due ({@link Pacing}), so that its latency includes any wait to be sent.
  */
 final class Producers implements AutoCloseable {
 
@@ -47,12 +48,10 @@ final class Producers implements AutoCloseable {
     static Producers start(Workload workload, int batchSize, Meter meter, SenderFactory senders,
                            AtomicReference<Throwable> failure) {
         Producers producers = new Producers(failure);
-        long interval = workload.producerRate() == 0 ? 0
-                : TimeUnit.SECONDS.toNanos(1) * batchSize * workload.producers() / workload.producerRate();
         long start = System.nanoTime();
         for (int i = 0; i < workload.producers(); i++) {
-            long first = start + interval * i / workload.producers();
-            Thread thread = new Thread(() -> producers.produce(workload, batchSize, interval, first, meter, senders),
+            Pacing pacing = Pacing.of(workload.producerRate(), batchSize, workload.producers(), i, start);
+            Thread thread = new Thread(() -> producers.produce(workload, batchSize, pacing, meter, senders),
                     "bench-producer-" + (i + 1));
             thread.setDaemon(true);
             producers.threads.add(thread);
@@ -61,23 +60,18 @@ final class Producers implements AutoCloseable {
         return producers;
     }
 
-    private void produce(Workload workload, int batchSize, long interval, long first, Meter meter,
-                         SenderFactory senders) {
+    private void produce(Workload workload, int batchSize, Pacing pacing, Meter meter, SenderFactory senders) {
         Payloads payloads = new Payloads(workload.messageSize());
         String[] batch = new String[batchSize];
         List<String> view = Arrays.asList(batch);
-        long next = first - interval;
         try (Sender sender = senders.open()) {
             while (running) {
                 if (meter.waiting() > workload.maxBacklog()) {
                     LockSupport.parkNanos(BACKLOG_PAUSE);
                     continue;
                 }
-                if (interval > 0) {
-                    next += interval;
-                    LockSupport.parkNanos(next - System.nanoTime());
-                }
-                long stamp = System.nanoTime();
+                long stamp = pacing.nextDue(System.nanoTime());
+                LockSupport.parkNanos(stamp - System.nanoTime());
                 for (int i = 0; i < batchSize; i++) {
                     batch[i] = payloads.create(stamp);
                 }
