@@ -1,25 +1,40 @@
 package io.dbqueue.bench.metrics;
 
+import java.util.concurrent.ThreadLocalRandom;
+
 /**
- * Message bodies that carry their enqueue time: {@code <System.nanoTime()>;xxxx...} padded to the
+ * Message bodies that carry their enqueue time: {@code <System.nanoTime()>;<filler>} padded to the
  * workload's message size. A stamp of 0 marks a message that is not measured (the pre-filled backlog).
+ * The filler is random letters and digits, drawn once per instance: a repeated character would let
+ * PostgreSQL's TOAST (and a broker's compression) shrink a large message to a few hundred bytes, so
+ * that it would cost far less than its size on disk.
  */
 public final class Payloads {
 
-    private final String padding;
+    private static final String ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+    private final String filler;
 
     public Payloads(int messageSize) {
-        this.padding = "x".repeat(messageSize);
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        StringBuilder filler = new StringBuilder(messageSize);
+        for (int i = 0; i < messageSize; i++) {
+            filler.append(ALPHANUMERIC.charAt(random.nextInt(ALPHANUMERIC.length())));
+        }
+        this.filler = filler.toString();
     }
 
     public String create(long enqueueNanos) {
         String stamp = Long.toString(enqueueNanos);
-        return stamp + ';' + padding.substring(Math.min(padding.length(), stamp.length() + 1));
+        return stamp + ';' + filler.substring(Math.min(filler.length(), stamp.length() + 1));
     }
 
-    /** The pre-filled backlog's body, built by SQL: the same size, never measured. */
+    /**
+     * The pre-filled backlog's body as an SQL expression: the same size and filler, never measured.
+     * Every row gets the same filler, which TOAST cannot use: it compresses each value alone.
+     */
     public String unmeasuredSql() {
-        return "'0;' || repeat('x', " + Math.max(0, padding.length() - 2) + ")";
+        return "'" + create(0) + "'";
     }
 
     public static long stamp(String payload) {
