@@ -98,6 +98,16 @@ final class WorkloadOptions {
                     + " (autovacuum_naptime=1s). An external server keeps its own settings.")
     String serverProfile;
 
+    @Option(names = "--wakeup", paramLabel = "MODE",
+            description = "direct driver: how idle consumers learn of new tasks: poll (every 100 ms, default),"
+                    + " notify (LISTEN/NOTIFY, the producers notify) or adaptive (notify, tight polling while saturated).")
+    String wakeup;
+
+    @Option(names = "--consumer-batch", paramLabel = "N",
+            description = "Consumers' claim batch (direct), prefetch (rabbitmq), fetch (nats) or read batch (log, kafka),"
+                    + " apart from the producers' batch; 0 = the cell's batch size (log and kafka: --read-batch).")
+    Integer consumerBatch;
+
     Workload workload() {
         Workload w = workloadFile != null ? WorkloadFile.read(workloadFile) : WorkloadFile.profile(profile);
         Workload.Builder b = w.toBuilder();
@@ -119,6 +129,8 @@ final class WorkloadOptions {
         }
         set(mode, v -> b.mode(Workload.mode(v)));
         set(serverProfile, v -> b.serverProfile(ServerProfile.named(v)));
+        set(wakeup, v -> b.wakeup(Workload.wakeup(v)));
+        set(consumerBatch, b::consumerBatch);
         if (stackMessagesPerRequest != null || stackConcurrency != null) {
             b.stack(new StackLoad(or(stackMessagesPerRequest, w.stack().messagesPerRequest()),
                     or(stackConcurrency, w.stack().concurrency())));
@@ -150,6 +162,8 @@ final class WorkloadOptions {
         map.put("backlog", w.backlog());
         map.put("mode", Workload.modeName(w.mode()));
         map.put("server_profile", w.serverProfile().label());
+        map.put("wakeup", Workload.wakeupName(w.wakeup()));
+        map.put("consumer_batch", w.consumerBatch());
         map.put("stack", Map.of("messages_per_request", w.stack().messagesPerRequest(),
                 "concurrency", w.stack().concurrency()));
         map.put("log", Map.of("partitions", w.log().partitions(), "groups", w.log().groups(),

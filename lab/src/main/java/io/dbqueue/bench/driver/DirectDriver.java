@@ -9,10 +9,14 @@ import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueListener;
+import io.dbqueue.Transactions;
 import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueNotifier;
 import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueWakeups;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Task;
+import io.dbqueue.queue.Wakeup;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,8 +24,11 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The library in-process, used like any application uses it: a {@link QueueProducer} per
- * producer thread's batches and {@link QueueWorkers} with the experiment's poll settings and the
- * cell's batch size. A message counts as processed when the library reports its finish committed.
+ * producer thread's batches and {@link QueueWorkers} with the experiment's poll settings, claiming
+ * the workload's consumer batch (the cell's batch size by default). With the workload's wakeup
+ * notify or adaptive, the producer notifies through a {@link QueueNotifier} and {@link QueueWakeups}
+ * wakes the idle workers; with poll (the default) they look every 100 ms. A message counts as
+ * processed when the library reports its finish committed.
  */
 public final class DirectDriver implements Driver {
 
@@ -39,17 +46,29 @@ public final class DirectDriver implements Driver {
     public Repetition run(CellContext context) throws Exception {
         Workload workload = context.workload();
         int batchSize = context.cell().batchSize();
-        try (HikariDataSource pool = context.server().dataSource(workload.producers() + workload.consumers())) {
+        boolean notifies = workload.wakeup() != Wakeup.POLL;
+        // the notifier's and the listener's connections besides the producers' and the workers'
+        int connections = workload.producers() + workload.consumers() + (notifies ? 2 : 0);
+        try (HikariDataSource pool = context.server().dataSource(connections);
+             QueueNotifier notifier = new QueueNotifier(pool)) {
             return InProcessMeasurement.run(context, meter -> {
                 QueueLocation location = context.location();
-                QueueProducer producer = new QueueProducer(pool, location);
+                QueueProducer producer = new QueueProducer(pool, location, QueueListener.NONE, Transactions.JDBC,
+                        notifies ? notifier : null);
                 QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers()).withMode(workload.mode())
-                        .withPoll(PollSettings.DEFAULT.withBatchSize(batchSize));
+                        .withPoll(PollSettings.DEFAULT.withBatchSize(workload.claimBatch(batchSize)))
+                        .withWakeup(workload.wakeup());
                 QueueWorkers workers = QueueWorkers.start(pool, config, batch -> {
                 }, new Processed(meter));
+                QueueWakeups wakeups = notifies ? QueueWakeups.start(pool, List.of(workers)) : null;
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Producers producers = Producers.start(workload, batchSize, meter, () -> producer::enqueueAll, failure);
-                return new Load(producers, () -> workers.shutdown(Duration.ofSeconds(10)), failure);
+                return new Load(producers, () -> {
+                    if (wakeups != null) {
+                        wakeups.close();
+                    }
+                    workers.shutdown(Duration.ofSeconds(10));
+                }, failure);
             });
         }
     }

@@ -87,8 +87,8 @@ public final class KafkaDriver implements Driver {
             try {
                 return InProcessMeasurement.run(context, List.of(), log.groups(), meter -> {
                     AtomicReference<Throwable> failure = new AtomicReference<>();
-                    KafkaGroups groups = KafkaGroups.start(servers, topic, log, workload.consumers(), meter,
-                            failure);
+                    KafkaGroups groups = KafkaGroups.start(servers, topic, log, workload.readBatch(),
+                            workload.consumers(), meter, failure);
                     Producers producers = Producers.start(workload, context.cell().batchSize(), meter,
                             () -> new KafkaSender(servers, topic), failure);
                     return new Load(producers, groups, failure);

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The consumer groups of a kafka cell: {@link LogLoad#groups()} groups of {@code consumers}
  * threads, each with its own {@link KafkaConsumer} subscribed to the topic from its earliest
- * offset. A thread polls up to {@link LogLoad#readBatch()} records, commits their offsets
+ * offset. A thread polls up to {@code readBatch} records (the workload's consumer batch, else
+ * {@link LogLoad#readBatch()}), commits their offsets
  * synchronously and then reports them: at least once, the library's default. Every group reads
  * every record, so a record is counted once per group.
  *
@@ -51,21 +52,21 @@ final class KafkaGroups implements AutoCloseable {
         }
     }
 
-    static KafkaGroups start(String bootstrapServers, String topic, LogLoad log, int consumers,
+    static KafkaGroups start(String bootstrapServers, String topic, LogLoad log, int readBatch, int consumers,
                              Meter meter, AtomicReference<Throwable> failure) throws Exception {
         KafkaGroups groups = new KafkaGroups(log.groups() * consumers);
         for (int g = 0; g < log.groups(); g++) {
             Map<String, Object> config = Map.of(
                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                     ConsumerConfig.GROUP_ID_CONFIG, topic + "-group-" + (g + 1),
-                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, log.readBatch(),
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, readBatch,
                     ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                     ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                     ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
                     ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
             for (int c = 0; c < consumers; c++) {
                 int member = g * consumers + c;
-                Thread thread = new Thread(() -> groups.consume(config, topic, member, log.readBatch(), meter, failure),
+                Thread thread = new Thread(() -> groups.consume(config, topic, member, readBatch, meter, failure),
                         "bench-kafka-group-" + (g + 1) + "-consumer-" + (c + 1));
                 thread.setDaemon(true);
                 groups.threads.add(thread);

@@ -85,9 +85,9 @@ public final class LogDriver implements Driver {
             for (int g = 0; g < workload.log().groups(); g++) {
                 for (int m = 0; m < workload.consumers(); m++) {
                     GroupConfig config = GroupConfig.of(TOPIC, "group-" + (g + 1)).withMode(workload.mode())
-                            .withBatchSize(workload.log().readBatch()).withPollInterval(POLL_INTERVAL)
+                            .withBatchSize(workload.readBatch()).withPollInterval(POLL_INTERVAL)
                             .withMemberId("group-" + (g + 1) + "-member-" + (m + 1));
-                    members.add(GroupConsumer.start(pool, config, counting(meter, workload.log().readBatch())));
+                    members.add(GroupConsumer.start(pool, config, counting(meter, workload.readBatch())));
                 }
             }
             return new Readers(members, LogWakeups.start(pool, members));

@@ -76,7 +76,8 @@ public final class NatsDriver implements Driver {
             JetStream jetStream = connection.jetStream();
             return InProcessMeasurement.run(context, meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
-                Consumers consumers = new Consumers(jetStream, workload.consumers(), batchSize, meter, failure);
+                Consumers consumers = new Consumers(jetStream, workload.consumers(), workload.claimBatch(batchSize),
+                        meter, failure);
                 Producers producers = Producers.start(workload, batchSize, meter, () -> payloads -> publish(jetStream,
                         payloads), failure);
                 return new Load(producers, consumers, failure);

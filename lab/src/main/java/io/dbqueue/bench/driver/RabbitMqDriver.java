@@ -69,7 +69,8 @@ public final class RabbitMqDriver implements Driver {
             }
             return InProcessMeasurement.run(context, meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
-                Consumers consumers = new Consumers(connection, workload.consumers(), batchSize, meter);
+                Consumers consumers = new Consumers(connection, workload.consumers(), workload.claimBatch(batchSize),
+                        meter);
                 Producers producers = Producers.start(workload, batchSize, meter,
                         () -> new Publisher(connection.createChannel()), failure);
                 return new Load(producers, consumers, failure);

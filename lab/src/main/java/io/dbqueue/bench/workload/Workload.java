@@ -4,6 +4,7 @@ import io.dbqueue.DeliveryMode;
 import io.dbqueue.postgres.ServerProfile;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
+import io.dbqueue.queue.Wakeup;
 
 import java.time.Duration;
 import java.util.List;
@@ -29,12 +30,17 @@ import java.util.TreeSet;
  * @param stack        how the {@code stack} driver's test-app sends the load
  * @param log          the topic and readers of the pub/sub drivers ({@code log}, {@code kafka})
  * @param serverProfile the embedded server's settings beyond durability: stock unless a tuning is named
+ * @param wakeup       how the {@code direct} driver's idle consumers learn of new tasks: poll (every 100 ms),
+ *                     notify or adaptive (its producers notify)
+ * @param consumerBatch the consumers' claim (prefetch, fetch, read) batch apart from the producers' batch;
+ *                     0 = the cell's batch size for the queues, {@code log.read_batch} for the pub/sub drivers
  */
 public record Workload(String name, List<String> layouts, List<Integer> batchSizes, List<String> drivers,
                        int repeat, Duration warmup, Duration duration, long messages, int messageSize,
                        int producerRate, List<Integer> producerCounts, List<Integer> consumerCounts,
                        long maxBacklog, long backlog,
-                       DeliveryMode mode, StackLoad stack, LogLoad log, ServerProfile serverProfile) {
+                       DeliveryMode mode, StackLoad stack, LogLoad log, ServerProfile serverProfile,
+                       Wakeup wakeup, int consumerBatch) {
 
     public static final List<String> DRIVERS = List.of("direct", "raw-sql", "pgbench", "pgbench-minimal", "pgbench-study", "stack",
             "rabbitmq", "nats", "log", "kafka", "kafka-fsync");
@@ -62,6 +68,20 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         }
         throw new IllegalArgumentException("mode must be one of at-least-once, exactly-once, at-most-once, was '"
                 + name + "'");
+    }
+
+    /** A wakeup mode as workload files and flags spell it: poll, notify, adaptive. */
+    public static String wakeupName(Wakeup wakeup) {
+        return wakeup.name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Wakeup wakeup(String name) {
+        for (Wakeup wakeup : Wakeup.values()) {
+            if (wakeupName(wakeup).equals(name)) {
+                return wakeup;
+            }
+        }
+        throw new IllegalArgumentException("wakeup must be one of poll, notify, adaptive, was '" + name + "'");
     }
 
     public Workload {
@@ -115,6 +135,21 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         Objects.requireNonNull(stack, "stack");
         Objects.requireNonNull(log, "log");
         Objects.requireNonNull(serverProfile, "server_profile");
+        Objects.requireNonNull(wakeup, "wakeup");
+        if (consumerBatch < 0 || consumerBatch > PollSettings.MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException("consumer_batch must be between 0 (the cell's batch size) and "
+                    + PollSettings.MAX_BATCH_SIZE + ", was " + consumerBatch);
+        }
+    }
+
+    /** The queue consumers' claim batch in a cell of {@code batchSize}: {@code consumer_batch}, or the cell's. */
+    public int claimBatch(int batchSize) {
+        return consumerBatch > 0 ? consumerBatch : batchSize;
+    }
+
+    /** The pub/sub readers' batch: {@code consumer_batch}, or {@code log.read_batch}. */
+    public int readBatch() {
+        return consumerBatch > 0 ? consumerBatch : log.readBatch();
     }
 
     /** This cell's producer threads: the workload's one value; see {@link #forCell}. */
@@ -185,6 +220,8 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         private StackLoad stack;
         private LogLoad log;
         private ServerProfile serverProfile;
+        private Wakeup wakeup;
+        private int consumerBatch;
 
         private Builder(Workload w) {
             name = w.name;
@@ -205,6 +242,8 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             stack = w.stack;
             log = w.log;
             serverProfile = w.serverProfile;
+            wakeup = w.wakeup;
+            consumerBatch = w.consumerBatch;
         }
 
         public Builder layouts(List<String> value) {
@@ -304,9 +343,20 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             return this;
         }
 
+        public Builder wakeup(Wakeup value) {
+            wakeup = value;
+            return this;
+        }
+
+        public Builder consumerBatch(int value) {
+            consumerBatch = value;
+            return this;
+        }
+
         public Workload build() {
             return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, duration, messages, messageSize,
-                    producerRate, producers, consumers, maxBacklog, backlog, mode, stack, log, serverProfile);
+                    producerRate, producers, consumers, maxBacklog, backlog, mode, stack, log, serverProfile, wakeup,
+                    consumerBatch);
         }
     }
 

@@ -26,7 +26,7 @@ public final class WorkloadFile {
 
     private static final Set<String> KEYS = Set.of("name", "layouts", "batch_sizes", "drivers", "repeat", "warmup",
             "duration", "messages", "message_size", "producer_rate", "producers", "consumers", "max_backlog",
-            "backlog", "mode", "stack", "log", "server_profile");
+            "backlog", "mode", "stack", "log", "server_profile", "wakeup", "consumer_batch");
     private static final Set<String> STACK_KEYS = Set.of("messages_per_request", "concurrency");
     private static final Set<String> LOG_KEYS = Set.of("partitions", "groups", "read_batch", "segment_size",
             "retention");
@@ -64,7 +64,8 @@ public final class WorkloadFile {
                 new StackLoad((int) stack.number("messages_per_request"), (int) stack.number("concurrency")),
                 new LogLoad((int) log.number("partitions"), (int) log.number("groups"), (int) log.number("read_batch"),
                         log.number("segment_size"), log.text("retention")),
-                ServerProfile.named(f.text("server_profile")));
+                ServerProfile.named(f.text("server_profile")), Workload.wakeup(f.text("wakeup")),
+                (int) f.number("consumer_batch"));
     }
 
     /** {@code values} over {@code defaults}, after checking that {@code values} sets only known keys. */

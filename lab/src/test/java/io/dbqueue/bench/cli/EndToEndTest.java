@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -92,5 +93,27 @@ class EndToEndTest {
         for (JsonNode run : results.get("runs")) {
             assertTrue(run.at("/throughput/median").asDouble() > 0, run.toString());
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"notify", "adaptive"})
+    void aNotifyingDirectDriverPicksUpATrickleWithoutWaitingForThePoll(String wakeup, @TempDir Path out)
+            throws Exception {
+        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(new String[]{"run", "--workload", workload.toString(), "--out", out.toString(),
+                "--drivers", "direct", "--layouts", "dbq_seq", "--batch-sizes", "1", "--repeat", "1",
+                "--producer-rate", "200", "--wakeup", wakeup, "--consumer-batch", "50"},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+
+        JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        assertTrue(ResultsSchema.errors(out.resolve("results.json")).isEmpty());
+        assertEquals(wakeup, results.at("/workload/wakeup").asString());
+        assertEquals(50, results.at("/workload/consumer_batch").asInt());
+        JsonNode run = results.get("runs").get(0);
+        assertTrue(run.at("/throughput/median").asDouble() > 0, run.toString());
+        // polling alone (every 100 ms) would put the median pickup near 50 ms
+        assertTrue(run.at("/latency_ms/p50/median").asDouble() < 20, run.toString());
     }
 }

@@ -48,7 +48,8 @@ class KafkaBrokerTest {
             Config config = admin.describeConfigs(List.of(topic)).all().get(30, TimeUnit.SECONDS).get(topic);
             assertEquals("1", config.get("flush.messages").value());
 
-            try (KafkaGroups groups = KafkaGroups.start(broker.bootstrapServers(), "t", log, 3, meter, failure);
+            try (KafkaGroups groups = KafkaGroups.start(broker.bootstrapServers(), "t", log, log.readBatch(), 3, meter,
+                    failure);
                  KafkaSender sender = new KafkaSender(broker.bootstrapServers(), "t")) {
                 Payloads payloads = new Payloads(64);
                 for (int sent = 0; sent < MESSAGES; sent += BATCH) {

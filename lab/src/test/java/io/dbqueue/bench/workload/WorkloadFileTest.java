@@ -1,5 +1,6 @@
 package io.dbqueue.bench.workload;
 
+import io.dbqueue.queue.Wakeup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,5 +83,35 @@ class WorkloadFileTest {
         assertEquals("consumers is 0, which only the drivers pgbench, pgbench-minimal, pgbench-study can run (one side"
                         + " alone); drivers: [direct]",
                 assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(file)).getMessage());
+    }
+
+    @Test
+    void theProfilesPollAndClaimTheCellsBatch() {
+        Workload w = WorkloadFile.profile("quick");
+        assertEquals(Wakeup.POLL, w.wakeup());
+        assertEquals(0, w.consumerBatch());
+        assertEquals(10, w.claimBatch(10));
+        assertEquals(w.log().readBatch(), w.readBatch());
+    }
+
+    @Test
+    void aFileSetsTheWakeupAndTheConsumerBatch(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("open-loop.yaml");
+        Files.writeString(file, "name: open-loop\nwakeup: adaptive\nconsumer_batch: 100\n");
+        Workload w = WorkloadFile.read(file);
+        assertEquals(Wakeup.ADAPTIVE, w.wakeup());
+        assertEquals(100, w.claimBatch(1), "a producer batch of 1 is still claimed 100 at a time");
+        assertEquals(100, w.readBatch());
+    }
+
+    @Test
+    void badWakeupsAndConsumerBatchesAreNamed(@TempDir Path dir) throws Exception {
+        Path wakeup = dir.resolve("wakeup.yaml");
+        Files.writeString(wakeup, "name: x\nwakeup: listen\n");
+        assertEquals("wakeup must be one of poll, notify, adaptive, was 'listen'",
+                assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(wakeup)).getMessage());
+        Path batch = dir.resolve("batch.yaml");
+        Files.writeString(batch, "name: x\nconsumer_batch: -1\n");
+        assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(batch));
     }
 }
