@@ -36,7 +36,7 @@ final class WorkloadOptions {
     List<Integer> batchSizes;
 
     @Option(names = "--drivers", split = ",", paramLabel = "DRIVER",
-            description = "direct, pgbench, pgbench-minimal, raw-sql, stack, rabbitmq, nats, log, kafka, kafka-fsync")
+            description = "direct, pgbench, pgbench-minimal, raw-sql, stack, rabbitmq, rabbitmq-quorum, nats, log, kafka, kafka-fsync")
     List<String> drivers;
 
     @Option(names = "--repeat", paramLabel = "N", description = "Repetitions of each cell.")

@@ -13,8 +13,8 @@ public final class Drivers {
     public static Map<String, Driver> all() {
         Map<String, Driver> drivers = new LinkedHashMap<>();
         for (Driver driver : List.of(new DirectDriver(), new RawSqlDriver(), PgbenchDriver.library(),
-                PgbenchDriver.minimal(), PgbenchDriver.study(), new StackDriver(), new RabbitMqDriver(), new NatsDriver(), new LogDriver(),
-                KafkaDriver.osFlush(), KafkaDriver.fsync())) {
+                PgbenchDriver.minimal(), PgbenchDriver.study(), new StackDriver(), RabbitMqDriver.classic(),
+                RabbitMqDriver.quorum(), new NatsDriver(), new LogDriver(), KafkaDriver.osFlush(), KafkaDriver.fsync())) {
             drivers.put(driver.name(), driver);
         }
         return drivers;

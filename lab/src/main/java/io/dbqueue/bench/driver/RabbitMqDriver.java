@@ -1,14 +1,10 @@
 package io.dbqueue.bench.driver;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.DefaultConsumer;
-import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.MessageProperties;
 import io.dbqueue.bench.metrics.Meter;
-import io.dbqueue.bench.metrics.Payloads;
 import io.dbqueue.bench.run.CellContext;
 import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
@@ -17,25 +13,35 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The same workload on RabbitMQ, for the question "do we need a broker": a durable queue,
- * persistent messages, publisher confirms per batch, and consumers with a prefetch of one batch
- * that acknowledge a whole batch at once (multiple). A message counts as processed when its
- * acknowledgement is sent. The broker comes from RABBIT_HOST, RABBIT_PORT, RABBIT_USER, RABBIT_PASS
- * (default 127.0.0.1:5672, guest/guest); when it is unreachable, the cells are skipped.
+ * persistent messages, publisher confirms per batch, and consumers with a prefetch of the consumer
+ * batch that acknowledge what they got with one multiple ack once the batch is full or the
+ * deliveries pause ({@link RabbitMqAcknowledger}). A message counts as processed when its
+ * acknowledgement is sent. Publishers and consumers have a connection each, as separate services
+ * would. {@code rabbitmq} declares a classic queue, {@code rabbitmq-quorum} a quorum queue (Raft
+ * replicated, fsynced before it confirms; one node here). The broker comes from RABBIT_HOST,
+ * RABBIT_PORT, RABBIT_USER, RABBIT_PASS (default 127.0.0.1:5672, guest/guest); when it is
+ * unreachable, the cells are skipped.
  */
 public final class RabbitMqDriver implements Driver {
 
-    private static final String QUEUE = "dbq-bench";
     private static final long CONFIRM_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(30);
 
     private final ConnectionFactory factory = new ConnectionFactory();
+    private final String name;
+    private final String queue;
+    private final Map<String, Object> queueArguments;
 
-    public RabbitMqDriver() {
+    private RabbitMqDriver(String name, String queue, Map<String, Object> queueArguments) {
+        this.name = name;
+        this.queue = queue;
+        this.queueArguments = queueArguments;
         factory.setHost(Env.or("RABBIT_HOST", "127.0.0.1"));
         factory.setPort(Integer.parseInt(Env.or("RABBIT_PORT", "5672")));
         factory.setUsername(Env.or("RABBIT_USER", "guest"));
@@ -43,9 +49,19 @@ public final class RabbitMqDriver implements Driver {
         factory.setConnectionTimeout((int) TimeUnit.SECONDS.toMillis(3));
     }
 
+    /** {@code rabbitmq}: a classic queue. */
+    public static RabbitMqDriver classic() {
+        return new RabbitMqDriver("rabbitmq", "dbq-bench", Map.of());
+    }
+
+    /** {@code rabbitmq-quorum}: a quorum queue. */
+    public static RabbitMqDriver quorum() {
+        return new RabbitMqDriver("rabbitmq-quorum", "dbq-bench-quorum", Map.of("x-queue-type", "quorum"));
+    }
+
     @Override
     public String name() {
-        return "rabbitmq";
+        return name;
     }
 
     @Override
@@ -62,17 +78,18 @@ public final class RabbitMqDriver implements Driver {
     public Repetition run(CellContext context) throws Exception {
         Workload workload = context.workload();
         int batchSize = context.cell().batchSize();
-        try (Connection connection = factory.newConnection("bench")) {
-            try (Channel admin = connection.createChannel()) {
-                admin.queueDelete(QUEUE);
-                admin.queueDeclare(QUEUE, true, false, false, null);
+        try (Connection consuming = factory.newConnection("bench-consumers");
+             Connection publishing = factory.newConnection("bench-publishers")) {
+            try (Channel admin = consuming.createChannel()) {
+                admin.queueDelete(queue);
+                admin.queueDeclare(queue, true, false, false, queueArguments);
             }
             return InProcessMeasurement.run(context, meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
-                Consumers consumers = new Consumers(connection, workload.consumers(), workload.claimBatch(batchSize),
-                        meter);
+                Consumers consumers = new Consumers(consuming, queue, workload.consumers(),
+                        workload.claimBatch(batchSize), meter, failure);
                 Producers producers = Producers.start(workload, batchSize, meter,
-                        () -> new Publisher(connection.createChannel()), failure);
+                        () -> new Publisher(publishing.createChannel(), queue), failure);
                 return new Load(producers, consumers, failure);
             });
         }
@@ -81,16 +98,18 @@ public final class RabbitMqDriver implements Driver {
     /** Publishes a batch of persistent messages and waits for the broker to confirm them all. */
     private static final class Publisher implements Producers.Sender {
         private final Channel channel;
+        private final String queue;
 
-        Publisher(Channel channel) throws IOException {
+        Publisher(Channel channel, String queue) throws IOException {
             this.channel = channel;
+            this.queue = queue;
             channel.confirmSelect();
         }
 
         @Override
         public void send(List<String> payloads) throws Exception {
             for (String payload : payloads) {
-                channel.basicPublish("", QUEUE, MessageProperties.PERSISTENT_TEXT_PLAIN,
+                channel.basicPublish("", queue, MessageProperties.PERSISTENT_TEXT_PLAIN,
                         payload.getBytes(StandardCharsets.UTF_8));
             }
             channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT_MILLIS);
@@ -102,49 +121,30 @@ public final class RabbitMqDriver implements Driver {
         }
     }
 
-    /** One channel per consumer; each acknowledges every batch-size deliveries at once. */
+    /** One channel per consumer, with a prefetch of the consumer batch. */
     private static final class Consumers implements AutoCloseable {
         private final List<Channel> channels = new ArrayList<>();
+        private final List<RabbitMqAcknowledger> acknowledgers = new ArrayList<>();
 
-        Consumers(Connection connection, int count, int batchSize, Meter meter) throws IOException {
+        Consumers(Connection connection, String queue, int count, int batchSize, Meter meter,
+                  AtomicReference<Throwable> failure) throws IOException {
             for (int i = 0; i < count; i++) {
                 Channel channel = connection.createChannel();
                 channel.basicQos(batchSize);
-                channel.basicConsume(QUEUE, false, new BatchAcknowledger(channel, batchSize, meter));
+                RabbitMqAcknowledger acknowledger = new RabbitMqAcknowledger(channel, batchSize, meter, failure);
+                acknowledgers.add(acknowledger);
                 channels.add(channel);
+                channel.basicConsume(queue, false, acknowledger);
             }
         }
 
         @Override
-        public void close() throws IOException, TimeoutException {
+        public void close() throws IOException, TimeoutException, InterruptedException {
+            for (RabbitMqAcknowledger acknowledger : acknowledgers) {
+                acknowledger.close();
+            }
             for (Channel channel : channels) {
                 channel.close();
-            }
-        }
-    }
-
-    /** Collects a consumer's deliveries; a full batch is acknowledged with one multiple ack and reported. */
-    private static final class BatchAcknowledger extends DefaultConsumer {
-        private final int batchSize;
-        private final Meter meter;
-        private final long[] stamps;
-        private int collected;
-
-        BatchAcknowledger(Channel channel, int batchSize, Meter meter) {
-            super(channel);
-            this.batchSize = batchSize;
-            this.meter = meter;
-            this.stamps = new long[batchSize];
-        }
-
-        @Override
-        public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
-                throws IOException {
-            stamps[collected++] = Payloads.stamp(new String(body, StandardCharsets.UTF_8));
-            if (collected == batchSize) {
-                getChannel().basicAck(envelope.getDeliveryTag(), true);
-                meter.processed(stamps, collected);
-                collected = 0;
             }
         }
     }

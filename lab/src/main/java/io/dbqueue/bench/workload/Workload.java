@@ -43,14 +43,15 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
                        Wakeup wakeup, int consumerBatch) {
 
     public static final List<String> DRIVERS = List.of("direct", "raw-sql", "pgbench", "pgbench-minimal", "pgbench-study", "stack",
-            "rabbitmq", "nats", "log", "kafka", "kafka-fsync");
+            "rabbitmq", "nats", "log", "kafka", "kafka-fsync", "rabbitmq-quorum");
     /** Drivers that do not use a queue table: their cells run once per batch size, whatever the layouts. */
-    public static final Set<String> BROKERS = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync");
+    public static final Set<String> BROKERS = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync",
+            "rabbitmq-quorum");
     /** Pub/sub drivers: a topic read by {@link LogLoad#groups()} groups, not a queue. */
     public static final Set<String> PUB_SUB = Set.of("log", "kafka", "kafka-fsync");
     /** Drivers whose cells run once per batch size, whatever the layouts: brokers, and pgbench's own queues. */
     private static final Set<String> ONCE_PER_BATCH_SIZE = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync",
-            "pgbench-minimal", "pgbench-study");
+            "pgbench-minimal", "pgbench-study", "rabbitmq-quorum");
     /** Drivers that can run one side alone: 0 producers (dequeue alone, from the backlog) or 0 consumers. */
     private static final Set<String> ONE_SIDED = Set.of("pgbench", "pgbench-minimal", "pgbench-study");
     public static final int MIN_MESSAGE_SIZE = 24;

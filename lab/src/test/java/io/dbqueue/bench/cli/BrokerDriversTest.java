@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class BrokerDriversTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"rabbitmq", "nats"})
+    @ValueSource(strings = {"rabbitmq", "rabbitmq-quorum", "nats"})
     void aReachableBrokerRunsTheWorkloadOnceForTheBatchSize(String broker, @TempDir Path out) throws Exception {
         Driver driver = Drivers.all().get(broker);
         String unavailable = driver.unavailableReason();
