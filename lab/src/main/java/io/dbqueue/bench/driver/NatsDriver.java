@@ -5,15 +5,16 @@ import io.dbqueue.bench.metrics.Payloads;
 import io.dbqueue.bench.run.CellContext;
 import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
+import io.nats.client.ConsumeOptions;
+import io.nats.client.ConsumerContext;
 import io.nats.client.Connection;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
-import io.nats.client.JetStreamSubscription;
+import io.nats.client.IterableConsumer;
 import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
-import io.nats.client.PullSubscribeOptions;
 import io.nats.client.api.AckPolicy;
 import io.nats.client.api.ConsumerConfiguration;
 import io.nats.client.api.PublishAck;
@@ -33,8 +34,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The same workload on NATS JetStream: a file-stored work-queue stream, batches published
  * asynchronously and awaited until the server acknowledged every message, and consumers that
- * fetch a batch from one durable pull consumer and acknowledge each message. A message counts as
- * processed when its batch is acknowledged. The server comes from NATS_URL (default
+ * iterate one durable pull consumer, keeping pull requests of the consumer batch outstanding, and
+ * acknowledge each message as it arrives: a fetch waits for a full batch or its expiry, which at a
+ * low rate would hold a trickle's messages. A message counts as processed when its acknowledgement
+ * is sent. The server comes from NATS_URL (default
  * nats://127.0.0.1:4222); when it is unreachable, the cells are skipped. JetStream acknowledges a
  * message once it is in its file store, which the server flushes to disk on its own schedule
  * (sync_interval, 2 minutes by default): not the per-commit fsync PostgreSQL runs with here.
@@ -44,7 +47,8 @@ public final class NatsDriver implements Driver {
     private static final String STREAM = "DBQ_BENCH";
     private static final String SUBJECT = "dbq.bench";
     private static final String DURABLE = "dbq-bench";
-    private static final Duration FETCH_WAIT = Duration.ofMillis(100);
+    /** How long a consumer waits for a message before it looks whether it is to stop. */
+    private static final Duration NEXT_WAIT = Duration.ofMillis(100);
     private static final long PUBLISH_TIMEOUT_SECONDS = 30;
 
     private final String url = Env.or("NATS_URL", "nats://127.0.0.1:4222");
@@ -74,9 +78,10 @@ public final class NatsDriver implements Driver {
         try (Connection connection = connect()) {
             recreateStream(connection.jetStreamManagement());
             JetStream jetStream = connection.jetStream();
+            ConsumerContext durable = connection.getConsumerContext(STREAM, DURABLE);
             return InProcessMeasurement.run(context, meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
-                Consumers consumers = new Consumers(jetStream, workload.consumers(), workload.claimBatch(batchSize),
+                Consumers consumers = new Consumers(durable, workload.consumers(), workload.claimBatch(batchSize),
                         meter, failure);
                 Producers producers = Producers.start(workload, batchSize, meter, () -> payloads -> publish(jetStream,
                         payloads), failure);
@@ -109,25 +114,22 @@ public final class NatsDriver implements Driver {
         CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(PUBLISH_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
-    /** Consumer threads sharing the durable pull consumer: fetch a batch, acknowledge it, report it. */
+    /** Consumer threads sharing the durable pull consumer: take each message as it comes, acknowledge it, report it. */
     private static final class Consumers implements AutoCloseable {
         private final List<Thread> threads = new ArrayList<>();
         private volatile boolean running = true;
 
-        Consumers(JetStream jetStream, int count, int batchSize, Meter meter, AtomicReference<Throwable> failure)
+        Consumers(ConsumerContext durable, int count, int batchSize, Meter meter, AtomicReference<Throwable> failure)
                 throws IOException, JetStreamApiException {
             for (int i = 0; i < count; i++) {
-                JetStreamSubscription subscription = jetStream.subscribe(SUBJECT,
-                        PullSubscribeOptions.bind(STREAM, DURABLE));
+                IterableConsumer consumer = durable.iterate(ConsumeOptions.builder().batchSize(batchSize).build());
                 Thread thread = new Thread(() -> {
-                    try {
-                        consume(subscription, batchSize, meter);
-                    } catch (RuntimeException e) {
+                    try (consumer) {
+                        consume(consumer, meter);
+                    } catch (Exception e) {
                         if (running) {
                             failure.compareAndSet(null, e);
                         }
-                    } finally {
-                        subscription.unsubscribe();
                     }
                 }, "bench-nats-consumer-" + (i + 1));
                 thread.setDaemon(true);
@@ -136,19 +138,17 @@ public final class NatsDriver implements Driver {
             threads.forEach(Thread::start);
         }
 
-        private void consume(JetStreamSubscription subscription, int batchSize, Meter meter) {
-            long[] stamps = new long[batchSize];
+        private void consume(IterableConsumer consumer, Meter meter) throws Exception {
+            long[] stamp = new long[1];
             while (running) {
-                List<Message> messages = subscription.fetch(batchSize, FETCH_WAIT);
-                int count = 0;
-                for (Message message : messages) {
+                Message message = consumer.nextMessage(NEXT_WAIT);
+                if (message != null) {
                     message.ack();
-                    stamps[count++] = Payloads.stamp(new String(message.getData(), StandardCharsets.UTF_8));
-                }
-                if (count > 0) {
-                    meter.processed(stamps, count);
+                    stamp[0] = Payloads.stamp(new String(message.getData(), StandardCharsets.UTF_8));
+                    meter.processed(stamp, 1);
                 }
             }
+            consumer.stop();
         }
 
         @Override
