@@ -166,6 +166,8 @@ public final class MatrixRunner {
         try {
             if (location != null) {
                 preparer.prepare(location, workload.backlog(), workload.messageSize());
+            } else {
+                preparer.checkpoint(); // every driver's repetition starts from a checkpoint, the brokers' too
             }
             Repetition repetition = drivers.get(cell.driver()).run(new CellContext(cell, workload.forCell(cell),
                     location, server, admin, serverProbe, clientProbe, stop));

@@ -14,7 +14,9 @@ import java.sql.Statement;
 /**
  * Puts every repetition at the same start: the table dropped and created from its layout, the
  * workload's backlog inserted, statistics analysed and a CHECKPOINT so that no earlier cell's dirty
- * pages are flushed during the next measurement.
+ * pages are flushed during the next measurement. Cells without a queue table (the log's topic, the
+ * brokers') get the CHECKPOINT alone ({@link #checkpoint()}): it also recycles the WAL segments
+ * before it, so that a repetition does not pay for zero-filling new ones.
  */
 final class TablePreparer {
 
@@ -40,6 +42,13 @@ final class TablePreparer {
                 }
             }
             st.execute("VACUUM ANALYZE " + location.table().name());
+            checkpoint(st);
+        }
+    }
+
+    /** A CHECKPOINT alone, before a repetition of a driver without a queue table. */
+    void checkpoint() throws SQLException {
+        try (Connection c = admin.getConnection(); Statement st = c.createStatement()) {
             checkpoint(st);
         }
     }
