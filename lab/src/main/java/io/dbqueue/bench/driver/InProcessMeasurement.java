@@ -1,8 +1,11 @@
 package io.dbqueue.bench.driver;
 
+import io.dbqueue.bench.metrics.BrokerProcess;
+import io.dbqueue.bench.metrics.BrokerStats;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.Measurement;
 import io.dbqueue.bench.metrics.Meter;
+import io.dbqueue.bench.metrics.ProcUsage;
 import io.dbqueue.bench.metrics.ServerProbe;
 import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.metrics.Window;
@@ -38,6 +41,15 @@ final class InProcessMeasurement {
      * (none: a broker's cell, no server figures) and each message processed {@code fanOut} times.
      */
     static Repetition run(CellContext context, List<String> tables, int fanOut, LoadStarter starter) throws Exception {
+        return run(context, tables, fanOut, null, starter);
+    }
+
+    /**
+     * A broker's cell: as {@link #run(CellContext, List, int, LoadStarter)}, with the figures of the
+     * broker's process ({@link BrokerStats}) when it is on this machine ({@code broker} not null).
+     */
+    static Repetition run(CellContext context, List<String> tables, int fanOut, BrokerProcess broker,
+                          LoadStarter starter) throws Exception {
         Workload workload = context.workload();
         boolean probed = !tables.isEmpty();
         // only a queue table is pre-filled with the backlog
@@ -47,18 +59,23 @@ final class InProcessMeasurement {
             failIfDied(load);
             ServerProbe.Mark mark = probed ? context.serverProbe().mark(tables) : null;
             long cpu = context.clientProbe().cpuNanos();
+            ProcUsage brokerMark = broker == null ? null : broker.usage();
             ServerMinutes minutes = probed ? new ServerMinutes(context.serverProbe(), tables, mark.counters()) : null;
             Window window = Window.open(meter, expectedMessages(workload, meter));
             boolean interrupted = measure(window, minutes, workload, context, load);
             if (minutes != null && !interrupted) {
                 minutes.windowEnded(window.seconds());
             }
+            long processed = window.processed();
             ClientStats client = unlessStopped(context,
-                    () -> context.clientProbe().since(cpu, window.startNanos(), context.admin()));
+                    () -> context.clientProbe().since(cpu, window.startNanos(), processed, context.admin()));
+            BrokerStats brokerStats = broker == null ? null
+                    : BrokerStats.since(broker, brokerMark, window.seconds(), processed);
             Measurement measurement = window.close(interrupted);
             ServerStats server = probed ? unlessStopped(context,
                     () -> context.serverProbe().since(mark, tables, measurement.processed())) : null;
-            return new Repetition(measurement, server, client, minutes == null ? List.of() : minutes.minutes());
+            return new Repetition(measurement, server, client, minutes == null ? List.of() : minutes.minutes(),
+                    brokerStats);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dbqueue.bench.driver;
 
+import io.dbqueue.bench.metrics.BrokerProcess;
 import io.dbqueue.bench.run.CellContext;
 import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.LogLoad;
@@ -85,7 +86,8 @@ public final class KafkaDriver implements Driver {
             admin.createTopics(List.of(new NewTopic(topic, log.partitions(), (short) 1).configs(topicConfig))).all()
                     .get(TOPIC_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             try {
-                return InProcessMeasurement.run(context, List.of(), log.groups(), meter -> {
+                BrokerProcess broker = BrokerProcess.of("kafka.Kafka", KafkaSharedBroker.pid());
+                return InProcessMeasurement.run(context, List.of(), log.groups(), broker, meter -> {
                     AtomicReference<Throwable> failure = new AtomicReference<>();
                     KafkaGroups groups = KafkaGroups.start(servers, topic, log, workload.readBatch(),
                             workload.consumers(), meter, failure);

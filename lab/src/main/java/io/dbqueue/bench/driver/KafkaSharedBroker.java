@@ -43,10 +43,19 @@ final class KafkaSharedBroker {
 
     /** The running broker's address; only after {@link #unavailableReason()} returned null. */
     static synchronized String bootstrapServers() {
+        return running().bootstrapServers();
+    }
+
+    /** The running broker's process id; only after {@link #unavailableReason()} returned null. */
+    static synchronized long pid() {
+        return running().pid();
+    }
+
+    private static KafkaBroker running() {
         if (broker == null) {
             throw new IllegalStateException("the Kafka broker is not running: " + failure);
         }
-        return broker.bootstrapServers();
+        return broker;
     }
 
     private static synchronized void stop() {

@@ -1,5 +1,6 @@
 package io.dbqueue.bench.driver;
 
+import io.dbqueue.bench.metrics.BrokerProcess;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
 import io.dbqueue.bench.run.CellContext;
@@ -79,7 +80,7 @@ public final class NatsDriver implements Driver {
             recreateStream(connection.jetStreamManagement());
             JetStream jetStream = connection.jetStream();
             ConsumerContext durable = connection.getConsumerContext(STREAM, DURABLE);
-            return InProcessMeasurement.run(context, meter -> {
+            return InProcessMeasurement.run(context, List.of(), 1, BrokerProcess.named("nats-server"), meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Consumers consumers = new Consumers(durable, workload.consumers(), workload.claimBatch(batchSize),
                         meter, failure);

@@ -164,8 +164,9 @@ public final class PgbenchDriver implements Driver {
         if (client == null || pgbench == null) {
             return r;
         }
-        ClientStats with = new ClientStats(Math.round((client.cpuPercent() + pgbench) * 10) / 10.0,
-                client.threads(), client.rssBytes(), client.connections());
+        double seconds = r.measurement().seconds();
+        ClientStats with = ClientStats.of(client.cpuSeconds() + pgbench / 100 * seconds, seconds,
+                r.measurement().processed(), client.threads(), client.rssBytes(), client.connections());
         return new Repetition(r.measurement(), r.server(), with, r.serverMinutes());
     }
 

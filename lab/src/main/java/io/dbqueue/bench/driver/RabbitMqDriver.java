@@ -4,6 +4,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.MessageProperties;
+import io.dbqueue.bench.metrics.BrokerProcess;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.run.CellContext;
 import io.dbqueue.bench.run.Repetition;
@@ -32,6 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class RabbitMqDriver implements Driver {
 
     private static final long CONFIRM_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(30);
+    /** RabbitMQ's server process: the Erlang VM. */
+    private static final String ERLANG_VM = "beam.smp";
 
     private final ConnectionFactory factory = new ConnectionFactory();
     private final String name;
@@ -84,7 +87,7 @@ public final class RabbitMqDriver implements Driver {
                 admin.queueDelete(queue);
                 admin.queueDeclare(queue, true, false, false, queueArguments);
             }
-            return InProcessMeasurement.run(context, meter -> {
+            return InProcessMeasurement.run(context, List.of(), 1, BrokerProcess.named(ERLANG_VM), meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Consumers consumers = new Consumers(consuming, queue, workload.consumers(),
                         workload.claimBatch(batchSize), meter, failure);

@@ -22,14 +22,14 @@ public final class ClientProbe {
     }
 
     /**
-     * Client figures since {@code startCpuNanos} at {@code startNanos}. Connections counts every
-     * client connection to the database but the probe's own (with an external server, other
-     * clients of that database too).
+     * Client figures since {@code startCpuNanos} at {@code startNanos}, in which {@code processed}
+     * messages were processed. Connections counts every client connection to the database but the
+     * probe's own (with an external server, other clients of that database too).
      */
-    public ClientStats since(long startCpuNanos, long startNanos, DataSource admin) throws SQLException {
-        double cpuPercent = 100.0 * (cpuNanos() - startCpuNanos) / Math.max(1, System.nanoTime() - startNanos);
-        return new ClientStats(Math.round(cpuPercent * 10) / 10.0, ManagementFactory.getThreadMXBean().getThreadCount(),
-                rssBytes(), connections(admin));
+    public ClientStats since(long startCpuNanos, long startNanos, long processed, DataSource admin)
+            throws SQLException {
+        return ClientStats.of((cpuNanos() - startCpuNanos) / 1e9, (System.nanoTime() - startNanos) / 1e9, processed,
+                ManagementFactory.getThreadMXBean().getThreadCount(), rssBytes(), connections(admin));
     }
 
     /** Client connections to the database, the one asking excluded. */

@@ -6,13 +6,12 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /**
- * CPU time of a local PostgreSQL: the postmaster and all its children, read from /proc. The
- * postmaster is the parent of the backend serving our connection. Backends that exit during a
- * window take their CPU time with them; the benchmark's pooled connections live through it.
+ * CPU time and storage writes of a local PostgreSQL: the postmaster and all its children, read from
+ * /proc. The postmaster is the parent of the backend serving our connection. Backends that exit
+ * during a window take their figures with them; the benchmark's pooled connections live through it.
  */
 final class PostgresProcesses {
 
-    private static final double CLOCK_TICKS_PER_SECOND = 100.0;
     private static final Path PROC = Path.of("/proc");
 
     private final long postmaster;
@@ -28,39 +27,31 @@ final class PostgresProcesses {
             if (!Files.isReadable(stat) || !Files.readString(stat).contains("(postgres)")) {
                 return null;
             }
-            return new PostgresProcesses(field(Files.readString(stat), 4));
+            return new PostgresProcesses(ProcUsage.statField(Files.readString(stat), 4));
         } catch (IOException | RuntimeException e) {
             return null;
         }
     }
 
-    /** CPU seconds (user + system) used so far by the server's live processes. */
-    double cpuSeconds() {
+    /** What the server's live processes have used so far. */
+    ProcUsage usage() {
         try (Stream<Path> entries = Files.list(PROC)) {
-            long ticks = entries.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
-                    .mapToLong(this::ticksIfOurs).sum();
-            return ticks / CLOCK_TICKS_PER_SECOND;
+            return entries.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .map(this::usageIfOurs).reduce(ProcUsage.NONE, ProcUsage::plus);
         } catch (IOException e) {
-            return 0;
+            return ProcUsage.NONE;
         }
     }
 
-    private long ticksIfOurs(Path process) {
+    private ProcUsage usageIfOurs(Path process) {
         long pid = Long.parseLong(process.getFileName().toString());
         try {
-            String stat = Files.readString(process.resolve("stat"));
-            if (pid != postmaster && field(stat, 4) != postmaster) {
-                return 0;
+            if (pid != postmaster && ProcUsage.statField(Files.readString(process.resolve("stat")), 4) != postmaster) {
+                return ProcUsage.NONE;
             }
-            return field(stat, 14) + field(stat, 15);
+            return ProcUsage.of(pid);
         } catch (IOException | RuntimeException e) {
-            return 0; // the process exited while we looked
+            return ProcUsage.NONE; // the process exited while we looked
         }
-    }
-
-    /** Field {@code n} (1-based, as in proc(5)) of a /proc/PID/stat line; the command may contain spaces. */
-    private static long field(String stat, int n) {
-        String[] rest = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        return Long.parseLong(rest[n - 3]);
     }
 }

@@ -1,5 +1,6 @@
 package io.dbqueue.bench.run;
 
+import io.dbqueue.bench.metrics.BrokerStats;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.Measurement;
 import io.dbqueue.bench.metrics.ServerMinute;
@@ -9,8 +10,14 @@ import java.util.List;
 
 /**
  * One repetition of a cell: the measured window and the server's and client's figures for it (null
- * when unavailable), and the server's activity per full minute (empty when not read).
+ * when unavailable), the server's activity per full minute (empty when not read), and a broker's
+ * process figures (null but for a broker's cell with its process on this machine).
  */
 public record Repetition(Measurement measurement, ServerStats server, ClientStats client,
-                         List<ServerMinute> serverMinutes) {
+                         List<ServerMinute> serverMinutes, BrokerStats broker) {
+
+    public Repetition(Measurement measurement, ServerStats server, ClientStats client,
+                      List<ServerMinute> serverMinutes) {
+        this(measurement, server, client, serverMinutes, null);
+    }
 }

@@ -1,5 +1,6 @@
 package io.dbqueue.bench.run;
 
+import io.dbqueue.bench.metrics.BrokerStats;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.LatencyBucket;
 import io.dbqueue.bench.metrics.LatencySummary;
@@ -14,14 +15,14 @@ public record Sample(int repetition, double seconds, long enqueued, long process
                      double enqueuedPerSecond, boolean interrupted, LatencySummary latencyMs,
                      LatencySummary writeLatencyMs, LatencySummary readLatencyMs, ServerStats server,
                      ClientStats client, List<SecondSample> series, List<LatencyBucket> latencyBuckets,
-                     List<ServerMinute> serverMinutes) {
+                     List<ServerMinute> serverMinutes, BrokerStats broker) {
 
     static Sample of(int repetition, Repetition r) {
         var m = r.measurement();
         return new Sample(repetition, m.seconds(), m.enqueued(), m.processed(), round(m.processedPerSecond()),
                 round(m.enqueuedPerSecond()), m.interrupted(), m.latency(), m.writeLatency(), m.readLatency(),
                 r.server(), r.client(), m.series(),
-                m.buckets(), r.serverMinutes());
+                m.buckets(), r.serverMinutes(), r.broker());
     }
 
     private static double round(double value) {

@@ -2,6 +2,7 @@ package io.dbqueue.bench.cli;
 
 import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.Drivers;
+import io.dbqueue.bench.metrics.BrokerProcess;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,5 +40,13 @@ class BrokerDriversTest {
         assertEquals(1, runs.size(), "one cell for the batch size, whatever the layouts");
         assertEquals("none", runs.get(0).get("layout").asString());
         assertTrue(runs.get(0).at("/throughput/median").asDouble() > 0, runs.toString());
+        assertTrue(EndToEndTest.schemaErrors(out.resolve("results.json")).isEmpty(), "results.json matches its schema");
+        assertTrue(runs.get(0).at("/client/cpu_micros_per_message").asDouble() > 0, runs.toString());
+        String process = broker.startsWith("rabbitmq") ? "beam.smp" : "nats-server";
+        if (BrokerProcess.named(process) != null) { // the broker runs on this machine
+            JsonNode figures = runs.get(0).get("broker");
+            assertTrue(figures.get("process").asString().startsWith(process), figures.toString());
+            assertTrue(figures.get("cpu_micros_per_message").asDouble() > 0, figures.toString());
+        }
     }
 }

@@ -38,5 +38,11 @@ class LogDriverTest {
         assertTrue(written > 1_000, run.toString());
         assertTrue(read > 2 * written && read < 4 * written, "three groups read every message: " + run);
         assertTrue(run.at("/server/wal_bytes/median").asDouble() > 0, "the topic's tables were probed: " + run);
+        JsonNode sample = run.at("/samples/0");
+        assertTrue(sample.at("/server/wal_bytes_per_message").asDouble() > 0, run.toString());
+        if (!sample.at("/server/cpu_micros_per_message").isNull()) { // a server on this machine
+            assertTrue(sample.at("/server/cpu_micros_per_message").asDouble() > 0, run.toString());
+        }
+        assertTrue(sample.at("/client/cpu_micros_per_message").asDouble() > 0, run.toString());
     }
 }
