@@ -6,9 +6,12 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /**
- * CPU time and storage writes of a local PostgreSQL: the postmaster and all its children, read from
- * /proc. The postmaster is the parent of the backend serving our connection. Backends that exit
- * during a window take their figures with them; the benchmark's pooled connections live through it.
+ * CPU time of a local PostgreSQL: the postmaster and all its children, read from /proc. The
+ * postmaster is the parent of the backend serving our connection. Backends that exit during a
+ * window take their CPU time with them; the benchmark's pooled connections live through it.
+ * Storage writes are left out: the kernel adds every reaped backend's to the postmaster's, and on
+ * ext4 it counts 1 MiB for an fdatasync of a block rewritten in place, which WAL pages are at every
+ * commit; the WAL's own position measures PostgreSQL's writes instead.
  */
 final class PostgresProcesses {
 
@@ -33,13 +36,13 @@ final class PostgresProcesses {
         }
     }
 
-    /** What the server's live processes have used so far. */
-    ProcUsage usage() {
+    /** CPU seconds (user + system) used so far by the server's live processes. */
+    double cpuSeconds() {
         try (Stream<Path> entries = Files.list(PROC)) {
             return entries.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
-                    .map(this::usageIfOurs).reduce(ProcUsage.NONE, ProcUsage::plus);
+                    .map(this::usageIfOurs).reduce(ProcUsage.NONE, ProcUsage::plus).cpuSeconds();
         } catch (IOException e) {
-            return ProcUsage.NONE;
+            return 0;
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Reads PostgreSQL's statistics around a measured window: WAL written (pg_current_wal_lsn
- * difference), CPU and storage writes of a local server, and after the window the table's size, dead tuples and
+ * difference), CPU of a local server, and after the window the table's size, dead tuples and
  * autovacuum runs, summed over its partitions. {@link #counters} are read every minute of a long
  * window, and {@link Counters#minuteSince} turns two readings into a {@link ServerMinute}.
  */
@@ -60,22 +60,20 @@ public final class ServerProbe {
 
     /** Where the counters stand when a window opens. */
     public Mark mark(List<String> tables) throws SQLException {
-        return new Mark(counters(tables), processes == null ? ProcUsage.NONE : processes.usage(), System.nanoTime());
+        return new Mark(counters(tables), processes == null ? 0 : processes.cpuSeconds(), System.nanoTime());
     }
 
     /** The server's figures for the window opened at {@code mark}, in which {@code processed} messages were processed. */
     public ServerStats since(Mark mark, List<String> tables, long processed) throws SQLException {
         double seconds = (System.nanoTime() - mark.nanos) / 1e9;
-        ProcUsage used = processes == null ? null : processes.usage().minus(mark.usage);
+        Double cpu = processes == null ? null : processes.cpuSeconds() - mark.cpuSeconds;
         Counters now = counters(tables);
         long wal = now.walBytes - mark.counters.walBytes;
         return new ServerStats(wal, PerMessage.of(wal, processed),
-                used == null ? null : Math.round(used.cpuSeconds() * 100) / 100.0,
-                used == null ? null : PerMessage.cpuPercent(used.cpuSeconds(), seconds),
+                cpu == null ? null : Math.round(cpu * 100) / 100.0,
+                cpu == null ? null : PerMessage.cpuPercent(cpu, seconds),
                 now.tableBytes, now.indexBytes, now.deadTuples, now.autovacuums - mark.counters.autovacuums,
-                used == null ? null : PerMessage.cpuMicros(used.cpuSeconds(), processed),
-                used == null ? null : used.writeBytes(),
-                used == null ? null : PerMessage.of(used.writeBytes(), processed));
+                cpu == null ? null : PerMessage.cpuMicros(cpu, processed));
     }
 
     /** The cumulative counters a {@link ServerMinute} is the difference of. */
@@ -137,6 +135,6 @@ public final class ServerProbe {
     }
 
     /** The counters at the start of a window. */
-    public record Mark(Counters counters, ProcUsage usage, long nanos) {
+    public record Mark(Counters counters, double cpuSeconds, long nanos) {
     }
 }
