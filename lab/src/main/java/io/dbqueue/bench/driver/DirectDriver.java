@@ -50,11 +50,11 @@ public final class DirectDriver implements Driver {
         // the notifier's and the listener's connections besides the producers' and the workers'
         int connections = workload.producers() + workload.consumers() + (notifies ? 2 : 0);
         try (HikariDataSource pool = context.server().dataSource(connections);
-             QueueNotifier notifier = new QueueNotifier(pool)) {
+             QueueNotifier notifier = notifies ? new QueueNotifier(pool) : null) {
             return InProcessMeasurement.run(context, meter -> {
                 QueueLocation location = context.location();
                 QueueProducer producer = new QueueProducer(pool, location, QueueListener.NONE, Transactions.JDBC,
-                        notifies ? notifier : null);
+                        notifier);
                 QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers()).withMode(workload.mode())
                         .withPoll(PollSettings.DEFAULT.withBatchSize(workload.claimBatch(batchSize)))
                         .withWakeup(workload.wakeup());
