@@ -183,9 +183,9 @@ public final class PgbenchDriver implements Driver {
             }
             if (workload.backlog() > 0) {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + queue.table()
-                        + " (payload) SELECT repeat('x', ?) FROM generate_series(1, ?)")) {
-                    ps.setInt(1, workload.messageSize());
-                    ps.setLong(2, workload.backlog());
+                        + " (payload) SELECT " + PgbenchScripts.payload(workload.messageSize())
+                        + " FROM generate_series(1, ?)")) {
+                    ps.setLong(1, workload.backlog());
                     ps.executeUpdate();
                 }
             }

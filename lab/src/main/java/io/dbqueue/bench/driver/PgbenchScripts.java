@@ -1,6 +1,7 @@
 package io.dbqueue.bench.driver;
 
 import io.dbqueue.DeliveryMode;
+import io.dbqueue.bench.metrics.Payloads;
 import io.dbqueue.queue.PollSettings;
 
 import java.util.ArrayList;
@@ -208,8 +209,16 @@ final class PgbenchScripts {
 
     /** The minimal queue's producer: a batch of {@code messageSize}-byte rows built by the server. */
     static Script minimalProducer(int batchSize, int messageSize) {
-        return new Script("INSERT INTO " + MINIMAL_TABLE + " (payload) SELECT repeat('x', " + messageSize
-                + ") FROM generate_series(1, " + batchSize + ");\n", QueryMode.PREPARED);
+        return new Script("INSERT INTO " + MINIMAL_TABLE + " (payload) SELECT " + payload(messageSize)
+                + " FROM generate_series(1, " + batchSize + ");\n", QueryMode.PREPARED);
+    }
+
+    /**
+     * A {@code messageSize}-character payload as an SQL text literal, filled as the bench's own messages
+     * are ({@link Payloads}): repeated characters would be compressed by TOAST to a fraction of the size.
+     */
+    static String payload(int messageSize) {
+        return new Payloads(messageSize).unmeasuredSql() + "::text"; // typed, for array_agg
     }
 
     /** The minimal queue's consumer: delete a batch from the head, skipping locked rows, and return it. */
@@ -227,7 +236,7 @@ final class PgbenchScripts {
      * the study enqueued (pgbench's transaction, the unit of {@code -R}, is the script's batch).
      */
     static Script studyProducer(int batchSize, int messageSize) {
-        String insert = "INSERT INTO " + STUDY_TABLE + " (payload) VALUES (repeat('x', " + messageSize + "));\n";
+        String insert = "INSERT INTO " + STUDY_TABLE + " (payload) VALUES (" + payload(messageSize) + ");\n";
         return new Script(insert.repeat(batchSize), QueryMode.PREPARED);
     }
 
@@ -257,7 +266,7 @@ final class PgbenchScripts {
     /** A producer's payloads, built by the server on the client's first transaction and kept in a variable. */
     private static String payloadsOnce(int batchSize, int messageSize) {
         return "\\if :" + READY + " = 0\n"
-                + "SELECT array_agg(repeat('x', " + messageSize + ")) AS " + PAYLOADS + ", 1 AS " + READY
+                + "SELECT array_agg(" + payload(messageSize) + ") AS " + PAYLOADS + ", 1 AS " + READY
                 + " FROM generate_series(1, " + batchSize + ") \\gset\n"
                 + "\\endif\n";
     }
