@@ -5,6 +5,7 @@ import io.dbqueue.bench.driver.Drivers;
 import io.dbqueue.bench.metrics.BrokerProcess;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -48,5 +49,27 @@ class BrokerDriversTest {
             assertTrue(figures.get("process").asString().startsWith(process), figures.toString());
             assertTrue(figures.get("cpu_micros_per_message").asDouble() > 0, figures.toString());
         }
+    }
+
+    /** A consumer batch of 100 (prefetch, pull) at 200 messages a second; nats with a pull of 1 too. */
+    @ParameterizedTest
+    @CsvSource({"rabbitmq, 100", "rabbitmq-quorum, 100", "nats, 100", "nats, 1"})
+    void aTrickleOfSingleMessagesIsDeliveredWithoutWaitingForABatch(String broker, int consumerBatch, @TempDir Path out)
+            throws Exception {
+        Driver driver = Drivers.all().get(broker);
+        String unavailable = driver.unavailableReason();
+        assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
+
+        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(new String[]{"run", "--workload", workload.toString(), "--out", out.toString(),
+                "--drivers", broker, "--repeat", "1", "--batch-sizes", "1", "--producer-rate", "200",
+                "--consumer-batch", String.valueOf(consumerBatch)}, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+
+        JsonNode run = new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("runs").get(0);
+        assertTrue(run.at("/throughput/median").asDouble() > 100, run.toString());
+        // a consumer waiting for 100 messages at 200 a second would hold the median message for about 250 ms
+        assertTrue(run.at("/read_latency_ms/p50").asDouble() < 50, run.toString());
     }
 }
