@@ -11,6 +11,7 @@ import io.dbqueue.bench.run.StopSignal;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Wakeup;
 
 import javax.sql.DataSource;
 import java.io.OutputStream;
@@ -130,6 +131,7 @@ public final class AnswerRunner {
                 .messageSize(shape.messageSize()).producerRate(rate).producers(plan.producers(shape.batchSize()))
                 .consumers(plan.consumers()).maxBacklog(Math.max(100_000, rate * BACKLOG_SECONDS) * system.groups())
                 .mode(system.mode() == null ? DeliveryMode.AT_LEAST_ONCE : system.mode())
+                .wakeup(Wakeup.ADAPTIVE).consumerBatch(plan.consumerBatch())
                 .log(new LogLoad(log.partitions(), system.groups(), plan.consumerBatch(), log.segmentSize(),
                         log.retention()))
                 .build();

@@ -1,7 +1,5 @@
 package io.dbqueue.bench.answer;
 
-import io.dbqueue.bench.metrics.ClientStats;
-import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.run.Sample;
 
@@ -32,19 +30,26 @@ final class RateSteps {
         return values.isEmpty() ? null : Range.of(values);
     }
 
+    /** The server's CPU per message sent: PostgreSQL's processes, or the broker's process. */
     private static Double serverCpuUs(Sample s) {
-        ServerStats server = s.server();
-        return server == null || server.postgresCpuSeconds() == null || s.enqueued() == 0 ? null
-                : server.postgresCpuSeconds() * 1e6 / s.enqueued();
+        Double seconds = s.broker() != null ? Double.valueOf(s.broker().cpuSeconds())
+                : s.server() == null ? null : s.server().postgresCpuSeconds();
+        return seconds == null ? null : perSent(s, seconds * 1e6);
     }
 
+    /** What the server wrote per message sent: PostgreSQL's WAL, or the broker's bytes written to storage. */
     private static Double writtenBytes(Sample s) {
-        ServerStats server = s.server();
-        return server == null || s.enqueued() == 0 ? null : (double) server.walBytes() / s.enqueued();
+        if (s.broker() != null) {
+            return perSent(s, s.broker().writeBytes());
+        }
+        return s.server() == null ? null : perSent(s, s.server().walBytes());
     }
 
     private static Double clientCpuUs(Sample s) {
-        ClientStats client = s.client();
-        return client == null || s.enqueued() == 0 ? null : client.cpuPercent() / 100 * s.seconds() * 1e6 / s.enqueued();
+        return s.client() == null ? null : perSent(s, s.client().cpuSeconds() * 1e6);
+    }
+
+    private static Double perSent(Sample s, double total) {
+        return s.enqueued() == 0 ? null : total / s.enqueued();
     }
 }

@@ -1,5 +1,6 @@
 package io.dbqueue.bench.answer;
 
+import io.dbqueue.bench.metrics.BrokerStats;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.metrics.ServerStats;
@@ -34,11 +35,24 @@ class RateStepsTest {
         assertEquals(50, step.clientCpuUs().median());
     }
 
+    @Test
+    void aBrokersCostsAreItsProcesss() {
+        BrokerStats broker = new BrokerStats("beam.smp (pid 1)", 1.0, 50, 10, 40_000_000, 2_000);
+        RateStep step = RateSteps.of(10_000, 1, List.of(sample(1, 10_000, 10, null, broker)));
+        assertEquals(50, step.serverCpuUs().median());
+        assertEquals(2_000, step.writtenBytes().median());
+    }
+
     private static Sample sample(int repetition, double processedPerSecond, double p99) {
+        return sample(repetition, processedPerSecond, p99,
+                new ServerStats(20_000_000, 1_000, 2.0, 100.0, 0, 0, 0, 0, 100.0), null);
+    }
+
+    private static Sample sample(int repetition, double processedPerSecond, double p99, ServerStats server,
+                                 BrokerStats broker) {
         LatencySummary latency = new LatencySummary(1, p99 / 4, p99 / 4, p99 / 2, p99, p99 * 2);
         return new Sample(repetition, 2, 20_000, (long) (processedPerSecond * 2), processedPerSecond, 10_000, false,
-                latency, LatencySummary.NONE, LatencySummary.NONE,
-                new ServerStats(20_000_000, 1_000, 2.0, 100.0, 0, 0, 0, 0), new ClientStats(50, 10, 0, 4),
-                List.of(), List.of(), List.of());
+                latency, LatencySummary.NONE, LatencySummary.NONE, server, new ClientStats(50, 10, 0, 4, 1.0, 25),
+                List.of(), List.of(), List.of(), broker);
     }
 }

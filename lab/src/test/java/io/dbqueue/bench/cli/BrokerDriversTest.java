@@ -1,5 +1,6 @@
 package io.dbqueue.bench.cli;
 
+import io.dbqueue.bench.ResultsSchema;
 import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.Drivers;
 import io.dbqueue.bench.metrics.BrokerProcess;
@@ -41,11 +42,12 @@ class BrokerDriversTest {
         assertEquals(1, runs.size(), "one cell for the batch size, whatever the layouts");
         assertEquals("none", runs.get(0).get("layout").asString());
         assertTrue(runs.get(0).at("/throughput/median").asDouble() > 0, runs.toString());
-        assertTrue(EndToEndTest.schemaErrors(out.resolve("results.json")).isEmpty(), "results.json matches its schema");
-        assertTrue(runs.get(0).at("/client/cpu_micros_per_message").asDouble() > 0, runs.toString());
+        assertTrue(ResultsSchema.errors(out.resolve("results.json")).isEmpty(), "results.json matches its schema");
+        JsonNode sample = runs.get(0).at("/samples/0");
+        assertTrue(sample.at("/client/cpu_micros_per_message").asDouble() > 0, runs.toString());
         String process = broker.startsWith("rabbitmq") ? "beam.smp" : "nats-server";
         if (BrokerProcess.named(process) != null) { // the broker runs on this machine
-            JsonNode figures = runs.get(0).get("broker");
+            JsonNode figures = sample.get("broker");
             assertTrue(figures.get("process").asString().startsWith(process), figures.toString());
             assertTrue(figures.get("cpu_micros_per_message").asDouble() > 0, figures.toString());
         }

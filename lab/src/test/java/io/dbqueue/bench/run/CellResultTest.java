@@ -86,16 +86,17 @@ class CellResultTest {
     }
 
     private static ServerStats server(double walPerMessage, Double cpuPercent) {
-        return new ServerStats((long) walPerMessage * 1000, walPerMessage, cpuPercent, cpuPercent, 8192, 8192, 0, 1);
+        return new ServerStats((long) walPerMessage * 1000, walPerMessage, cpuPercent, cpuPercent, 8192, 8192, 0, 1,
+                null);
     }
 
     private static ClientStats client(double cpuPercent) {
-        return new ClientStats(cpuPercent, 20, 1 << 20, 4);
+        return new ClientStats(cpuPercent, 20, 1 << 20, 4, cpuPercent / 100, 0);
     }
 
     private static Sample sample(int repetition, double perSecond, LatencySummary latency, ServerStats server,
                                  ClientStats client) {
         return new Sample(repetition, 1, (long) perSecond, (long) perSecond, perSecond, perSecond, false, latency,
-                LatencySummary.NONE, LatencySummary.NONE, server, client, List.of(), List.of(), List.of());
+                LatencySummary.NONE, LatencySummary.NONE, server, client, List.of(), List.of(), List.of(), null);
     }
 }
