@@ -21,11 +21,6 @@ public record RetentionPolicy(Duration maxAge, long maxBytes, boolean dropConsum
         }
     }
 
-    /** Kafka's default: records are kept 7 days, whoever has read them. */
-    public static RetentionPolicy defaults() {
-        return new RetentionPolicy(Duration.ofDays(7), 0, false);
-    }
-
     public static RetentionPolicy consumed() {
         return new RetentionPolicy(null, 0, true);
     }

@@ -27,10 +27,6 @@ public record Topic(String name, int partitions, long segmentSize) {
         return new Topic(name, partitions, DEFAULT_SEGMENT_SIZE);
     }
 
-    public Topic withSegmentSize(long segmentSize) {
-        return new Topic(name, partitions, segmentSize);
-    }
-
     /** Throws naming the partition and the topic's range unless {@code partition} is one of this topic's. */
     public int checkPartition(int partition) {
         if (partition < 0 || partition >= partitions) {

@@ -128,11 +128,6 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
         return PRESETS;
     }
 
-    /** The experiment's six layouts, queue_tasks_1 .. queue_tasks_6. */
-    public static List<Layout> experimentLayouts() {
-        return PRESETS.subList(0, 6);
-    }
-
     public static Layout named(String name) {
         return PRESETS.stream().filter(l -> l.name.equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown layout '" + name + "'; known layouts: "
@@ -147,10 +142,6 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
     /** This layout with other table storage parameters, e.g. {@code fillfactor}. */
     public Layout withTableOptions(Map<String, String> options) {
         return new Layout(name, description, claimOrder, requestId, claimIndex, options, indexOptions, partitions);
-    }
-
-    public Layout withIndexOptions(Map<String, String> options) {
-        return new Layout(name, description, claimOrder, requestId, claimIndex, tableOptions, options, partitions);
     }
 
     private Layout derive(String newName, String newDescription, int newPartitions) {

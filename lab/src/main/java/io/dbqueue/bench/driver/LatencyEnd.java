@@ -24,8 +24,8 @@ public final class LatencyEnd {
             case "log" -> "write to read handler, before the offset commit";
             // KafkaGroups meters after consumer.commitSync() returned
             case "kafka", "kafka-fsync" -> "send to read, offset committed";
-            // RabbitMqDriver and NatsDriver meter after sending the acknowledgement, without waiting for it
-            case "rabbitmq", "nats" -> "send to read handler, acknowledgement sent";
+            // RabbitMqAcknowledger and NatsDriver meter after sending the acknowledgement, without waiting for it
+            case "rabbitmq", "rabbitmq-quorum", "nats" -> "send to read handler, acknowledgement sent";
             default -> throw new IllegalArgumentException("unknown driver '" + driver + "'; known drivers: "
                     + Workload.DRIVERS);
         };

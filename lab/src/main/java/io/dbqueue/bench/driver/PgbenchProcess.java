@@ -180,10 +180,6 @@ final class PgbenchProcess implements AutoCloseable {
         }
     }
 
-    boolean paused() {
-        return paused;
-    }
-
     private void signal(String name) {
         try {
             Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))

@@ -53,11 +53,6 @@ public final class ServerProbe {
         }
     }
 
-    /** Whether PostgreSQL's CPU time can be read (the server runs on this machine). */
-    public boolean seesServerCpu() {
-        return processes != null;
-    }
-
     /** Where the counters stand when a window opens. */
     public Mark mark(List<String> tables) throws SQLException {
         return new Mark(counters(tables), processes == null ? 0 : processes.cpuSeconds(), System.nanoTime());
