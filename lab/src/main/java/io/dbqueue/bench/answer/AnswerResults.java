@@ -8,10 +8,14 @@ import java.util.List;
  * An answer run as results.json holds it: what ran, where, and every sweep with every repetition's
  * figures folded into medians and ranges.
  *
- * @param layout the queue table layout the PostgreSQL queue ran on (the best one for the server's version)
+ * @param layout           the queue table layout the PostgreSQL queue ran on (the best one for the server's version)
+ * @param producersBatched producer threads at a batch over 1; {@code producersSingle} at a batch of 1
+ * @param consumers        consumer threads (per group for a topic)
+ * @param consumerBatch    what a consumer claims, prefetches or reads at once
  */
 public record AnswerResults(String kind, int schemaVersion, String startedAt, String finishedAt, boolean interrupted,
                             String plan, String layout, int repeat, double warmupSeconds, double windowSeconds,
+                            int producersBatched, int producersSingle, int consumers, int consumerBatch,
                             List<Integer> targetsMs, Environment environment, List<Sweep> sweeps) {
 
     public static final String KIND = "answer";

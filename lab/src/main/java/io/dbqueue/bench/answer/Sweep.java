@@ -41,9 +41,9 @@ public record Sweep(AnswerSystem system, AnswerShape shape, List<RateStep> steps
         return steps.stream().anyMatch(s -> !s.keptUp());
     }
 
-    /** The step at {@code rate}, or null when the sweep did not run it. */
-    public RateStep at(int rate) {
-        return steps.stream().filter(s -> s.offered() == rate).findFirst().orElse(null);
+    /** The step at {@code rate} when the system kept it up, or null. */
+    public RateStep keptUpAt(int rate) {
+        return steps.stream().filter(s -> s.offered() == rate && s.keptUp()).findFirst().orElse(null);
     }
 
     public boolean measured() {

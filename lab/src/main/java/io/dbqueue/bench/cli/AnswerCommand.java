@@ -6,7 +6,7 @@ import io.dbqueue.bench.answer.AnswerPlan;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerRunner;
 import io.dbqueue.bench.answer.AnswerSystem;
-import io.dbqueue.bench.answer.Decision;
+import io.dbqueue.bench.report.Decision;
 import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.driver.Drivers;
 import io.dbqueue.bench.environment.Environment;
@@ -83,6 +83,7 @@ final class AnswerCommand implements Callable<Integer> {
             AnswerResults results = new AnswerResults(AnswerResults.KIND, AnswerResults.SCHEMA_VERSION,
                     started.toString(), Instant.now().toString(), ctrlC.stop().isStopped(), plan.name(), layout,
                     plan.repeat(), plan.warmup().toMillis() / 1000.0, plan.duration().toMillis() / 1000.0,
+                    plan.producersBatched(), plan.producersSingle(), plan.consumers(), plan.consumerBatch(),
                     plan.targetsMs(), environment, sweeps);
             AnswerReportWriter.write(dir, results);
             console.println("bench: wrote " + dir.resolve("report.md"));

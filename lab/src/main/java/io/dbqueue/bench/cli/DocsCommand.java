@@ -9,7 +9,8 @@ import picocli.CommandLine.Parameters;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 /** {@code bench docs DIR}: writes the answer's table from a committed run into the README and the performance page. */
@@ -18,25 +19,33 @@ import java.util.concurrent.Callable;
                 + " answer-table markers of README.md and docs/performance.md.")
 final class DocsCommand implements Callable<Integer> {
 
-    /** The pages that show the answer's table, relative to the project directory. */
-    static final List<String> PAGES = List.of("README.md", "docs/performance.md");
+    /** The pages that show the answer's table, relative to the project directory, and whether they show its charts. */
+    static final Map<String, Boolean> PAGES = Map.of("README.md", false, "docs/performance.md", true);
 
     @Parameters(paramLabel = "DIR", description = "An answer run's directory, e.g. docs/results/2026-11-26-answer.")
     Path dir;
 
     @Override
     public Integer call() throws Exception {
-        if (!Files.isRegularFile(dir.resolve("results.json"))) {
-            throw new IllegalArgumentException(dir + " has no results.json");
+        if (!AnswerReportWriter.isAnswer(dir)) {
+            throw new IllegalArgumentException(dir + " holds no results.json of bench answer");
         }
         AnswerResults results = AnswerReportWriter.read(dir);
-        Path project = ProjectDir.get();
-        for (String name : PAGES) {
-            Path page = project.resolve(name);
-            String text = Files.readString(page);
-            Files.writeString(page, AnswerDocs.replace(text, AnswerDocs.block(results, page.getParent(), dir)));
-            System.out.println("bench: wrote the answer table into " + name);
+        if (results.interrupted()) {
+            throw new IllegalArgumentException(dir + " holds an interrupted answer run: its table would be partial");
         }
+        if (Boolean.TRUE.equals(results.environment().gitDirty())) {
+            System.out.println("bench: note: " + dir + " ran from a tree with uncommitted changes");
+        }
+        Path project = ProjectDir.get();
+        for (Map.Entry<String, Boolean> page : new TreeMap<>(PAGES).entrySet()) {
+            Path file = project.resolve(page.getKey());
+            Files.writeString(file, AnswerDocs.replace(Files.readString(file),
+                    AnswerDocs.block(results, file.getParent(), dir.toAbsolutePath(), page.getValue())));
+            System.out.println("bench: wrote the answer table into " + page.getKey());
+        }
+        System.out.println("bench: the pages show " + AnswerDocs.chartFiles(results) + " of " + dir
+                + ": commit them with git add -f (charts/ is ignored)");
         return 0;
     }
 }

@@ -86,7 +86,7 @@ public final class KafkaDriver implements Driver {
             admin.createTopics(List.of(new NewTopic(topic, log.partitions(), (short) 1).configs(topicConfig))).all()
                     .get(TOPIC_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             try {
-                BrokerProcess broker = BrokerProcess.of("kafka.Kafka", KafkaSharedBroker.pid());
+                BrokerProcess broker = KafkaSharedBroker.process();
                 return InProcessMeasurement.run(context, List.of(), log.groups(), broker, meter -> {
                     AtomicReference<Throwable> failure = new AtomicReference<>();
                     KafkaGroups groups = KafkaGroups.start(servers, topic, log, workload.readBatch(),

@@ -24,6 +24,7 @@ import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ public final class NatsDriver implements Driver {
             recreateStream(connection.jetStreamManagement());
             JetStream jetStream = connection.jetStream();
             ConsumerContext durable = connection.getConsumerContext(STREAM, DURABLE);
-            return InProcessMeasurement.run(context, List.of(), 1, BrokerProcess.named("nats-server"), meter -> {
+            return InProcessMeasurement.run(context, List.of(), 1, BrokerProcess.namedIfLocal("nats-server", URI.create(url).getHost()), meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Consumers consumers = new Consumers(durable, workload.consumers(), workload.claimBatch(batchSize),
                         meter, failure);

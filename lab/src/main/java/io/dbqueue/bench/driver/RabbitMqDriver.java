@@ -87,7 +87,7 @@ public final class RabbitMqDriver implements Driver {
                 admin.queueDelete(queue);
                 admin.queueDeclare(queue, true, false, false, queueArguments);
             }
-            return InProcessMeasurement.run(context, List.of(), 1, BrokerProcess.named(ERLANG_VM), meter -> {
+            return InProcessMeasurement.run(context, List.of(), 1, BrokerProcess.namedIfLocal(ERLANG_VM, Env.or("RABBIT_HOST", "127.0.0.1")), meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Consumers consumers = new Consumers(consuming, queue, workload.consumers(),
                         workload.claimBatch(batchSize), meter, failure);

@@ -38,6 +38,19 @@ public final class BrokerProcess {
         }
     }
 
+    /**
+     * As {@link #named}, but only for a broker reached on this machine ({@code host} a loopback
+     * address or localhost): a local process of that name is not the broker on another host.
+     */
+    public static BrokerProcess namedIfLocal(String command, String host) {
+        return isLoopback(host) ? named(command) : null;
+    }
+
+    static boolean isLoopback(String host) {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1");
+    }
+
     /** The process {@code pid}, reported as {@code name}. */
     public static BrokerProcess of(String name, long pid) {
         return new BrokerProcess(name, List.of(pid));

@@ -7,33 +7,41 @@ import java.nio.file.Path;
 /**
  * What a Linux process has used so far, from /proc: CPU clock ticks (user + system, all its threads,
  * {@code /proc/<pid>/stat}) and bytes it caused to be written to storage ({@code write_bytes} of
- * {@code /proc/<pid>/io}, readable for another user's process only as root). Cumulative: a window's
- * figures are the difference of two readings.
+ * {@code /proc/<pid>/io}, readable for another user's process only as root: {@code writesKnown} is false
+ * when it could not be read). Cumulative: a window's figures are the difference of two readings.
  */
-public record ProcUsage(long ticks, long writeBytes) {
+public record ProcUsage(long ticks, long writeBytes, boolean writesKnown) {
 
-    public static final ProcUsage NONE = new ProcUsage(0, 0);
+    public static final ProcUsage NONE = new ProcUsage(0, 0, true);
     private static final double CLOCK_TICKS_PER_SECOND = 100.0;
     private static final Path PROC = Path.of("/proc");
 
-    /** The process's usage so far; {@link #NONE} when it is gone or /proc cannot tell. */
+    /**
+     * The process's usage so far; {@link #NONE} when it is gone or /proc cannot tell. Its CPU is read
+     * whoever owns it; its writes only where /proc lets us (another user's, as root).
+     */
     public static ProcUsage of(long pid) {
+        Path dir = PROC.resolve(Long.toString(pid));
+        long ticks;
         try {
-            Path dir = PROC.resolve(Long.toString(pid));
             String stat = Files.readString(dir.resolve("stat"));
-            long ticks = statField(stat, 14) + statField(stat, 15);
-            return new ProcUsage(ticks, writeBytes(Files.readString(dir.resolve("io"))));
+            ticks = statField(stat, 14) + statField(stat, 15);
         } catch (IOException | RuntimeException e) {
             return NONE;
+        }
+        try {
+            return new ProcUsage(ticks, writeBytes(Files.readString(dir.resolve("io"))), true);
+        } catch (IOException | RuntimeException e) {
+            return new ProcUsage(ticks, 0, false);
         }
     }
 
     public ProcUsage plus(ProcUsage other) {
-        return new ProcUsage(ticks + other.ticks, writeBytes + other.writeBytes);
+        return new ProcUsage(ticks + other.ticks, writeBytes + other.writeBytes, writesKnown && other.writesKnown);
     }
 
     public ProcUsage minus(ProcUsage other) {
-        return new ProcUsage(ticks - other.ticks, writeBytes - other.writeBytes);
+        return new ProcUsage(ticks - other.ticks, writeBytes - other.writeBytes, writesKnown && other.writesKnown);
     }
 
     public double cpuSeconds() {

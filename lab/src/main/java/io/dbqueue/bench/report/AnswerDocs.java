@@ -3,6 +3,7 @@ package io.dbqueue.bench.report;
 import io.dbqueue.bench.answer.AnswerResults;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The answer's table in a page (README.md, docs/performance.md), between two marker lines, so that
@@ -16,14 +17,31 @@ public final class AnswerDocs {
     private AnswerDocs() {
     }
 
-    /** What goes between the markers of a page in {@code pageDir} for the run in {@code runDir}. */
-    public static String block(AnswerResults results, Path pageDir, Path runDir) {
+    /**
+     * What goes between the markers of a page in {@code pageDir} for the run in {@code runDir}: the
+     * summary table, where it comes from, and with {@code charts} the headline shape's two charts.
+     */
+    public static String block(AnswerResults results, Path pageDir, Path runDir, boolean charts) {
         String link = pageDir.toAbsolutePath().normalize().relativize(runDir.toAbsolutePath().normalize()).toString()
                 .replace('\\', '/');
-        return AnswerTable.summaryMarkdown(results) + "\n\nMessages per second, the median of " + results.repeat()
-                + " runs per rate, on " + results.environment().postgres().version() + " (" + results.layout()
-                + " layout), " + results.environment().cpu().model() + ", " + results.environment().cpu().cores()
-                + " cores: [" + runDir.getFileName() + "](" + link + "/report.md).";
+        StringBuilder block = new StringBuilder(AnswerTable.summaryMarkdown(results)).append("\n\nMessages per"
+                + " second, the median of ").append(results.repeat()).append(" runs per rate (-: not in that shape), on PostgreSQL ")
+                .append(results.environment().postgres().version()).append(" (").append(results.layout())
+                .append(" layout), ").append(results.environment().cpu().model()).append(", ")
+                .append(results.environment().cpu().cores()).append(" cores: [").append(runDir.getFileName())
+                .append("](").append(link).append("/report.md).");
+        if (charts && !results.shapes().isEmpty()) {
+            for (String chart : chartFiles(results)) {
+                block.append("\n\n![").append(chart).append("](").append(link).append('/').append(chart).append(')');
+            }
+        }
+        return block.toString();
+    }
+
+    /** The headline shape's charts, as paths under the run's directory: the files a page shows, to be committed. */
+    public static List<String> chartFiles(AnswerResults results) {
+        String slug = results.shapes().get(0).slug();
+        return List.of("charts/answer-p99-" + slug + ".png", "charts/answer-delivered-" + slug + ".png");
     }
 
     /** {@code page} with the text between its markers replaced by {@code block}. */

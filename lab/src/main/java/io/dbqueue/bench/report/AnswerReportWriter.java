@@ -3,7 +3,9 @@ package io.dbqueue.bench.report;
 import io.dbqueue.bench.answer.AnswerPlan;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
-import io.dbqueue.bench.answer.Decision;
+import io.dbqueue.bench.report.AnswerFigures;
+import io.dbqueue.bench.report.Decision;
+import io.dbqueue.bench.answer.RateStep;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,9 +47,11 @@ public final class AnswerReportWriter {
                         + " every rate runs %d time(s) (%.0f s warm-up, %.0f s measured) and a system's sweep stops at"
                         + " the first rate it does not keep up (sent or delivered under %.0f %% of offered) or whose"
                         + " p99 passes %d ms. Capacity at a target is the highest rate up to which every rate was kept"
-                        + " up with p99 at or under it. Figures are medians over the runs of each run's own figure.%s",
+                        + " up with p99 at or under it: the real figure lies between it and the next rate offered. Figures"
+                + " are medians over the runs of each run's own figure.%s",
                 results.startedAt(), results.repeat(), results.warmupSeconds(), results.windowSeconds(),
-                100 * AnswerPlan.KEPT_UP, results.targetsMs().stream().mapToInt(i -> i).max().orElse(0), results.interrupted() ? " Interrupted: partial results." : ""));
+                100 * AnswerPlan.KEPT_UP, results.targetsMs().stream().mapToInt(i -> i).max().orElse(0),
+                results.interrupted() ? " Interrupted: partial results." : ""));
         doc.heading(2, "The answer");
         Decision.of(results).forEach(doc::paragraph);
         doc.paragraph("Messages per second each system holds:");
@@ -55,6 +59,8 @@ public final class AnswerReportWriter {
         List<ChartImage> charts = new ArrayList<>();
         for (AnswerShape shape : results.shapes()) {
             doc.heading(2, shape.title());
+            doc.paragraph("Rates offered, messages per second: " + String.join(", ",
+                    shape.rates().stream().map(AnswerFigures::number).toList()) + ".");
             AnswerTable.shape(doc, results, shape);
             ChartImage p99 = AnswerCharts.p99(results, shape);
             ChartImage delivered = AnswerCharts.delivered(results, shape);
@@ -65,16 +71,25 @@ public final class AnswerReportWriter {
             AnswerTable.steps(doc, results, shape);
         }
         doc.heading(2, "How it was measured");
+        doc.paragraph(String.format(Locale.ROOT, "Every system gets the same load: %d producer threads sending"
+                        + " batches (%d for a batch of 1, as each waits for its acknowledgement), %d consumer threads"
+                        + " (per group, for a topic of 4 partitions) taking up to %d messages at a time (the queue's"
+                        + " claim, RabbitMQ's prefetch, NATS's pull, the log's and Kafka's read). The queue runs on"
+                        + " the %s layout with adaptive wakeups (NOTIFY while idle, polling while saturated).",
+                results.producersBatched(), results.producersSingle(), results.consumers(), results.consumerBatch(),
+                results.layout()));
         doc.paragraph("Latency runs from the moment a message was due to be sent (so a send held up by a slow one"
-                + " before it counts its wait) to where each table's setup column says. The queue runs on the "
-                + results.layout() + " layout with adaptive wakeups (NOTIFY while idle, polling while saturated),"
-                + " claims of up to 100; the brokers' consumers prefetch up to 100. Server CPU is PostgreSQL's"
-                + " processes or the broker's process; server writes are PostgreSQL's WAL or the broker's bytes"
-                + " written (/proc/PID/io); both per message sent, at the highest rate the system kept up.");
-        doc.paragraph("Repetitions of one rate can disagree on p99 by more than 15 %: a window of a few seconds on two"
-                + " shared cores holds few of the slowest messages, and the disk's flush time moves within minutes."
-                + " The tables give the min-max of p99 so that a capacity near a target can be read with its spread;"
-                + " delivered rates agree closely.");
+                + " before it counts its wait) to where each table's setup column says. Server CPU is PostgreSQL's"
+                + " processes or the broker's process; written is PostgreSQL's WAL or the bytes the broker's process"
+                + " wrote to storage (/proc/PID/io); all per message sent, compared at the highest rate every system"
+                + " of the shape kept up.");
+        doc.heading(2, "Repetitions");
+        doc.paragraph("Repetitions of one rate within 15 % of their median: delivered rate "
+                + AnswerFigures.within(results.sweeps(), RateStep::delivered, 15) + " rates, p99 "
+                + AnswerFigures.within(results.sweeps(), RateStep::p99Ms, 15) + " rates (run more than once)."
+                + " A p99 over a window of a few seconds rests on its few slowest messages, and on two shared cores"
+                + " one scheduling hiccup or a slow WAL flush moves it; the tables give its min-max, so that a"
+                + " capacity near a target can be read with its spread.");
         ReportDocument.environment(doc, results.environment());
         for (ChartImage chart : charts) {
             Files.write(dir.resolve(chart.path()), chart.png());

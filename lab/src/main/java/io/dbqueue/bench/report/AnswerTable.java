@@ -4,7 +4,6 @@ import io.dbqueue.bench.answer.AnswerPlan;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.AnswerSystem;
-import io.dbqueue.bench.answer.Capacities;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.driver.LatencyEnd;
@@ -34,36 +33,44 @@ public final class AnswerTable {
     static void summary(Document doc, AnswerResults results) {
         int target = AnswerPlan.HEADLINE_TARGET_MS;
         List<AnswerShape> shapes = results.shapes();
+        if (shapes.isEmpty()) {
+            doc.paragraph("Nothing was measured.");
+            return;
+        }
+        AnswerShape headline = shapes.get(0);
+        int common = AnswerFigures.commonRate(results, headline);
         List<String> header = new ArrayList<>(List.of("system"));
         shapes.forEach(s -> header.add(s.title() + ", p99 ≤ " + target + " ms"));
-        header.add("saturation, " + shapes.get(0).title());
-        header.add("server CPU, disk per message");
+        header.add("saturation, " + headline.title());
+        header.add("server CPU, written per message at " + AnswerFigures.number(common) + "/s");
         List<List<String>> rows = new ArrayList<>();
         for (AnswerSystem system : systems(results)) {
             List<String> row = new ArrayList<>(List.of(system.label()));
-            shapes.forEach(s -> row.add(Capacities.capacity(results.sweep(system, s.messageSize(), s.batchSize()),
+            shapes.forEach(s -> row.add(AnswerFigures.capacity(results.sweep(system, s.messageSize(), s.batchSize()),
                     target)));
-            Sweep headline = results.sweep(system, shapes.get(0).messageSize(), shapes.get(0).batchSize());
-            row.add(Capacities.saturation(headline));
-            row.add(costs(Capacities.costStep(headline)));
+            Sweep sweep = results.sweep(system, headline.messageSize(), headline.batchSize());
+            row.add(AnswerFigures.saturation(sweep));
+            row.add(costs(sweep == null ? null : sweep.keptUpAt(common)));
             rows.add(row);
         }
         doc.table(header, rows);
     }
 
-    /** One shape's table: capacity at each target, saturation, costs. */
+    /** One shape's table: capacity at each target, saturation, costs at the shape's common rate. */
     static void shape(Document doc, AnswerResults results, AnswerShape shape) {
+        int common = AnswerFigures.commonRate(results, shape);
+        String at = " at " + AnswerFigures.number(common) + "/s";
         List<String> header = new ArrayList<>(List.of("system"));
         results.targetsMs().forEach(t -> header.add("p99 ≤ " + t + " ms"));
-        header.addAll(List.of("saturation", "server CPU per message", "server writes per message",
-                "client CPU per message", "setup"));
+        header.addAll(List.of("saturation", "server CPU per message" + at, "written per message" + at,
+                "client CPU per message" + at, "setup"));
         List<List<String>> rows = new ArrayList<>();
         for (AnswerSystem system : shape.systems()) {
             Sweep sweep = results.sweep(system, shape.messageSize(), shape.batchSize());
             List<String> row = new ArrayList<>(List.of(system.label()));
-            results.targetsMs().forEach(t -> row.add(Capacities.capacity(sweep, t)));
-            RateStep step = Capacities.costStep(sweep);
-            row.add(Capacities.saturation(sweep));
+            results.targetsMs().forEach(t -> row.add(AnswerFigures.capacity(sweep, t)));
+            RateStep step = sweep == null ? null : sweep.keptUpAt(common);
+            row.add(AnswerFigures.saturation(sweep));
             row.add(step == null || step.serverCpuUs() == null ? "-" : micros(step.serverCpuUs().median()));
             row.add(step == null || step.writtenBytes() == null ? "-" : bytes(step.writtenBytes().median()));
             row.add(step == null || step.clientCpuUs() == null ? "-" : micros(step.clientCpuUs().median()));
@@ -85,8 +92,8 @@ public final class AnswerTable {
                 continue;
             }
             for (RateStep step : sweep.steps()) {
-                rows.add(List.of(system.label(), Capacities.number(step.offered()),
-                        Capacities.number(step.sent().median()), Capacities.number(step.delivered().median()),
+                rows.add(List.of(system.label(), AnswerFigures.number(step.offered()),
+                        AnswerFigures.number(step.sent().median()), AnswerFigures.number(step.delivered().median()),
                         ms(step.p50Ms() == null ? null : step.p50Ms().median()),
                         step.p99Ms() == null ? "-" : ms(step.p99Ms().median()) + " (" + ms(step.p99Ms().min()) + "-"
                                 + ms(step.p99Ms().max()) + ")",
@@ -108,11 +115,11 @@ public final class AnswerTable {
                 : ", " + bytes(step.writtenBytes().median()));
     }
 
-    private static String micros(double value) {
+    static String micros(double value) {
         return String.format(Locale.ROOT, "%,.0f µs", value);
     }
 
-    private static String bytes(double value) {
+    static String bytes(double value) {
         return value >= 10_240 ? String.format(Locale.ROOT, "%.1f KiB", value / 1024)
                 : String.format(Locale.ROOT, "%,.0f B", value);
     }

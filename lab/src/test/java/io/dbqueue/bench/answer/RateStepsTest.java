@@ -37,7 +37,7 @@ class RateStepsTest {
 
     @Test
     void aBrokersCostsAreItsProcesss() {
-        BrokerStats broker = new BrokerStats("beam.smp (pid 1)", 1.0, 50, 10, 40_000_000, 2_000);
+        BrokerStats broker = new BrokerStats("beam.smp (pid 1)", 1.0, 50, 10, 40_000_000L, 2_000.0);
         RateStep step = RateSteps.of(10_000, 1, List.of(sample(1, 10_000, 10, null, broker)));
         assertEquals(50, step.serverCpuUs().median());
         assertEquals(2_000, step.writtenBytes().median());

@@ -4,12 +4,13 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
-import static io.dbqueue.bench.answer.Steps.kept;
-import static io.dbqueue.bench.answer.Steps.shape;
-import static io.dbqueue.bench.answer.Steps.step;
-import static io.dbqueue.bench.answer.Steps.sweep;
+import static io.dbqueue.bench.report.Steps.kept;
+import static io.dbqueue.bench.report.Steps.shape;
+import static io.dbqueue.bench.report.Steps.step;
+import static io.dbqueue.bench.report.Steps.sweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SweepTest {
@@ -31,34 +32,19 @@ class SweepTest {
         assertEquals(1_000, sweep.capacity(200));
         assertTrue(sweep.saturated());
         assertEquals(1_800, sweep.saturation().orElseThrow());
+        assertNull(sweep.keptUpAt(2_000));
     }
 
     @Test
     void noCapacityWhenTheLowestRateMisses() {
         Sweep sweep = sweep(AnswerSystem.QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 60));
         assertEquals(0, sweep.capacity(50));
-        assertEquals("under 1,000", Capacities.capacity(sweep, 50));
-    }
-
-    @Test
-    void aSweepThatMetTheTargetAtItsHighestRateSaysOrMore() {
-        Sweep sweep = sweep(AnswerSystem.QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), kept(2_000, 5), kept(5_000, 5),
-                kept(10_000, 5));
-        assertEquals("10,000 or more", Capacities.capacity(sweep, 50));
         assertFalse(sweep.saturated());
-        assertEquals("10,000 or more", Capacities.saturation(sweep));
     }
 
     @Test
     void keptUpNeedsBothSidesWithinFivePercentOfTheOfferedRate() {
         assertTrue(step(1_000, 950, 5).keptUp());
         assertFalse(step(1_000, 949, 5).keptUp());
-    }
-
-    @Test
-    void costsComeFromTheHighestRateKeptUp() {
-        Sweep sweep = sweep(AnswerSystem.QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), kept(2_000, 300),
-                step(5_000, 3_000, 900));
-        assertEquals(2_000, Capacities.costStep(sweep).offered());
     }
 }

@@ -40,7 +40,8 @@ class AnswerCommandTest {
         assertTrue(queue.steps().get(0).serverCpuUs().median() > 0, queue.toString());
 
         String report = Files.readString(out.resolve("report.md"));
-        assertTrue(report.contains("PostgreSQL is enough up to") || report.contains("No broker was reachable"), report);
+        assertTrue(report.contains("## The answer\n\nWith 1 KiB, batch 100 at p99 ≤ 50 ms: PostgreSQL"
+                + " queue, at least once "), report);
         assertTrue(Files.size(out.resolve("charts/answer-p99-1kib-batch100.png")) > 0);
         assertTrue(Files.size(out.resolve("charts/answer-delivered-1kib-batch100.png")) > 0);
     }

@@ -113,7 +113,7 @@ class EndToEndTest {
         assertEquals(50, results.at("/workload/consumer_batch").asInt());
         JsonNode run = results.get("runs").get(0);
         assertTrue(run.at("/throughput/median").asDouble() > 0, run.toString());
-        // polling alone (every 100 ms) would put the median pickup near 50 ms
-        assertTrue(run.at("/latency_ms/p50/median").asDouble() < 20, run.toString());
+        // polling alone (every 100 ms) would put the median pickup near 50 ms, plus the two commits
+        assertTrue(run.at("/latency_ms/p50/median").asDouble() < 40, run.toString());
     }
 }

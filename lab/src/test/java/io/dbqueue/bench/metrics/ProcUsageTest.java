@@ -3,6 +3,7 @@ package io.dbqueue.bench.metrics;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,12 +28,19 @@ class ProcUsageTest {
 
     @Test
     void aWindowsFiguresAreTheDifferenceOfTwoReadings() {
-        ProcUsage used = new ProcUsage(350, 10_000).minus(new ProcUsage(100, 2_000));
+        ProcUsage used = new ProcUsage(350, 10_000, true).minus(new ProcUsage(100, 2_000, true));
 
-        assertEquals(new ProcUsage(250, 8_000), used);
+        assertEquals(new ProcUsage(250, 8_000, true), used);
         assertEquals(2.5, used.cpuSeconds());
         assertEquals(2_500, PerMessage.cpuMicros(used.cpuSeconds(), 1_000));
         assertEquals(8, PerMessage.of(used.writeBytes(), 1_000));
+    }
+
+    @Test
+    void writesUnknownForOneProcessAreUnknownForTheSum() {
+        ProcUsage sum = new ProcUsage(100, 2_000, true).plus(new ProcUsage(50, 0, false));
+        assertEquals(150, sum.ticks(), "CPU is read whoever owns the process");
+        assertFalse(sum.writesKnown());
     }
 
     @Test
@@ -43,5 +51,8 @@ class ProcUsageTest {
         assertTrue(jvms.usage().ticks() > 0);
         assertTrue(BrokerProcess.of("this jvm", ProcessHandle.current().pid()).usage().ticks() > 0);
         assertEquals(null, BrokerProcess.named("no-such-broker"));
+        assertEquals(null, BrokerProcess.namedIfLocal("java", "rabbit.example.com"), "a broker on another host");
+        assertNotNull(BrokerProcess.namedIfLocal("java", "127.0.0.1"));
+        assertTrue(BrokerProcess.isLoopback("localhost") && BrokerProcess.isLoopback("[::1]"));
     }
 }

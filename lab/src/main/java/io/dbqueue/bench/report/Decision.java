@@ -1,4 +1,11 @@
-package io.dbqueue.bench.answer;
+package io.dbqueue.bench.report;
+
+import io.dbqueue.bench.answer.AnswerPlan;
+import io.dbqueue.bench.answer.AnswerResults;
+import io.dbqueue.bench.answer.AnswerShape;
+import io.dbqueue.bench.answer.AnswerSystem;
+import io.dbqueue.bench.answer.RateStep;
+import io.dbqueue.bench.answer.Sweep;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,8 +20,8 @@ import static io.dbqueue.bench.answer.AnswerSystem.KAFKA_FSYNC_1_GROUP;
 import static io.dbqueue.bench.answer.AnswerSystem.LOG_1_GROUP;
 import static io.dbqueue.bench.answer.AnswerSystem.NATS_JETSTREAM;
 import static io.dbqueue.bench.answer.AnswerSystem.QUEUE_AT_LEAST_ONCE;
-import static io.dbqueue.bench.answer.Capacities.capacity;
-import static io.dbqueue.bench.answer.Capacities.number;
+import static io.dbqueue.bench.report.AnswerFigures.capacity;
+import static io.dbqueue.bench.report.AnswerFigures.number;
 
 /**
  * The answer in words, written from one run's numbers: up to which rate PostgreSQL is enough at
@@ -31,12 +38,13 @@ public final class Decision {
     public static List<String> of(AnswerResults results) {
         int target = AnswerPlan.HEADLINE_TARGET_MS;
         List<String> text = new ArrayList<>();
-        workQueues(results, target).ifPresent(text::add);
-        topics(results, target).ifPresent(text::add);
         for (AnswerShape shape : results.shapes()) {
-            if (shape.messageSize() != HEADLINE_SIZE || shape.batchSize() != HEADLINE_BATCH) {
-                text.add("With " + shape.title() + " at p99 ≤ " + target + " ms: " + holds(results, shape, target)
-                        + ".");
+            workQueues(results, shape, target).ifPresent(text::add);
+            if (shape.messageSize() == HEADLINE_SIZE && shape.batchSize() == HEADLINE_BATCH) {
+                topics(results, target).ifPresent(text::add);
+            } else if (shape.systems().stream().anyMatch(s -> s.kind() == AnswerSystem.Kind.TOPIC)) {
+                text.add("For a topic with " + shape.title() + ": "
+                        + holds(results, shape, target, AnswerSystem.Kind.TOPIC) + " messages/s.");
             }
         }
         costs(results).ifPresent(text::add);
@@ -48,21 +56,23 @@ public final class Decision {
         return text;
     }
 
-    /** The headline: the queue against the work-queue brokers. */
-    private static Optional<String> workQueues(AnswerResults results, int target) {
-        Sweep queue = results.sweep(QUEUE_AT_LEAST_ONCE, HEADLINE_SIZE, HEADLINE_BATCH);
+    /** In one shape, the queue (at least once) against the work-queue brokers. */
+    private static Optional<String> workQueues(AnswerResults results, AnswerShape shape, int target) {
+        Sweep queue = results.sweep(QUEUE_AT_LEAST_ONCE, shape.messageSize(), shape.batchSize());
         if (queue == null || !queue.measured()) {
             return Optional.empty();
         }
-        AnswerShape shape = queue.shape();
         List<Sweep> brokers = shape.systems().stream().filter(s -> !s.onPostgres()
                         && s.kind() == AnswerSystem.Kind.WORK_QUEUE)
-                .map(s -> results.sweep(s, HEADLINE_SIZE, HEADLINE_BATCH)).filter(Objects::nonNull)
+                .map(s -> results.sweep(s, shape.messageSize(), shape.batchSize())).filter(Objects::nonNull)
                 .filter(Sweep::measured).toList();
-        String all = "With " + shape.title() + " at p99 ≤ " + target + " ms, on this machine: "
+        String all = "With " + shape.title() + " at p99 ≤ " + target + " ms: "
                 + holds(results, shape, target, AnswerSystem.Kind.WORK_QUEUE) + " messages/s.";
         if (brokers.isEmpty()) {
-            return Optional.of(all + " No broker was reachable to compare with.");
+            List<String> skipped = results.sweeps().stream().filter(s -> s.shape().equals(shape) && !s.measured()
+                    && s.system().kind() == AnswerSystem.Kind.WORK_QUEUE).map(s -> s.system().label()).toList();
+            return Optional.of(all + " No broker was measured to compare with"
+                    + (skipped.isEmpty() ? "" : " (not measured: " + String.join(", ", skipped) + ")") + ".");
         }
         Sweep best = brokers.stream().max(Comparator.comparingInt(s -> s.capacity(target))).orElseThrow();
         int ours = queue.capacity(target);
@@ -106,30 +116,30 @@ public final class Decision {
         return Optional.of(text.toString());
     }
 
-    /** CPU and disk per message at each system's highest sustained rate, in the headline shape. */
+    /** CPU and bytes written per message at the rate every system of the headline shape kept up, one group each. */
     private static Optional<String> costs(AnswerResults results) {
+        Sweep queue = results.sweep(QUEUE_AT_LEAST_ONCE, HEADLINE_SIZE, HEADLINE_BATCH);
+        if (queue == null) {
+            return Optional.empty();
+        }
+        int rate = AnswerFigures.commonRate(results, queue.shape());
         List<String> parts = new ArrayList<>();
         for (Sweep sweep : results.sweeps()) {
-            RateStep step = Capacities.costStep(sweep);
-            if (sweep.shape().messageSize() != HEADLINE_SIZE || sweep.shape().batchSize() != HEADLINE_BATCH
-                    || sweep.system().groups() != 1 || step == null || step.serverCpuUs() == null) {
-                continue;
+            RateStep step = sweep.keptUpAt(rate);
+            if (sweep.shape().equals(queue.shape()) && sweep.system().groups() == 1 && step != null
+                    && step.serverCpuUs() != null) {
+                parts.add(sweep.system().label() + " " + AnswerTable.micros(step.serverCpuUs().median())
+                        + (step.writtenBytes() == null ? "" : " and " + AnswerTable.bytes(step.writtenBytes().median())));
             }
-            parts.add(sweep.system().label() + " " + String.format(Locale.ROOT, "%.0f µs", step.serverCpuUs().median())
-                    + (step.writtenBytes() == null ? "" : " and " + number(step.writtenBytes().median()) + " bytes"));
         }
-        return parts.isEmpty() ? Optional.empty() : Optional.of("Per message, at each system's"
-                + " highest rate kept up (" + HEADLINE_SIZE / 1024 + " KiB, batch " + HEADLINE_BATCH + ", one group),"
-                + " the server spent CPU and wrote to disk: " + String.join("; ", parts) + ".");
+        return parts.isEmpty() ? Optional.empty() : Optional.of("Per message at " + number(rate) + " messages/s ("
+                + queue.shape().title() + ", one group), the server's CPU and what it wrote (PostgreSQL: its WAL;"
+                + " a broker: its process's writes to disk): " + String.join("; ", parts) + ".");
     }
 
-    private static String holds(AnswerResults results, AnswerShape shape, int target) {
-        return holds(results, shape, target, null);
-    }
-
-    /** "PostgreSQL queue, at least once holds 20,000, RabbitMQ classic queue 5,000, ..." for the shape's systems of {@code kind} (all when null). */
+    /** "PostgreSQL queue, at least once 20,000, RabbitMQ classic queue 5,000, ..." for the shape's systems of {@code kind}. */
     private static String holds(AnswerResults results, AnswerShape shape, int target, AnswerSystem.Kind kind) {
-        return shape.systems().stream().filter(s -> kind == null || s.kind() == kind)
+        return shape.systems().stream().filter(s -> s.kind() == kind)
                 .map(s -> results.sweep(s, shape.messageSize(), shape.batchSize())).filter(Objects::nonNull)
                 .filter(Sweep::measured)
                 .map(s -> s.system().label() + " " + capacity(s, target))

@@ -1,0 +1,44 @@
+package io.dbqueue.bench.report;
+
+import io.dbqueue.bench.answer.AnswerResults;
+import io.dbqueue.bench.answer.AnswerShape;
+import io.dbqueue.bench.answer.AnswerSystem;
+import io.dbqueue.bench.answer.RateStep;
+import io.dbqueue.bench.answer.Sweep;
+
+import io.dbqueue.bench.run.Range;
+
+import java.util.List;
+
+/** Builds rate steps and sweeps for the answer's unit tests. */
+public final class Steps {
+
+    private Steps() {
+    }
+
+    /** A step at {@code offered} that delivered {@code delivered} per second with the given p99. */
+    public static RateStep step(int offered, double delivered, double p99) {
+        return new RateStep(offered, 3, Range.of(List.of(delivered)), Range.of(List.of((double) offered)),
+                Range.of(List.of(p99 / 2)), Range.of(List.of(p99)), Range.of(List.of(20.0)),
+                Range.of(List.of(1500.0)), Range.of(List.of(30.0)));
+    }
+
+    public static RateStep kept(int offered, double p99) {
+        return step(offered, offered, p99);
+    }
+
+    public static Sweep sweep(AnswerSystem system, AnswerShape shape, RateStep... steps) {
+        return new Sweep(system, shape, List.of(steps), null);
+    }
+
+    public static AnswerShape shape(List<AnswerSystem> systems) {
+        return new AnswerShape(1024, 100, systems, List.of(1_000, 2_000, 5_000, 10_000));
+    }
+
+    /** A run of the full plan's settings with these sweeps. */
+    public static AnswerResults results(Sweep... sweeps) {
+        return new AnswerResults(AnswerResults.KIND, AnswerResults.SCHEMA_VERSION, "2026-11-26T00:00:00Z",
+                "2026-11-26T00:30:00Z", false, "answer", "dbq_seq_pk", 3, 2, 3, 4, 16, 4, 100, List.of(10, 50, 200),
+                null, List.of(sweeps));
+    }
+}
