@@ -1,8 +1,6 @@
 package io.dbqueue.bench.answer;
 
 import io.dbqueue.DeliveryMode;
-import io.dbqueue.bench.driver.Driver;
-import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.MatrixRunner;
 import io.dbqueue.bench.run.NotMeasured;
 import io.dbqueue.bench.run.Progress;
@@ -10,20 +8,15 @@ import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.run.StopSignal;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
-import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Wakeup;
 
-import javax.sql.DataSource;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -40,28 +33,24 @@ public final class AnswerRunner {
     private final AnswerPlan plan;
     private final Workload base;
     private final String layout;
-    private final PostgresServer server;
-    private final DataSource admin;
-    private final Map<String, Driver> drivers;
+    private final MatrixRunner matrix;
     private final StopSignal stop;
     private final PrintStream console;
-    private final Map<String, Optional<String>> unavailable = new HashMap<>();
     private final Set<String> warm = new HashSet<>();
 
-    public AnswerRunner(AnswerPlan plan, Workload base, String layout, PostgresServer server, DataSource admin,
-                        Map<String, Driver> drivers, StopSignal stop, PrintStream console) {
+    /** {@code matrix} runs each offered rate as a matrix of one cell; it warms no JVM up, as this runner warms each driver. */
+    public AnswerRunner(AnswerPlan plan, Workload base, String layout, MatrixRunner matrix, StopSignal stop,
+                        PrintStream console) {
         this.plan = plan;
         this.base = base;
         this.layout = layout;
-        this.server = server;
-        this.admin = admin;
-        this.drivers = drivers;
+        this.matrix = matrix;
         this.stop = stop;
         this.console = console;
     }
 
     /** Every sweep of the plan, in its order; sweeps not run when stopped are left out. */
-    public List<Sweep> run() throws SQLException {
+    public List<Sweep> run() {
         List<Sweep> sweeps = new ArrayList<>();
         for (AnswerShape shape : plan.shapes()) {
             for (AnswerSystem system : shape.systems()) {
@@ -74,9 +63,8 @@ public final class AnswerRunner {
         return sweeps;
     }
 
-    private Sweep sweep(AnswerSystem system, AnswerShape shape) throws SQLException {
-        Optional<String> reason = unavailable.computeIfAbsent(system.driver(),
-                d -> Optional.ofNullable(drivers.get(d).unavailableReason()));
+    private Sweep sweep(AnswerSystem system, AnswerShape shape) {
+        Optional<String> reason = matrix.unavailableReason(system.driver());
         if (reason.isPresent()) {
             console.println("answer: skipped " + system.id() + ": " + reason.get());
             return new Sweep(system, shape, List.of(), "skipped: " + reason.get());
@@ -112,16 +100,17 @@ public final class AnswerRunner {
      * Runs the system once, uncounted, before its first rate: a just-started client, JIT compiler or
      * broker spends many times its steady CPU per message in its first seconds.
      */
-    private void warmUp(AnswerSystem system, AnswerShape shape) throws SQLException {
+    private void warmUp(AnswerSystem system, AnswerShape shape) {
         if (warm.add(system.driver() + "/" + shape.slug())) {
             measure(workload(system, shape, shape.rates().get(0), 1, Duration.ZERO, plan.driverWarmup()));
         }
     }
 
-    private MatrixRunner.Outcome measure(Workload workload) throws SQLException {
-        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        Progress progress = new Progress(quiet, false, workload.repeat(), workload.estimatedTime());
-        return new MatrixRunner(workload, server, admin, drivers, stop, progress, console).withoutJvmWarmUp().run();
+    private MatrixRunner.Outcome measure(Workload workload) {
+        // the sweep prints a line per rate; the runner's line per repetition would only repeat it
+        Progress quiet = new Progress(new PrintStream(OutputStream.nullOutputStream()), false, workload.repeat(),
+                workload.estimatedTime());
+        return matrix.run(workload, quiet);
     }
 
     /** The workload of one offered rate: the same for every system but for the driver and its own settings. */

@@ -14,6 +14,7 @@ import io.dbqueue.bench.environment.EnvironmentProbe;
 import io.dbqueue.bench.environment.StockSettings;
 import io.dbqueue.bench.report.AnswerReportWriter;
 import io.dbqueue.bench.report.ReportWriter;
+import io.dbqueue.bench.run.MatrixRunner;
 import io.dbqueue.bench.workload.WorkloadFile;
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.postgres.ServerProfile;
@@ -78,8 +79,10 @@ final class AnswerCommand implements Callable<Integer> {
             Environment environment = EnvironmentProbe.capture(server, ProjectDir.get(), serverOption.settings.keySet());
             StockSettings.openingLines(environment.postgres().nonDefaultSettings())
                     .forEach(line -> console.println("bench: " + line));
-            List<Sweep> sweeps = new AnswerRunner(plan, WorkloadFile.profile("default"), layout, server, admin,
-                    Drivers.all(), ctrlC.stop(), console).run();
+            MatrixRunner matrix = new MatrixRunner(server, admin, Drivers.all(), ctrlC.stop(), console)
+                    .withoutJvmWarmUp();
+            List<Sweep> sweeps = new AnswerRunner(plan, WorkloadFile.profile("default"), layout, matrix, ctrlC.stop(),
+                    console).run();
             AnswerResults results = new AnswerResults(AnswerResults.KIND, AnswerResults.SCHEMA_VERSION,
                     started.toString(), Instant.now().toString(), ctrlC.stop().isStopped(), plan.name(), layout,
                     plan.repeat(), plan.warmup().toMillis() / 1000.0, plan.duration().toMillis() / 1000.0,

@@ -10,7 +10,6 @@ import picocli.CommandLine.Parameters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 /** {@code bench docs DIR}: writes the answer's table from a committed run into the README and the performance page. */
@@ -18,9 +17,6 @@ import java.util.concurrent.Callable;
         description = "Writes the summary table of the answer run in DIR (its results.json) between the"
                 + " answer-table markers of README.md and docs/performance.md.")
 final class DocsCommand implements Callable<Integer> {
-
-    /** The pages that show the answer's table, relative to the project directory, and whether they show its charts. */
-    static final Map<String, Boolean> PAGES = Map.of("README.md", false, "docs/performance.md", true);
 
     @Parameters(paramLabel = "DIR", description = "An answer run's directory, e.g. docs/results/2026-11-26-answer.")
     Path dir;
@@ -38,7 +34,7 @@ final class DocsCommand implements Callable<Integer> {
             System.out.println("bench: note: " + dir + " ran from a tree with uncommitted changes");
         }
         Path project = ProjectDir.get();
-        for (Map.Entry<String, Boolean> page : new TreeMap<>(PAGES).entrySet()) {
+        for (Map.Entry<String, Boolean> page : AnswerDocs.PAGES.entrySet()) {
             Path file = project.resolve(page.getKey());
             Files.writeString(file, AnswerDocs.replace(Files.readString(file),
                     AnswerDocs.block(results, file.getParent(), dir.toAbsolutePath(), page.getValue())));

@@ -58,8 +58,8 @@ final class RunCommand implements Callable<Integer> {
             Map<String, Driver> drivers = Drivers.all();
             Progress progress = new Progress(console, System.console() != null,
                     workload.cells().size() * workload.repeat(), workload.estimatedTime());
-            MatrixRunner.Outcome outcome = new MatrixRunner(workload, server, admin, drivers, stop, progress,
-                    console).run();
+            MatrixRunner.Outcome outcome = new MatrixRunner(server, admin, drivers, stop, console).run(workload,
+                    progress);
             Results results = Results.of(started, Instant.now(), outcome.interrupted(),
                     workloadOptions.describe(workload), environment, outcome.runs(), outcome.notMeasured());
             ReportWriter.write(dir, results);

@@ -3,7 +3,10 @@ package io.dbqueue.bench.report;
 import io.dbqueue.bench.answer.AnswerResults;
 
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The answer's table in a page (README.md, docs/performance.md), between two marker lines, so that
@@ -13,6 +16,9 @@ public final class AnswerDocs {
 
     public static final String START = "<!-- answer-table:start -->";
     public static final String END = "<!-- answer-table:end -->";
+    /** The pages that show the table, relative to the project directory, and whether they show its charts. */
+    public static final Map<String, Boolean> PAGES = Collections.unmodifiableMap(new TreeMap<>(Map.of("README.md", false,
+            "docs/performance.md", true)));
 
     private AnswerDocs() {
     }

@@ -27,12 +27,10 @@ public final class MatrixRunner {
     /** How long the first in-process cell runs, uncounted, before the first round; see {@link #warmUpJvm}. */
     static final Duration JVM_WARMUP = Duration.ofSeconds(10);
 
-    private final Workload workload;
     private final PostgresServer server;
     private final DataSource admin;
     private final Map<String, Driver> drivers;
     private final StopSignal stop;
-    private final Progress progress;
     private final PrintStream log;
     private final TablePreparer preparer;
     private final ServerProbe serverProbe;
@@ -40,23 +38,27 @@ public final class MatrixRunner {
     private final Map<String, Optional<String>> unavailable = new HashMap<>();
     private boolean jvmWarmUp = true;
 
-    public MatrixRunner(Workload workload, PostgresServer server, DataSource admin, Map<String, Driver> drivers,
-                        StopSignal stop, Progress progress, PrintStream log) throws SQLException {
-        this.workload = workload;
+    /** A runner for one server and set of drivers; it asks each driver once whether it can run, for every matrix. */
+    public MatrixRunner(PostgresServer server, DataSource admin, Map<String, Driver> drivers, StopSignal stop,
+                        PrintStream log) throws SQLException {
         this.server = server;
         this.admin = admin;
         this.drivers = drivers;
         this.stop = stop;
-        this.progress = progress;
         this.log = log;
         this.preparer = new TablePreparer(admin, log);
         this.serverProbe = new ServerProbe(admin);
     }
 
-    /** Skips {@link #warmUpJvm}: for a caller that warms its drivers up itself and runs many small matrices. */
+    /** Skips the JVM warm-up: for a caller that warms its drivers up itself and runs many small matrices. */
     public MatrixRunner withoutJvmWarmUp() {
         jvmWarmUp = false;
         return this;
+    }
+
+    /** Why {@code driver} cannot run on this machine, asked once per runner; empty when it can. */
+    public Optional<String> unavailableReason(String driver) {
+        return unavailable.computeIfAbsent(driver, d -> Optional.ofNullable(drivers.get(d).unavailableReason()));
     }
 
     /** What was measured and what was not. */
@@ -69,14 +71,13 @@ public final class MatrixRunner {
      * machine's storage moves by tens of percent within minutes) reaches every cell alike, instead
      * of favouring the cells that ran in a fast stretch. A cell that fails is not run again.
      */
-    public Outcome run() {
+    public Outcome run(Workload workload, Progress progress) {
         Map<Cell, List<Repetition>> repetitions = new LinkedHashMap<>();
         Map<Cell, String> failures = new LinkedHashMap<>();
         List<NotMeasured> notMeasured = new ArrayList<>();
         List<Cell> runnable = new ArrayList<>();
         for (Cell cell : workload.cells()) {
-            Optional<String> reason = unavailable.computeIfAbsent(cell.driver(),
-                    d -> Optional.ofNullable(drivers.get(d).unavailableReason()));
+            Optional<String> reason = unavailableReason(cell.driver());
             if (reason.isPresent()) {
                 progress.skipped(cell, workload.repeat(), reason.get());
                 notMeasured.add(NotMeasured.of(cell, "skipped", reason.get()));
@@ -87,14 +88,15 @@ public final class MatrixRunner {
         }
         if (jvmWarmUp) {
             runnable.stream().filter(cell -> drivers.get(cell.driver()).runsInThisJvm()).findFirst()
-                    .ifPresent(this::warmUpJvm);
+                    .ifPresent(cell -> warmUpJvm(workload, cell));
         }
         for (Scheduled next : schedule(runnable, workload.repeat())) {
             if (stop.isStopped()) {
                 break;
             }
             if (!failures.containsKey(next.cell())) {
-                String failure = runOnce(next.cell(), next.round(), repetitions.get(next.cell()));
+                String failure = runOnce(workload, progress, next.cell(), next.round(),
+                        repetitions.get(next.cell()));
                 if (failure != null) {
                     failures.put(next.cell(), failure);
                 }
@@ -137,7 +139,7 @@ public final class MatrixRunner {
      * pgbench, a compiled program in a process of its own, is spared. A long-running service, the
      * library's real home, runs warm.
      */
-    private void warmUpJvm(Cell cell) {
+    private void warmUpJvm(Workload workload, Cell cell) {
         Workload warmup = workload.forCell(cell).toBuilder().warmup(Duration.ZERO).duration(JVM_WARMUP).messages(0).backlog(0)
                 .build();
         log.println("bench: warming up the JVM: " + cell + " for " + JVM_WARMUP.toSeconds() + " s, not counted");
@@ -160,7 +162,8 @@ public final class MatrixRunner {
     }
 
     /** Runs repetition {@code round} of the cell into {@code repetitions}; returns why it failed, or null. */
-    private String runOnce(Cell cell, int round, List<Repetition> repetitions) {
+    private String runOnce(Workload workload, Progress progress, Cell cell, int round,
+                           List<Repetition> repetitions) {
         QueueLocation location = location(cell);
         progress.started(cell, round, workload.repeat());
         try {

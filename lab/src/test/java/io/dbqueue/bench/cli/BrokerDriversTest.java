@@ -1,7 +1,6 @@
 package io.dbqueue.bench.cli;
 
 import io.dbqueue.bench.ResultsSchema;
-import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.Drivers;
 import io.dbqueue.bench.metrics.BrokerProcess;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,6 +13,8 @@ import tools.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,18 +26,7 @@ class BrokerDriversTest {
     @ParameterizedTest
     @ValueSource(strings = {"rabbitmq", "rabbitmq-quorum", "nats"})
     void aReachableBrokerRunsTheWorkloadOnceForTheBatchSize(String broker, @TempDir Path out) throws Exception {
-        Driver driver = Drivers.all().get(broker);
-        String unavailable = driver.unavailableReason();
-        assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
-
-        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
-        StringWriter err = new StringWriter();
-        int code = BenchMain.execute(new String[]{"run", "--workload", workload.toString(), "--out", out.toString(),
-                "--drivers", broker, "--repeat", "1"}, new PrintWriter(new StringWriter(), true),
-                new PrintWriter(err, true));
-        assertEquals(0, code, err.toString());
-
-        JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        JsonNode results = runTiny(broker, out);
         assertEquals(0, results.get("skipped").size(), results.get("skipped").toString());
         JsonNode runs = results.get("runs");
         assertEquals(1, runs.size(), "one cell for the batch size, whatever the layouts");
@@ -58,20 +48,25 @@ class BrokerDriversTest {
     @CsvSource({"rabbitmq, 100", "rabbitmq-quorum, 100", "nats, 100", "nats, 1"})
     void aTrickleOfSingleMessagesIsDeliveredWithoutWaitingForABatch(String broker, int consumerBatch, @TempDir Path out)
             throws Exception {
-        Driver driver = Drivers.all().get(broker);
-        String unavailable = driver.unavailableReason();
-        assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
-
-        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
-        StringWriter err = new StringWriter();
-        int code = BenchMain.execute(new String[]{"run", "--workload", workload.toString(), "--out", out.toString(),
-                "--drivers", broker, "--repeat", "1", "--batch-sizes", "1", "--producer-rate", "200",
-                "--consumer-batch", String.valueOf(consumerBatch)}, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
-        assertEquals(0, code, err.toString());
-
-        JsonNode run = new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("runs").get(0);
+        JsonNode run = runTiny(broker, out, "--batch-sizes", "1", "--producer-rate", "200", "--consumer-batch",
+                String.valueOf(consumerBatch)).get("runs").get(0);
         assertTrue(run.at("/throughput/median").asDouble() > 100, run.toString());
         // a consumer waiting for 100 messages at 200 a second would hold the median message for about 250 ms
         assertTrue(run.at("/read_latency_ms/p50/median").asDouble() < 50, run.toString());
+    }
+
+    /** The tiny workload once on {@code broker}, skipped when it is not reachable; its results.json. */
+    private JsonNode runTiny(String broker, Path out, String... flags) throws Exception {
+        String unavailable = Drivers.all().get(broker).unavailableReason();
+        assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
+        Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
+        List<String> args = new ArrayList<>(List.of("run", "--workload", workload.toString(), "--out", out.toString(),
+                "--drivers", broker, "--repeat", "1"));
+        args.addAll(List.of(flags));
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(args.toArray(String[]::new), new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+        return new ObjectMapper().readTree(out.resolve("results.json").toFile());
     }
 }

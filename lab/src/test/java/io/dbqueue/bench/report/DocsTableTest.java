@@ -2,11 +2,13 @@ package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.answer.AnswerResults;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,8 +26,12 @@ class DocsTableTest {
     private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern RUN_LINK = Pattern.compile("\\]\\(([^)]+)/report\\.md\\)");
 
+    static Stream<Arguments> pages() {
+        return AnswerDocs.PAGES.entrySet().stream().map(page -> Arguments.of(page.getKey(), page.getValue()));
+    }
+
     @ParameterizedTest
-    @CsvSource({"README.md, false", "docs/performance.md, true"})
+    @MethodSource("pages")
     void theAnswerTableMatchesTheResultsOfTheRunItLinks(String name, boolean charts) throws Exception {
         Path page = PROJECT.resolve(name);
         String block = AnswerDocs.current(Files.readString(page));
