@@ -1,6 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Transactions;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueNotifier;
 import io.dbqueue.spring.listener.DbQueueListenerRegistrar;

@@ -1,8 +1,8 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.QueueNotifier;
 import io.dbqueue.queue.RetryPolicy.RetryType;
-import io.dbqueue.queue.VacuumPolicy;
 import io.dbqueue.queue.Wakeup;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;

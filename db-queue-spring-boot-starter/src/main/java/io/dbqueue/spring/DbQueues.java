@@ -1,6 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Transactions;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.DeadLetters;
 import io.dbqueue.queue.QueueListener;
@@ -9,7 +9,6 @@ import io.dbqueue.queue.QueueMonitor;
 import io.dbqueue.queue.QueueNotifier;
 import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueWorkers;
-
 import javax.sql.DataSource;
 import java.util.Map;
 import java.util.Optional;

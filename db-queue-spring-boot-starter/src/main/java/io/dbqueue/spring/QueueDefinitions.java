@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
@@ -10,9 +11,7 @@ import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.RetryPolicy;
-import io.dbqueue.queue.VacuumPolicy;
 import io.dbqueue.queue.Wakeup;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.DeliveryMode;
-
+import io.dbqueue.common.DeliveryMode;
 import java.util.Locale;
 
 /**

@@ -1,9 +1,8 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.QueueException;
+import io.dbqueue.common.QueueException;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.Schema;
-
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 

@@ -1,6 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.Transactions;
+import io.dbqueue.common.Transactions;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;

@@ -1,9 +1,9 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.queue.QueueTable;
-import io.dbqueue.vacuum.VacuumListener;
-import io.dbqueue.vacuum.VacuumThresholds;
-import io.dbqueue.vacuum.VacuumWatch;
+import io.dbqueue.serverwatch.VacuumListener;
+import io.dbqueue.serverwatch.VacuumThresholds;
+import io.dbqueue.serverwatch.VacuumWatch;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,7 +1,7 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.vacuum.VacuumThresholds;
-import io.dbqueue.vacuum.VacuumWatch;
+import io.dbqueue.serverwatch.VacuumThresholds;
+import io.dbqueue.serverwatch.VacuumWatch;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.DeadLetters;
 import io.dbqueue.queue.DeadTask;
 import io.dbqueue.queue.Layout;

@@ -1,13 +1,13 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.RetryPolicy;
-import io.dbqueue.queue.VacuumPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

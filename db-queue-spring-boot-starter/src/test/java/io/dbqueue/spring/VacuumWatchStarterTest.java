@@ -2,7 +2,7 @@ package io.dbqueue.spring;
 
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
-import io.dbqueue.vacuum.VacuumWatch;
+import io.dbqueue.serverwatch.VacuumWatch;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

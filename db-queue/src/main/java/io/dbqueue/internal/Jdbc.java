@@ -1,8 +1,7 @@
 package io.dbqueue.internal;
 
-import io.dbqueue.QueueException;
-import io.dbqueue.Transactions;
-
+import io.dbqueue.common.QueueException;
+import io.dbqueue.common.Transactions;
 import javax.sql.DataSource;
 import java.sql.Array;
 import java.sql.Connection;

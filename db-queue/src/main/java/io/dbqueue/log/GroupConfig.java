@@ -1,8 +1,7 @@
 package io.dbqueue.log;
 
-import io.dbqueue.DeliveryMode;
-import io.dbqueue.Identifiers;
-
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.common.Identifiers;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;

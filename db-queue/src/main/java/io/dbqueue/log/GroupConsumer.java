@@ -1,8 +1,8 @@
 package io.dbqueue.log;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.internal.Jdbc;
-import io.dbqueue.internal.WakeupSignal;
+import io.dbqueue.wakeup.WakeupSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

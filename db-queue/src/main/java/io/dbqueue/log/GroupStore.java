@@ -1,8 +1,7 @@
 package io.dbqueue.log;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.internal.Jdbc;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,8 +1,7 @@
 package io.dbqueue.log;
 
-import io.dbqueue.Identifiers;
+import io.dbqueue.common.Identifiers;
 import io.dbqueue.internal.Jdbc;
-
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,7 +1,6 @@
 package io.dbqueue.log;
 
-import io.dbqueue.internal.ChannelListener;
-
+import io.dbqueue.wakeup.ChannelListener;
 import javax.sql.DataSource;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,6 @@
 package io.dbqueue.log;
 
-import io.dbqueue.DeliveryMode;
-
+import io.dbqueue.common.DeliveryMode;
 import java.sql.Connection;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.dbqueue.log;
 
-import io.dbqueue.Identifiers;
+import io.dbqueue.common.Identifiers;
 
 /**
  * A log topic: {@code partitions} partitions, each an append-only table with gapless offsets from

@@ -1,10 +1,9 @@
 package io.dbqueue.log;
 
-import io.dbqueue.QueueException;
-import io.dbqueue.Transactions;
-import io.dbqueue.internal.CoalescingNotifier;
+import io.dbqueue.common.QueueException;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
-
+import io.dbqueue.wakeup.CoalescingNotifier;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

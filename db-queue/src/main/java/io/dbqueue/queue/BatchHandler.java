@@ -1,6 +1,6 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
 
 /**
  * Receives each claimed batch. It answers per task through {@link TaskBatch} ({@code finish},

@@ -1,7 +1,7 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.DeliveryMode;
-import io.dbqueue.Transactions;
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,9 +1,8 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.QueueException;
-import io.dbqueue.Transactions;
+import io.dbqueue.common.QueueException;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.DaemonThreads;
-
 import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.Identifiers;
-
+import io.dbqueue.common.Identifiers;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

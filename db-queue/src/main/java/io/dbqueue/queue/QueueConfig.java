@@ -1,7 +1,7 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.DeliveryMode;
-
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.maintenance.VacuumPolicy;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,7 +1,6 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.Identifiers;
-
+import io.dbqueue.common.Identifiers;
 import java.util.Objects;
 
 /** Where a queue lives: a table and a queue name within it. */

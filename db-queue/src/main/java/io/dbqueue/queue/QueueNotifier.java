@@ -1,7 +1,6 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.internal.CoalescingNotifier;
-
+import io.dbqueue.wakeup.CoalescingNotifier;
 import javax.sql.DataSource;
 import java.time.Duration;
 

@@ -1,9 +1,8 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.Transactions;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
-import io.dbqueue.internal.ListenerPresence;
-
+import io.dbqueue.wakeup.ListenerPresence;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,8 +1,7 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.DeliveryMode;
-import io.dbqueue.internal.ListenerPresence;
-
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.wakeup.ListenerPresence;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;

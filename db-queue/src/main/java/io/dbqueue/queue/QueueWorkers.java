@@ -1,8 +1,9 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.DeliveryMode;
-import io.dbqueue.Transactions;
-import io.dbqueue.internal.WakeupSignal;
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.common.Transactions;
+import io.dbqueue.maintenance.QueueVacuum;
+import io.dbqueue.wakeup.WakeupSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

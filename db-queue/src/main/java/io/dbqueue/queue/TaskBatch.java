@@ -1,7 +1,6 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.DeliveryMode;
-
+import io.dbqueue.common.DeliveryMode;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Collections;
@@ -63,7 +62,7 @@ public final class TaskBatch {
      * that wants to know, or before an effect that must not run twice. At most once and exactly once
      * nothing can be handed out while the handler runs, and it returns {@code tasks().size()}.
      *
-     * @throws io.dbqueue.QueueException if the database cannot be reached
+     * @throws io.dbqueue.common.QueueException if the database cannot be reached
      */
     public int heartbeat() {
         return heartbeat == null ? tasks.size() : heartbeat.getAsInt();

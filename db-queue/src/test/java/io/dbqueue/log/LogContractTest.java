@@ -1,10 +1,12 @@
 package io.dbqueue.log;
 
 import io.dbqueue.Await;
-import io.dbqueue.DeliveryMode;
-import io.dbqueue.QueueException;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.common.QueueException;
 import io.dbqueue.internal.Jdbc;
+import io.dbqueue.log.LogRetention;
+import io.dbqueue.log.RetentionPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

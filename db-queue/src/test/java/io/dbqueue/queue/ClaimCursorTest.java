@@ -1,7 +1,7 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.common.DeliveryMode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.QueueException;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.common.QueueException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

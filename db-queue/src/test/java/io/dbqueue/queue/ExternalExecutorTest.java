@@ -1,8 +1,8 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.Await;
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.common.DeliveryMode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -56,7 +56,7 @@ class IdempotencyKeyTest {
         // The tasks are claimable like any other, in the order they were sent.
         TaskStore store = new TaskStore(table.queue("keyed"));
         try (Connection c = ds.getConnection()) {
-            List<Long> claimed = store.claim(c, 10, io.dbqueue.DeliveryMode.AT_MOST_ONCE, TIMEOUT).stream()
+            List<Long> claimed = store.claim(c, 10, io.dbqueue.common.DeliveryMode.AT_MOST_ONCE, TIMEOUT).stream()
                     .map(Task::id).toList();
             assertEquals(List.of(first.id(), batch.get(0).id(), batch.get(2).id()), claimed);
         }

@@ -1,9 +1,9 @@
 package io.dbqueue.queue;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.Await;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.postgres.PostgresServer;
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -77,11 +77,11 @@ class LongHandlersTest {
     }
 
     private enum DeliveryModeCase {
-        AT_LEAST_ONCE(io.dbqueue.DeliveryMode.AT_LEAST_ONCE), AT_MOST_ONCE(io.dbqueue.DeliveryMode.AT_MOST_ONCE);
+        AT_LEAST_ONCE(io.dbqueue.common.DeliveryMode.AT_LEAST_ONCE), AT_MOST_ONCE(io.dbqueue.common.DeliveryMode.AT_MOST_ONCE);
 
-        final io.dbqueue.DeliveryMode mode;
+        final io.dbqueue.common.DeliveryMode mode;
 
-        DeliveryModeCase(io.dbqueue.DeliveryMode mode) {
+        DeliveryModeCase(io.dbqueue.common.DeliveryMode mode) {
             this.mode = mode;
         }
     }
@@ -135,7 +135,7 @@ class LongHandlersTest {
             // Another consumer takes the task over, as after an expired lease.
             TestDatabase.execute("UPDATE " + table.name() + " SET next_process_at = now() WHERE id = " + id);
             try (Connection c = ds.getConnection()) {
-                assertEquals(1, other.claim(c, 1, io.dbqueue.DeliveryMode.AT_LEAST_ONCE, TIMEOUT).size());
+                assertEquals(1, other.claim(c, 1, io.dbqueue.common.DeliveryMode.AT_LEAST_ONCE, TIMEOUT).size());
             }
             held.add(batch.heartbeat());
             done.countDown();
@@ -183,7 +183,7 @@ class LongHandlersTest {
 
     private List<Task> claim(TaskStore store) throws SQLException {
         try (Connection c = ds.getConnection()) {
-            return store.claim(c, 1, io.dbqueue.DeliveryMode.AT_LEAST_ONCE, TIMEOUT);
+            return store.claim(c, 1, io.dbqueue.common.DeliveryMode.AT_LEAST_ONCE, TIMEOUT);
         }
     }
 }

@@ -1,13 +1,13 @@
 package io.dbqueue.queue;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.Await;
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.TestDatabase;
-import io.dbqueue.Transactions;
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
 import io.dbqueue.postgres.PostgresServer;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;

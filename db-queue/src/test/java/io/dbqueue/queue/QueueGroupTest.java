@@ -2,7 +2,7 @@ package io.dbqueue.queue;
 
 import io.dbqueue.Await;
 import io.dbqueue.TestDatabase;
-import io.dbqueue.Transactions;
+import io.dbqueue.common.Transactions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

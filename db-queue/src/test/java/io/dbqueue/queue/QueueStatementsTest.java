@@ -1,9 +1,9 @@
 package io.dbqueue.queue;
 
-import com.zaxxer.hikari.HikariDataSource;
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.postgres.PostgresServer;
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;

@@ -2,8 +2,8 @@ package io.dbqueue.queue;
 
 import io.dbqueue.Await;
 import io.dbqueue.TestDatabase;
-import io.dbqueue.Transactions;
-import io.dbqueue.internal.ListenerPresence;
+import io.dbqueue.common.Transactions;
+import io.dbqueue.wakeup.ListenerPresence;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;

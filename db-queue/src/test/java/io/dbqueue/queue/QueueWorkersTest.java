@@ -1,11 +1,11 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.Await;
+import io.dbqueue.TestDatabase;
+import io.dbqueue.common.QueueException;
+import io.dbqueue.postgres.PostgresServer;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.dbqueue.Await;
-import io.dbqueue.QueueException;
-import io.dbqueue.TestDatabase;
-import io.dbqueue.postgres.PostgresServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

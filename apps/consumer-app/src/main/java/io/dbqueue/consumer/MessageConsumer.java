@@ -1,10 +1,9 @@
 package io.dbqueue.consumer;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.spring.QueueConsumer;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

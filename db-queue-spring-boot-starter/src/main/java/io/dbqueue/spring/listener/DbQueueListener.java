@@ -1,7 +1,6 @@
 package io.dbqueue.spring.listener;
 
-import io.dbqueue.DeliveryMode;
-
+import io.dbqueue.common.DeliveryMode;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

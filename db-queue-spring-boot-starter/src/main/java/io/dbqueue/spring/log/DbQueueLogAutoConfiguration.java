@@ -1,8 +1,8 @@
 package io.dbqueue.spring.log;
 
-import io.dbqueue.Identifiers;
-import io.dbqueue.QueueException;
-import io.dbqueue.Transactions;
+import io.dbqueue.common.Identifiers;
+import io.dbqueue.common.QueueException;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.log.LogListener;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;

@@ -1,6 +1,6 @@
 package io.dbqueue.spring.log;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.log.GroupConfig;
 import io.dbqueue.log.Topic;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,11 +1,10 @@
 package io.dbqueue.spring.log;
 
-import io.dbqueue.Transactions;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.log.LogAdmin;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
 import io.dbqueue.log.TopicProducer;
-
 import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.Map;

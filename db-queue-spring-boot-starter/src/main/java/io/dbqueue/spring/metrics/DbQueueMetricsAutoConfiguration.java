@@ -1,10 +1,10 @@
 package io.dbqueue.spring.metrics;
 
+import io.dbqueue.serverwatch.VacuumWatch;
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.QueueDefinitions;
 import io.dbqueue.spring.QueueDepths;
 import io.dbqueue.spring.VacuumWatchAutoConfiguration;
-import io.dbqueue.vacuum.VacuumWatch;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,8 +1,8 @@
 package io.dbqueue.spring.metrics;
 
-import io.dbqueue.vacuum.HorizonHolder;
-import io.dbqueue.vacuum.VacuumReport;
-import io.dbqueue.vacuum.VacuumWatch;
+import io.dbqueue.serverwatch.HorizonHolder;
+import io.dbqueue.serverwatch.VacuumReport;
+import io.dbqueue.serverwatch.VacuumWatch;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -1,6 +1,5 @@
 package io.dbqueue.spring.test;
 
-import io.dbqueue.internal.WakeupSignal;
 import io.dbqueue.queue.DeadTask;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
@@ -8,6 +7,7 @@ import io.dbqueue.queue.QueueMonitor;
 import io.dbqueue.queue.Task;
 import io.dbqueue.spring.DbQueues;
 import io.dbqueue.spring.PayloadSerializer;
+import io.dbqueue.wakeup.WakeupSignal;
 import org.springframework.beans.factory.ObjectProvider;
 
 import java.time.Duration;

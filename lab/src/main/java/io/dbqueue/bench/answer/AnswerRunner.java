@@ -1,6 +1,5 @@
 package io.dbqueue.bench.answer;
 
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.run.MatrixRunner;
 import io.dbqueue.bench.run.NotMeasured;
 import io.dbqueue.bench.run.Progress;
@@ -8,8 +7,8 @@ import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.run.StopSignal;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.Wakeup;
-
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;

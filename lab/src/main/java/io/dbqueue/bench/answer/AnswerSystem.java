@@ -1,8 +1,8 @@
 package io.dbqueue.bench.answer;
 
+import io.dbqueue.common.DeliveryMode;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.dbqueue.DeliveryMode;
 
 import java.util.Arrays;
 import java.util.List;

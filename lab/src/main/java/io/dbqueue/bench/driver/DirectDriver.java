@@ -1,15 +1,14 @@
 package io.dbqueue.bench.driver;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
 import io.dbqueue.bench.run.CellContext;
 import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueListener;
-import io.dbqueue.Transactions;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueNotifier;
 import io.dbqueue.queue.QueueProducer;
@@ -17,6 +16,7 @@ import io.dbqueue.queue.QueueWakeups;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.Wakeup;
+import com.zaxxer.hikari.HikariDataSource;
 
 import java.time.Duration;
 import java.util.List;

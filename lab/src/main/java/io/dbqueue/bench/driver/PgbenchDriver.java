@@ -1,15 +1,14 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.run.CellContext;
 import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueTable;
-import io.dbqueue.queue.VacuumPolicy;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,9 +1,8 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.PollSettings;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,6 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.queue.VacuumPolicy;
-
+import io.dbqueue.maintenance.VacuumPolicy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

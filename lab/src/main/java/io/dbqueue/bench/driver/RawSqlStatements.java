@@ -1,10 +1,9 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.ClaimOrder;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueTable;
-
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,8 @@
 package io.dbqueue.bench.handlers;
 
-import com.zaxxer.hikari.HikariDataSource;
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.run.Phase;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
@@ -12,6 +11,7 @@ import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Schema;
+import com.zaxxer.hikari.HikariDataSource;
 
 import java.time.Duration;
 import java.util.ArrayList;

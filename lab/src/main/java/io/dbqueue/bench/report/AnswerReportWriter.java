@@ -3,10 +3,7 @@ package io.dbqueue.bench.report;
 import io.dbqueue.bench.answer.AnswerPlan;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
-import io.dbqueue.bench.report.AnswerFigures;
-import io.dbqueue.bench.report.Decision;
 import io.dbqueue.bench.answer.RateStep;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,15 +1,14 @@
 package io.dbqueue.bench.scenario;
 
-import io.dbqueue.Transactions;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueGroup;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.QueueWakeups;
 import io.dbqueue.queue.QueueWorkers;
-import io.dbqueue.queue.RetryPolicy;
 import io.dbqueue.queue.RetryPolicy.RetryType;
-
+import io.dbqueue.queue.RetryPolicy;
 import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.Arrays;

@@ -1,8 +1,7 @@
 package io.dbqueue.bench.scenario;
 
-import com.zaxxer.hikari.HikariDataSource;
-import io.dbqueue.Transactions;
 import io.dbqueue.bench.metrics.ClientProbe;
+import io.dbqueue.common.Transactions;
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueListener;
@@ -10,6 +9,7 @@ import io.dbqueue.queue.QueueNotifier;
 import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.Schema;
+import com.zaxxer.hikari.HikariDataSource;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,11 +1,10 @@
 package io.dbqueue.bench.workload;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.postgres.ServerProfile;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.Wakeup;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

@@ -1,10 +1,10 @@
 package io.dbqueue.bench.cli;
 
-import com.networknt.schema.ValidationMessage;
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.ResultsSchema;
 import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.postgres.PostgresServer;
+import com.networknt.schema.ValidationMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

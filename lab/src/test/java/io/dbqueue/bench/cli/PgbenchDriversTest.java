@@ -1,8 +1,8 @@
 package io.dbqueue.bench.cli;
 
 import io.dbqueue.bench.ResultsSchema;
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.common.DeliveryMode;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

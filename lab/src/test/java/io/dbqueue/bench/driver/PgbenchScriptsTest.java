@@ -1,9 +1,9 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.DeliveryMode;
 import io.dbqueue.bench.driver.PgbenchScripts.QueryMode;
 import io.dbqueue.bench.driver.PgbenchScripts.Script;
 import io.dbqueue.bench.driver.PgbenchScripts.Statements;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueTable;
 import org.junit.jupiter.api.Test;

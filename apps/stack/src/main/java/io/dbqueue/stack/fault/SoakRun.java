@@ -1,6 +1,6 @@
 package io.dbqueue.stack.fault;
 
-import io.dbqueue.Identifiers;
+import io.dbqueue.common.Identifiers;
 import io.dbqueue.stack.Stack;
 import io.dbqueue.stack.StackOptions;
 import org.slf4j.Logger;

@@ -1,6 +1,6 @@
 package io.dbqueue.example.orders;
 
-import io.dbqueue.DeliveryMode;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.spring.listener.DbQueueListener;
 import org.springframework.stereotype.Component;
 

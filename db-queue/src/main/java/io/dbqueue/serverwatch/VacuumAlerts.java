@@ -1,6 +1,6 @@
-package io.dbqueue.vacuum;
+package io.dbqueue.serverwatch;
 
-import io.dbqueue.vacuum.VacuumReport.TableVacuum;
+import io.dbqueue.serverwatch.VacuumReport.TableVacuum;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,10 @@
-package io.dbqueue.queue;
+package io.dbqueue.maintenance;
 
 import io.dbqueue.internal.DaemonThreads;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.Task;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * every enqueue and claim. Before the first vacuum the role's right to vacuum the table is checked;
  * a role without it is told so once, and the vacuums stop.
  */
-final class QueueVacuum implements QueueListener, AutoCloseable {
+public final class QueueVacuum implements QueueListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueVacuum.class);
     /** SKIP_LOCKED's warning when another vacuum (autovacuum, another process) holds the table. */
@@ -50,7 +54,7 @@ final class QueueVacuum implements QueueListener, AutoCloseable {
     private volatile boolean refused;
     private volatile boolean permitted;
 
-    QueueVacuum(DataSource dataSource, QueueTable table, VacuumPolicy policy) {
+    public QueueVacuum(DataSource dataSource, QueueTable table, VacuumPolicy policy) {
         this.dataSource = dataSource;
         this.policy = policy;
         this.table = table.name();

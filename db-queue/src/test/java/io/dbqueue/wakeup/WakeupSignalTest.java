@@ -1,4 +1,4 @@
-package io.dbqueue.internal;
+package io.dbqueue.wakeup;
 
 import org.junit.jupiter.api.Test;
 

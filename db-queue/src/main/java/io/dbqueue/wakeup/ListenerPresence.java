@@ -1,4 +1,4 @@
-package io.dbqueue.internal;
+package io.dbqueue.wakeup;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package io.dbqueue.queue;
+package io.dbqueue.maintenance;
 
 import java.time.Duration;
 import java.util.Objects;

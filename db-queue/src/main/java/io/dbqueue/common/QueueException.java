@@ -1,4 +1,4 @@
-package io.dbqueue;
+package io.dbqueue.common;
 
 /** A database operation of the queue failed; the cause is the driver's exception. */
 public class QueueException extends RuntimeException {

@@ -1,5 +1,6 @@
-package io.dbqueue.internal;
+package io.dbqueue.wakeup;
 
+import io.dbqueue.internal.DaemonThreads;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;

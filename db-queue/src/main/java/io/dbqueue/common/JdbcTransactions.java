@@ -1,7 +1,6 @@
-package io.dbqueue;
+package io.dbqueue.common;
 
 import io.dbqueue.internal.Jdbc;
-
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
-package io.dbqueue.vacuum;
+package io.dbqueue.serverwatch;
 
-import io.dbqueue.vacuum.VacuumReport.TableVacuum;
+import io.dbqueue.serverwatch.VacuumReport.TableVacuum;
 
 /**
  * Observes a {@link VacuumWatch}, e.g. for metrics or alerts. Callbacks run on the thread that

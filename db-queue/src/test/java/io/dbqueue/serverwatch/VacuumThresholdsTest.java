@@ -1,4 +1,4 @@
-package io.dbqueue.vacuum;
+package io.dbqueue.serverwatch;
 
 import org.junit.jupiter.api.Test;
 

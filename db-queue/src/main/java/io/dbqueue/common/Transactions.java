@@ -1,4 +1,4 @@
-package io.dbqueue;
+package io.dbqueue.common;
 
 import javax.sql.DataSource;
 import java.sql.Connection;

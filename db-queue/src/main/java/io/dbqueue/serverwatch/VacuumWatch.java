@@ -1,11 +1,11 @@
-package io.dbqueue.vacuum;
+package io.dbqueue.serverwatch;
 
-import io.dbqueue.QueueException;
+import io.dbqueue.common.QueueException;
 import io.dbqueue.internal.DaemonThreads;
 import io.dbqueue.internal.Jdbc;
 import io.dbqueue.queue.QueueTable;
-import io.dbqueue.vacuum.VacuumReport.TableVacuum;
-import io.dbqueue.vacuum.VacuumStatistics.TableStatistics;
+import io.dbqueue.serverwatch.VacuumReport.TableVacuum;
+import io.dbqueue.serverwatch.VacuumStatistics.TableStatistics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * and 5400 transactions old, held by session pid 4711 (user app, application 'psql', idle in transaction,
  * transaction since 2025-05-01T10:00:00Z, last query since 2025-05-01T10:00:01Z)</pre>
  * and an INFO when it clears, and tells the {@link VacuumListener}. {@link #start} repeats the check on
- * a daemon thread (logger {@code io.dbqueue.vacuum.VacuumWatch}).
+ * a daemon thread (logger {@code io.dbqueue.serverwatch.VacuumWatch}).
  */
 public final class VacuumWatch implements AutoCloseable {
 

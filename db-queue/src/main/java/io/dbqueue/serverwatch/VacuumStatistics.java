@@ -1,7 +1,6 @@
-package io.dbqueue.vacuum;
+package io.dbqueue.serverwatch;
 
 import io.dbqueue.internal.Jdbc;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

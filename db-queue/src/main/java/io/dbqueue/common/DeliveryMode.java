@@ -1,4 +1,4 @@
-package io.dbqueue;
+package io.dbqueue.common;
 
 /** What a consumer promises about each task of a queue, or each record of a log it reads in a group. */
 public enum DeliveryMode {

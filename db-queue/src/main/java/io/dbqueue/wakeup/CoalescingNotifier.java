@@ -1,5 +1,7 @@
-package io.dbqueue.internal;
+package io.dbqueue.wakeup;
 
+import io.dbqueue.internal.DaemonThreads;
+import io.dbqueue.internal.Jdbc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

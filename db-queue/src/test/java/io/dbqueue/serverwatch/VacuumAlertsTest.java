@@ -1,6 +1,6 @@
-package io.dbqueue.vacuum;
+package io.dbqueue.serverwatch;
 
-import io.dbqueue.vacuum.VacuumReport.TableVacuum;
+import io.dbqueue.serverwatch.VacuumReport.TableVacuum;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.dbqueue.vacuum;
+package io.dbqueue.serverwatch;
 
 import io.dbqueue.Await;
 import io.dbqueue.TestDatabase;
@@ -6,7 +6,7 @@ import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueTable;
-import io.dbqueue.vacuum.VacuumReport.TableVacuum;
+import io.dbqueue.serverwatch.VacuumReport.TableVacuum;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 

@@ -1,10 +1,17 @@
-package io.dbqueue.queue;
+package io.dbqueue.maintenance;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.Await;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.Task;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;

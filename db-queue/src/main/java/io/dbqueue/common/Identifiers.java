@@ -1,4 +1,4 @@
-package io.dbqueue;
+package io.dbqueue.common;
 
 import java.util.regex.Pattern;
 

@@ -1,4 +1,4 @@
-package io.dbqueue.vacuum;
+package io.dbqueue.serverwatch;
 
 import java.time.Duration;
 import java.util.Objects;
