@@ -1,5 +1,6 @@
 package io.dbqueue;
 
+import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.log.Topic;
 import io.dbqueue.queue.IdempotencyKeys;
 import io.dbqueue.queue.Layout;
@@ -27,14 +28,20 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The corpus of bad arguments to the library (src/test/resources/bad-arguments.tsv): each call must
- * throw an IllegalArgumentException whose message names the field, before anything is written.
+ * throw an IllegalArgumentException whose message names the field, before anything is written; a bad
+ * configuration value an {@link InvalidValueException} with that field.
  */
 class BadArgumentsTest {
+
+    /** The corpus's field for an argument of an operation, which fails with a plain IllegalArgumentException. */
+    private static final String AN_OPERATIONS_ARGUMENT = "-";
 
     private static QueueTable table;
     private static QueueProducer producer;
@@ -56,10 +63,17 @@ class BadArgumentsTest {
         return corpus().stream().map(line -> {
             String[] f = line.split("\t", -1);
             String argument = argument(f[1]);
+            String field = f[2];
+            String message = f[3];
             return DynamicTest.dynamicTest(f[0] + " " + f[1], () -> {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call(f[0], argument));
-                assertTrue(e.getMessage() != null && e.getMessage().contains(f[2]),
-                        "expected '" + f[2] + "' in: " + e.getMessage());
+                assertTrue(e.getMessage() != null && e.getMessage().contains(message),
+                        "expected '" + message + "' in: " + e.getMessage());
+                if (field.equals(AN_OPERATIONS_ARGUMENT)) {
+                    assertFalse(e instanceof InvalidValueException, "an operation's argument, not configuration: " + e);
+                } else {
+                    assertEquals(field, assertInstanceOf(InvalidValueException.class, e).field(), e.getMessage());
+                }
             });
         });
     }

@@ -6,6 +6,11 @@ import java.util.regex.Pattern;
  * Validates names before they reach SQL text. Table names are spliced into statements, so only
  * lower-case unquoted identifiers are accepted; queue names are always bound parameters but are
  * checked too, so that a typo fails at configuration time rather than as an empty queue.
+ *
+ * <p>A name that is part of a configuration is checked with its field's name and fails with an
+ * {@link InvalidValueException}; a name given to an operation ({@link #tableName(String)},
+ * {@link #topicName(String)}, {@link #groupName(String)}) fails with a plain
+ * {@link IllegalArgumentException} that says what kind of name it is.
  */
 public final class Identifiers {
 
@@ -15,49 +20,84 @@ public final class Identifiers {
     /** Leaves room for the {@code _p<partition>_s<segment>} suffix of a log segment's table within 63 bytes. */
     public static final int MAX_TOPIC_NAME_LENGTH = 40;
 
-    private static final Pattern TABLE = Pattern.compile("[a-z_][a-z0-9_]*");
-    private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9_.:-]+");
+    private static final Kind TABLE = Kind.identifier("table name", MAX_TABLE_NAME_LENGTH);
+    private static final Kind TOPIC = Kind.identifier("topic name", MAX_TOPIC_NAME_LENGTH);
+    private static final Kind QUEUE = Kind.label("queue name");
+    private static final Kind GROUP = Kind.label("group name");
 
     private Identifiers() {
     }
 
+    /** {@code name}, a table name given to an operation. */
     public static String tableName(String name) {
-        return identifier("table name", name, MAX_TABLE_NAME_LENGTH);
+        return TABLE.argument(name);
     }
 
-    /** A log topic's name, the prefix of its tables. */
+    /** {@code name}, the table name in configuration field {@code field}. */
+    public static String tableName(String field, String name) {
+        return TABLE.value(field, name);
+    }
+
+    /** {@code name}, a log topic's name (the prefix of its tables) given to an operation. */
     public static String topicName(String name) {
-        return identifier("topic name", name, MAX_TOPIC_NAME_LENGTH);
+        return TOPIC.argument(name);
     }
 
-    public static String queueName(String name) {
-        return label("queue name", name);
+    /** {@code name}, the log topic's name in configuration field {@code field}. */
+    public static String topicName(String field, String name) {
+        return TOPIC.value(field, name);
     }
 
-    /** A log consumer group's name, or a group member's id; always a bound parameter. */
+    /** {@code name}, the queue name in configuration field {@code field}; always a bound parameter. */
+    public static String queueName(String field, String name) {
+        return QUEUE.value(field, name);
+    }
+
+    /** {@code name}, a log consumer group's name given to an operation; always a bound parameter. */
     public static String groupName(String name) {
-        return label("group name", name);
+        return GROUP.argument(name);
     }
 
-    private static String identifier(String what, String name, int maxLength) {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException(what + " must not be empty");
-        }
-        if (name.length() > maxLength || !TABLE.matcher(name).matches()) {
-            throw new IllegalArgumentException(what + " '" + name + "' is not a valid identifier: use 1 to "
-                    + maxLength + " characters from a-z, 0-9 and _, not starting with a digit");
-        }
-        return name;
+    /** {@code name}, a log consumer group's name or a member's id in configuration field {@code field}. */
+    public static String groupName(String field, String name) {
+        return GROUP.value(field, name);
     }
 
-    private static String label(String what, String name) {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException(what + " must not be empty");
+    /**
+     * One kind of name: what it is called, the pattern and length it must fit, what to use instead,
+     * and how a name that does not fit is described.
+     */
+    private record Kind(String what, Pattern pattern, int maxLength, String use, String invalid) {
+
+        static Kind identifier(String what, int maxLength) {
+            return new Kind(what, Pattern.compile("[a-z_][a-z0-9_]*"), maxLength, "1 to " + maxLength
+                    + " characters from a-z, 0-9 and _, not starting with a digit", "is not a valid identifier");
         }
-        if (name.length() > MAX_QUEUE_NAME_LENGTH || !QUEUE.matcher(name).matches()) {
-            throw new IllegalArgumentException(what + " '" + name + "' is not valid: use 1 to "
-                    + MAX_QUEUE_NAME_LENGTH + " characters from A-Z, a-z, 0-9 and _ . : -");
+
+        static Kind label(String what) {
+            return new Kind(what, Pattern.compile("[A-Za-z0-9_.:-]+"), MAX_QUEUE_NAME_LENGTH, "1 to "
+                    + MAX_QUEUE_NAME_LENGTH + " characters from A-Z, a-z, 0-9 and _ . : -", "is not valid");
         }
-        return name;
+
+        boolean fits(String name) {
+            return name != null && !name.isEmpty() && name.length() <= maxLength && pattern.matcher(name).matches();
+        }
+
+        String value(String field, String name) {
+            if (!fits(name)) {
+                throw new InvalidValueException(field, "must be a " + what + " of " + use, name);
+            }
+            return name;
+        }
+
+        String argument(String name) {
+            if (name == null || name.isEmpty()) {
+                throw new IllegalArgumentException(what + " must not be empty");
+            }
+            if (!fits(name)) {
+                throw new IllegalArgumentException(what + " '" + name + "' " + invalid + ": use " + use);
+            }
+            return name;
+        }
     }
 }

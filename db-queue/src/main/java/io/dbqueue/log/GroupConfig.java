@@ -1,7 +1,9 @@
 package io.dbqueue.log;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.Identifiers;
+import io.dbqueue.common.InvalidValueException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
@@ -25,20 +27,18 @@ public record GroupConfig(String topic, String group, DeliveryMode mode, int bat
     public enum StartFrom { EARLIEST, LATEST }
 
     public GroupConfig {
-        Identifiers.topicName(topic);
-        Identifiers.groupName(group);
+        Identifiers.topicName("topic", topic);
+        Identifiers.groupName("group", group);
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(startFrom, "startFrom");
-        Identifiers.groupName(memberId);
+        Identifiers.groupName("memberId", memberId);
         if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
-            throw new IllegalArgumentException("batchSize must be 1 to " + MAX_BATCH_SIZE + ", was " + batchSize);
+            throw new InvalidValueException("batchSize", "must be 1 to " + MAX_BATCH_SIZE, batchSize);
         }
         if (lease == null || lease.toMillis() < 300) {
-            throw new IllegalArgumentException("lease must be at least 300 ms, was " + lease);
+            throw new InvalidValueException("lease", "must be at least 300 ms", lease);
         }
-        if (pollInterval == null || pollInterval.isNegative() || pollInterval.isZero()) {
-            throw new IllegalArgumentException("pollInterval must be positive, was " + pollInterval);
-        }
+        Checks.positive("pollInterval", pollInterval);
     }
 
     /** At least once, batches of 200, a 10 s lease, polling every 100 ms, from the earliest offset. */

@@ -1,5 +1,6 @@
 package io.dbqueue.log;
 
+import io.dbqueue.common.InvalidValueException;
 import java.time.Duration;
 
 /**
@@ -14,10 +15,10 @@ public record RetentionPolicy(Duration maxAge, long maxBytes, boolean dropConsum
 
     public RetentionPolicy {
         if (maxAge != null && (maxAge.isNegative() || maxAge.isZero())) {
-            throw new IllegalArgumentException("maxAge must be positive or null, was " + maxAge);
+            throw new InvalidValueException("maxAge", "must be positive or null", maxAge);
         }
         if (maxBytes < 0) {
-            throw new IllegalArgumentException("maxBytes must be zero (no limit) or positive, was " + maxBytes);
+            throw new InvalidValueException("maxBytes", "must be zero (no limit) or positive", maxBytes);
         }
     }
 

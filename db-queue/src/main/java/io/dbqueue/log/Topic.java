@@ -1,6 +1,7 @@
 package io.dbqueue.log;
 
 import io.dbqueue.common.Identifiers;
+import io.dbqueue.common.InvalidValueException;
 
 /**
  * A log topic: {@code partitions} partitions, each an append-only table with gapless offsets from
@@ -12,14 +13,12 @@ public record Topic(String name, int partitions, long segmentSize) {
     public static final long DEFAULT_SEGMENT_SIZE = 100_000;
 
     public Topic {
-        Identifiers.topicName(name);
+        Identifiers.topicName("name", name);
         if (partitions < 1 || partitions > MAX_PARTITIONS) {
-            throw new IllegalArgumentException("topic " + name + ": partitions must be 1 to " + MAX_PARTITIONS
-                    + ", was " + partitions);
+            throw new InvalidValueException("partitions", "must be 1 to " + MAX_PARTITIONS, partitions);
         }
         if (segmentSize < 1_000) {
-            throw new IllegalArgumentException("topic " + name + ": segmentSize must be at least 1000 offsets, was "
-                    + segmentSize);
+            throw new InvalidValueException("segmentSize", "must be at least 1000 offsets", segmentSize);
         }
     }
 

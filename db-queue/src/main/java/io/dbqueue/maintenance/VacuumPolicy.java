@@ -1,7 +1,7 @@
 package io.dbqueue.maintenance;
 
+import io.dbqueue.common.InvalidValueException;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * When the library vacuums a queue table itself. Every claimed task leaves dead row versions (its
@@ -23,12 +23,11 @@ public record VacuumPolicy(long claimedTasks, Duration minInterval) {
     public static final VacuumPolicy OFF = new VacuumPolicy(0, Duration.ZERO);
 
     public VacuumPolicy {
-        Objects.requireNonNull(minInterval, "minInterval");
         if (claimedTasks < 0) {
-            throw new IllegalArgumentException("claimedTasks must be 0 (off) or more, was " + claimedTasks);
+            throw new InvalidValueException("claimedTasks", "must be 0 (off) or more", claimedTasks);
         }
-        if (minInterval.isNegative()) {
-            throw new IllegalArgumentException("minInterval must not be negative, was " + minInterval);
+        if (minInterval == null || minInterval.isNegative()) {
+            throw new InvalidValueException("minInterval", "must not be negative", minInterval);
         }
     }
 

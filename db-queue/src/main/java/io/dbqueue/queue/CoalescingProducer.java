@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.DaemonThreads;
@@ -36,13 +37,8 @@ public final class CoalescingProducer implements AutoCloseable {
     public record Settings(Duration linger, int maxBatch) {
 
         public Settings {
-            if (linger == null || linger.isNegative()) {
-                throw new IllegalArgumentException("linger must be zero or positive, was " + linger);
-            }
-            if (maxBatch < 1 || maxBatch > QueueProducer.MAX_BATCH_SIZE) {
-                throw new IllegalArgumentException("maxBatch must be between 1 and " + QueueProducer.MAX_BATCH_SIZE
-                        + ", was " + maxBatch);
-            }
+            Checks.notNegative("linger", linger);
+            Checks.between("maxBatch", maxBatch, 1, QueueProducer.MAX_BATCH_SIZE);
         }
     }
 

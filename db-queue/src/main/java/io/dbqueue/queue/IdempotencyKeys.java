@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.internal.Jdbc;
 
 import javax.sql.DataSource;
@@ -23,9 +24,7 @@ public final class IdempotencyKeys {
     /** Deletes the keys of every queue in {@code table} older than {@code retention}; returns how many. */
     public static long purge(DataSource dataSource, QueueTable table, Duration retention) {
         Objects.requireNonNull(table, "table");
-        if (retention == null || retention.isNegative()) {
-            throw new IllegalArgumentException("retention must be zero or positive, was " + retention);
-        }
+        Checks.notNegative("retention", retention);
         String statement = new QueueSql(table).purgeKeys;
         long micros = retention.toNanos() / 1000;
         long deleted = 0;

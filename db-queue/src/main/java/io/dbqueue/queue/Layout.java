@@ -1,6 +1,8 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.Identifiers;
+import io.dbqueue.common.InvalidValueException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -100,17 +102,15 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
             QUEUE_TASKS_4, QUEUE_TASKS_5, QUEUE_TASKS_6, DBQ_SEQ, DBQ_SEQ_COVERING, DBQ_SEQ_EAGER_VACUUM, DBQ_SEQ_PK);
 
     public Layout {
-        Identifiers.tableName(name);
+        Identifiers.tableName("name", name);
         Objects.requireNonNull(description, "description");
         Objects.requireNonNull(claimOrder, "claimOrder");
         Objects.requireNonNull(claimIndex, "claimIndex");
         tableOptions = Collections.unmodifiableMap(new LinkedHashMap<>(tableOptions));
         indexOptions = Collections.unmodifiableMap(new LinkedHashMap<>(indexOptions));
-        tableOptions.forEach(Layout::checkOption);
-        indexOptions.forEach(Layout::checkOption);
-        if (partitions < 0 || partitions > 1024) {
-            throw new IllegalArgumentException("partitions must be between 0 and 1024, was " + partitions);
-        }
+        checkOptions("tableOptions", tableOptions);
+        checkOptions("indexOptions", indexOptions);
+        Checks.between("partitions", partitions, 0, 1024);
     }
 
     /**
@@ -148,11 +148,13 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
                 newPartitions);
     }
 
-    private static void checkOption(String key, String value) {
-        if (!key.matches("[a-z_][a-z0-9_.]*") || !value.matches("[A-Za-z0-9_.]+")) {
-            throw new IllegalArgumentException("storage option " + key + "=" + value
-                    + " is not valid: names are lower-case identifiers, values numbers or words");
-        }
+    private static void checkOptions(String field, Map<String, String> options) {
+        options.forEach((key, value) -> {
+            if (!key.matches("[a-z_][a-z0-9_.]*") || !value.matches("[A-Za-z0-9_.]+")) {
+                throw new InvalidValueException(field, "must be storage options whose names are lower-case"
+                        + " identifiers and values numbers or words", key + "=" + value);
+            }
+        });
     }
 
     private static Map<String, String> options(String... keyValues) {

@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
 import java.time.Duration;
 
 /**
@@ -18,10 +19,10 @@ public record PollSettings(int batchSize, Duration betweenTaskTimeout, Duration 
             Duration.ofSeconds(1));
 
     public PollSettings {
-        checkBatchSize("batchSize", batchSize);
-        nonNegative("betweenTaskTimeout", betweenTaskTimeout);
-        nonNegative("noTaskTimeout", noTaskTimeout);
-        nonNegative("fatalCrashTimeout", fatalCrashTimeout);
+        Checks.between("batchSize", batchSize, 1, MAX_BATCH_SIZE);
+        Checks.notNegative("betweenTaskTimeout", betweenTaskTimeout);
+        Checks.notNegative("noTaskTimeout", noTaskTimeout);
+        Checks.notNegative("fatalCrashTimeout", fatalCrashTimeout);
     }
 
     public PollSettings withBatchSize(int size) {
@@ -30,17 +31,5 @@ public record PollSettings(int batchSize, Duration betweenTaskTimeout, Duration 
 
     public PollSettings withTimeouts(Duration betweenTask, Duration noTask, Duration fatalCrash) {
         return new PollSettings(batchSize, betweenTask, noTask, fatalCrash);
-    }
-
-    static void checkBatchSize(String field, int size) {
-        if (size <= 0 || size > MAX_BATCH_SIZE) {
-            throw new IllegalArgumentException(field + " must be between 1 and " + MAX_BATCH_SIZE + ", was " + size);
-        }
-    }
-
-    private static void nonNegative(String field, Duration value) {
-        if (value == null || value.isNegative()) {
-            throw new IllegalArgumentException(field + " must be zero or positive, was " + value);
-        }
     }
 }

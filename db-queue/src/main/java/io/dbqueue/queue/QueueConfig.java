@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.maintenance.VacuumPolicy;
 import java.time.Duration;
@@ -32,12 +33,8 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(vacuum, "vacuum");
         Objects.requireNonNull(wakeup, "wakeup");
-        if (threads < 1 || threads > MAX_THREADS) {
-            throw new IllegalArgumentException("threads must be between 1 and " + MAX_THREADS + ", was " + threads);
-        }
-        if (leaseTimeout == null || leaseTimeout.isNegative() || leaseTimeout.isZero()) {
-            throw new IllegalArgumentException("leaseTimeout must be positive, was " + leaseTimeout);
-        }
+        Checks.between("threads", threads, 1, MAX_THREADS);
+        Checks.positive("leaseTimeout", leaseTimeout);
     }
 
     /**

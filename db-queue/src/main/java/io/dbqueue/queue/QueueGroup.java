@@ -1,5 +1,8 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
+import io.dbqueue.common.Identifiers;
+import io.dbqueue.common.InvalidValueException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -17,15 +20,13 @@ public record QueueGroup(QueueTable table, List<String> queueNames, int maxWorke
         Objects.requireNonNull(table, "table");
         queueNames = List.copyOf(queueNames);
         if (queueNames.isEmpty()) {
-            throw new IllegalArgumentException("a queue group needs at least one queue name");
+            throw new InvalidValueException("queueNames", "must hold at least one queue name", queueNames);
         }
-        queueNames.forEach(table::queue); // validates each name
+        queueNames.forEach(name -> Identifiers.queueName("queueNames", name));
         if (new HashSet<>(queueNames).size() != queueNames.size()) {
-            throw new IllegalArgumentException("a queue group names each queue once, was " + queueNames);
+            throw new InvalidValueException("queueNames", "must name each queue once", queueNames);
         }
-        if (maxWorkersPerQueue < 1) {
-            throw new IllegalArgumentException("maxWorkersPerQueue must be at least 1, was " + maxWorkersPerQueue);
-        }
+        Checks.atLeast("maxWorkersPerQueue", maxWorkersPerQueue, 1);
     }
 
     public List<QueueLocation> locations() {

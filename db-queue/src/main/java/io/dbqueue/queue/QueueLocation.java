@@ -8,7 +8,7 @@ public record QueueLocation(QueueTable table, String queueName) {
 
     public QueueLocation {
         Objects.requireNonNull(table, "table");
-        Identifiers.queueName(queueName);
+        Identifiers.queueName("queueName", queueName);
     }
 
     public static QueueLocation of(Layout layout, String queueName) {

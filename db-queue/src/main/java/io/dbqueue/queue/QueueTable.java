@@ -10,7 +10,7 @@ import java.util.Objects;
 public record QueueTable(String name, Layout layout) {
 
     public QueueTable {
-        Identifiers.tableName(name);
+        Identifiers.tableName("name", name);
         Objects.requireNonNull(layout, "layout");
     }
 

@@ -1,6 +1,8 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.maintenance.QueueVacuum;
 import io.dbqueue.wakeup.WakeupSignal;
@@ -124,8 +126,8 @@ public final class QueueWorkers implements AutoCloseable {
                                           BatchHandler handler, QueueListener listener, ThreadFactory threadFactory,
                                           Transactions transactions) {
         if (!config.location().table().equals(group.table())) {
-            throw new IllegalArgumentException("the group's table is " + group.table().name() + " but the config's is "
-                    + config.location().table().name());
+            throw new InvalidValueException("location.table", "must be the group's table " + group.table().name(),
+                    config.location().table().name());
         }
         return new QueueWorkers(dataSource, config, group, handler, listener, transactions, null, 0)
                 .startThreads(threadFactory);
@@ -144,12 +146,11 @@ public final class QueueWorkers implements AutoCloseable {
                                                  Executor handlers, int maxBatchesInFlight) {
         Objects.requireNonNull(handlers, "handlers");
         if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
-            throw new IllegalArgumentException("an external executor needs AT_LEAST_ONCE or AT_MOST_ONCE; "
-                    + "EXACTLY_ONCE claims, handles and finishes a batch in one transaction on the worker's connection");
+            throw new InvalidValueException("mode", "must be AT_LEAST_ONCE or AT_MOST_ONCE with an external executor"
+                    + " (EXACTLY_ONCE claims, handles and finishes a batch in one transaction on the worker's connection)",
+                    config.mode());
         }
-        if (maxBatchesInFlight < 1) {
-            throw new IllegalArgumentException("maxBatchesInFlight must be at least 1, was " + maxBatchesInFlight);
-        }
+        Checks.atLeast("maxBatchesInFlight", maxBatchesInFlight, 1);
         return new QueueWorkers(dataSource, config, null, handler, listener, Transactions.JDBC, handlers,
                 maxBatchesInFlight).startThreads(threadFactory);
     }

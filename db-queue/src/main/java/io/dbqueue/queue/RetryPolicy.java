@@ -1,5 +1,7 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
+import io.dbqueue.common.InvalidValueException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -23,17 +25,13 @@ public record RetryPolicy(RetryType type, Duration interval, int maxAttempts, do
 
     public RetryPolicy {
         Objects.requireNonNull(type, "retry type");
-        if (interval == null || interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("retry interval must be positive, was " + interval);
-        }
-        if (maxAttempts < 1) {
-            throw new IllegalArgumentException("retry maxAttempts must be at least 1, was " + maxAttempts);
-        }
+        Checks.positive("interval", interval);
+        Checks.atLeast("maxAttempts", maxAttempts, 1);
         if (!(jitter >= 0.0 && jitter <= 1.0)) {
-            throw new IllegalArgumentException("retry jitter must be between 0 and 1, was " + jitter);
+            throw new InvalidValueException("jitter", "must be between 0 and 1", jitter);
         }
         if (maxDelay == null || maxDelay.compareTo(interval) < 0) {
-            throw new IllegalArgumentException("retry maxDelay must be at least the interval, was " + maxDelay);
+            throw new InvalidValueException("maxDelay", "must be at least the interval", maxDelay);
         }
     }
 

@@ -1,7 +1,7 @@
 package io.dbqueue.serverwatch;
 
+import io.dbqueue.common.Checks;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -21,16 +21,9 @@ public record VacuumThresholds(Duration horizonAge, long horizonTransactions, lo
     public static final VacuumThresholds DEFAULT = new VacuumThresholds(Duration.ofSeconds(60), 100_000, 1_000);
 
     public VacuumThresholds {
-        Objects.requireNonNull(horizonAge, "horizonAge");
-        if (horizonAge.isNegative()) {
-            throw new IllegalArgumentException("horizonAge must be zero or positive, was " + horizonAge);
-        }
-        if (horizonTransactions < 0) {
-            throw new IllegalArgumentException("horizonTransactions must be zero or positive, was " + horizonTransactions);
-        }
-        if (deadTuples < 0) {
-            throw new IllegalArgumentException("deadTuples must be zero or positive, was " + deadTuples);
-        }
+        Checks.notNegative("horizonAge", horizonAge);
+        Checks.notNegative("horizonTransactions", horizonTransactions);
+        Checks.notNegative("deadTuples", deadTuples);
     }
 
     /** Whether {@code holder} has held the horizon too long, in time (where known) or in transactions. */

@@ -1,5 +1,6 @@
 package io.dbqueue.serverwatch;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.internal.DaemonThreads;
 import io.dbqueue.internal.Jdbc;
@@ -117,9 +118,7 @@ public final class VacuumWatch implements AutoCloseable {
 
     /** Checks every {@code interval} on a daemon thread, starting now; a failed check is logged and retried. */
     public synchronized VacuumWatch start(Duration interval) {
-        if (interval == null || interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("interval must be positive, was " + interval);
-        }
+        Checks.positive("interval", interval);
         if (scheduler != null) {
             throw new IllegalStateException("vacuum watch already started");
         }

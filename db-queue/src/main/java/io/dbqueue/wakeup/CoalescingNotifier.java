@@ -1,5 +1,6 @@
 package io.dbqueue.wakeup;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.internal.DaemonThreads;
 import io.dbqueue.internal.Jdbc;
 import org.slf4j.Logger;
@@ -60,9 +61,7 @@ public final class CoalescingNotifier implements AutoCloseable {
     private CoalescingNotifier(DataSource dataSource, Duration interval, boolean onlyToListeners) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.onlyToListeners = onlyToListeners;
-        if (interval == null || interval.isNegative()) {
-            throw new IllegalArgumentException("interval must be zero or positive, was " + interval);
-        }
+        Checks.notNegative("interval", interval);
         this.intervalNanos = interval.toNanos();
         this.sender = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dbq-notifier"));
     }

@@ -51,13 +51,13 @@ class RetryPolicyTest {
 
     @Test
     void invalidSettingsNameTheField() {
-        assertEquals("retry maxAttempts must be at least 1, was 0",
+        assertEquals("maxAttempts must be at least 1, was 0",
                 assertThrows(IllegalArgumentException.class, () -> RetryPolicy.of(LINEAR, Duration.ofSeconds(1), 0))
                         .getMessage());
-        assertEquals("retry interval must be positive, was PT0S",
+        assertEquals("interval must be positive, was PT0S",
                 assertThrows(IllegalArgumentException.class, () -> RetryPolicy.of(LINEAR, Duration.ZERO, 1))
                         .getMessage());
-        assertEquals("retry jitter must be between 0 and 1, was 1.5",
+        assertEquals("jitter must be between 0 and 1, was 1.5",
                 assertThrows(IllegalArgumentException.class,
                         () -> RetryPolicy.of(LINEAR, Duration.ofSeconds(1), 1).withJitter(1.5)).getMessage());
     }
