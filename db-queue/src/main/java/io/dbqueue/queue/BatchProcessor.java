@@ -1,6 +1,5 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
 import org.slf4j.Logger;
@@ -25,6 +24,7 @@ final class BatchProcessor implements AutoCloseable {
 
     private final DataSource dataSource;
     private final QueueConfig config;
+    private final Delivery delivery;
     private final BatchHandler handler;
     private final QueueListener listener;
     private final TaskStore store;
@@ -37,6 +37,7 @@ final class BatchProcessor implements AutoCloseable {
         this.dataSource = dataSource;
         this.transactions = transactions;
         this.config = config;
+        this.delivery = Delivery.of(config.mode());
         this.handler = handler;
         this.listener = listener;
         this.queue = config.location();
@@ -56,12 +57,14 @@ final class BatchProcessor implements AutoCloseable {
      * before, and the acknowledgement takes one after, so slow handlers do not drain the pool.
      */
     int runOnce() throws SQLException, InterruptedException {
-        if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
-            return exactlyOnce();
-        }
+        return delivery.runOnce(this);
+    }
+
+    /** At least once or at most once: claims a batch in a transaction of its own, then processes it. */
+    int claimAndProcess() throws SQLException, InterruptedException {
         Claim claim = claimOnItsOwn();
         if (claim.size() > 0) {
-            process(claim);
+            delivery.process(this, claim);
         }
         return claim.size();
     }
@@ -80,7 +83,7 @@ final class BatchProcessor implements AutoCloseable {
         }
         Runnable job = () -> {
             try {
-                process(claim);
+                delivery.process(this, claim);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
@@ -105,16 +108,12 @@ final class BatchProcessor implements AutoCloseable {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
             List<Task> tasks = claim(c);
-            List<Task> live = config.mode() == DeliveryMode.AT_LEAST_ONCE ? deadLetterExpired(c, tasks) : tasks;
-            return new Claim(tasks.size(), live, claimedAt);
+            return new Claim(tasks.size(), delivery.toHandle(this, c, tasks), claimedAt);
         }
     }
 
-    private void process(Claim claim) throws SQLException, InterruptedException {
-        if (config.mode() == DeliveryMode.AT_MOST_ONCE) {
-            handleDeleted(claim.live());
-            return;
-        }
+    /** At least once: handles leased tasks, then writes their answers on a connection taken for it. */
+    void handleLeasedAndAcknowledge(Claim claim) throws SQLException, InterruptedException {
         Answers answers = handleLeased(claim.live(), claim.claimedAt());
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true); // a pool may hand out connections in a transaction (auto-commit=false)
@@ -123,7 +122,7 @@ final class BatchProcessor implements AutoCloseable {
     }
 
     /** Handles tasks an at-most-once claim has already deleted, and reports the answers. */
-    private void handleDeleted(List<Task> tasks) throws InterruptedException {
+    void handleDeleted(List<Task> tasks) throws InterruptedException {
         TaskBatch batch = new TaskBatch(queue, tasks, config.mode(), null, null);
         Throwable error = handle(batch);
         // The tasks are already gone: a failure is reported, never retried.
@@ -176,7 +175,7 @@ final class BatchProcessor implements AutoCloseable {
      * {@link #transactions}. When the handler fails, that transaction rolls back with the handler's
      * own work, and the failed attempt is recorded in a second one.
      */
-    private int exactlyOnce() throws SQLException, InterruptedException {
+    int exactlyOnce() throws SQLException, InterruptedException {
         AtomicReference<List<Task>> handedOver = new AtomicReference<>(); // the claimed tasks, once the handler has them
         Handled handled;
         try {
@@ -211,7 +210,7 @@ final class BatchProcessor implements AutoCloseable {
         if (tasks.isEmpty()) {
             return new Handled(0, null);
         }
-        List<Task> live = deadLetterExpired(c, tasks);
+        List<Task> live = delivery.toHandle(this, c, tasks);
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), c, null);
         handedOver.set(tasks);
         Throwable error = handle(batch);
@@ -270,7 +269,7 @@ final class BatchProcessor implements AutoCloseable {
      * (its consumer crashed each time, or the handler always overran the lease): dead-letter it
      * rather than hand it out forever.
      */
-    private List<Task> deadLetterExpired(Connection c, List<Task> tasks) throws SQLException {
+    List<Task> deadLetterExpired(Connection c, List<Task> tasks) throws SQLException {
         Map<Task, String> expired = new LinkedHashMap<>();
         List<Task> live = new ArrayList<>(tasks.size());
         for (Task task : tasks) {
@@ -339,7 +338,7 @@ final class BatchProcessor implements AutoCloseable {
      * How many tasks a claim took, those of them to handle (the rest went to the dead letters), and
      * when it started ({@link System#nanoTime()}): the lease runs from then.
      */
-    private record Claim(int size, List<Task> live, long claimedAt) {
+    record Claim(int size, List<Task> live, long claimedAt) {
     }
 
     /** A handler's answers for a leased batch, the tasks it left unanswered, and the interrupt that cut it short. */

@@ -1,6 +1,5 @@
 package io.dbqueue.queue;
 
-import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.wakeup.ListenerPresence;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,7 +22,7 @@ final class QueueSql {
     private static final String SAVED = "dbq.saved_";
 
     /** Lets the rest of the statement's transaction commit without waiting for a WAL flush. */
-    private static final String NO_FLUSH = "set_config('synchronous_commit', 'off', true)";
+    static final String NO_FLUSH = "set_config('synchronous_commit', 'off', true)";
     private static final String TASK_COLUMNS = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
 
     final String enqueue;
@@ -196,29 +195,37 @@ final class QueueSql {
      * the claim itself. It is the batch size, a validated number, so the statement stays one per
      * queue and mode.
      */
-    String claim(DeliveryMode mode, int limit) {
+    String claim(Delivery delivery, int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("claim limit must be at least 1, was " + limit);
         }
-        String due = "ARRAY(SELECT id" + dueRows + limit + " FOR UPDATE SKIP LOCKED)";
-        return switch (mode) {
-            // The lease: a claimed task becomes due again when it expires, so a dead consumer's tasks reappear.
-            case AT_LEAST_ONCE -> "UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
-                    + " attempt = attempt + 1, total_attempt = total_attempt + 1"
-                    + " WHERE id = ANY(" + due + ")" + ofQueue() + " RETURNING " + TASK_COLUMNS;
-            // Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
-            // lease and the attempt count alike, so neither is written; the result carries the counted attempt.
-            case EXACTLY_ONCE -> "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
-                    + " total_attempt + 1" + dueRows + limit + " FOR UPDATE SKIP LOCKED";
-            // At most once: the task is gone once claimed, so this delete must be durable before it is handed out.
-            case AT_MOST_ONCE -> "DELETE FROM " + tableName + " WHERE id = ANY(" + due + ")" + ofQueue()
-                    + " RETURNING " + TASK_COLUMNS;
-        };
+        return delivery.claim(this, limit);
     }
 
-    /** Whether the claim of {@code mode} takes the queue name again after the floor. */
-    boolean claimNamesQueueAgain(DeliveryMode mode) {
-        return byIdNamesQueue && mode != DeliveryMode.EXACTLY_ONCE;
+    /** At least once: the lease. A claimed task becomes due again when it expires, so a dead consumer's tasks reappear. */
+    String leasingClaim(int limit) {
+        return "UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
+                + " attempt = attempt + 1, total_attempt = total_attempt + 1"
+                + " WHERE id = ANY(" + dueIds(limit) + ")" + ofQueue() + " RETURNING " + TASK_COLUMNS;
+    }
+
+    /**
+     * Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
+     * lease and the attempt count alike, so neither is written; the result carries the counted attempt.
+     */
+    String lockingClaim(int limit) {
+        return "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
+                + " total_attempt + 1" + dueRows + limit + " FOR UPDATE SKIP LOCKED";
+    }
+
+    /** At most once: the task is gone once claimed, so this delete must be durable before it is handed out. */
+    String deletingClaim(int limit) {
+        return "DELETE FROM " + tableName + " WHERE id = ANY(" + dueIds(limit) + ")" + ofQueue()
+                + " RETURNING " + TASK_COLUMNS;
+    }
+
+    private String dueIds(int limit) {
+        return "ARRAY(SELECT id" + dueRows + limit + " FOR UPDATE SKIP LOCKED)";
     }
 
     private String ofQueue() {
@@ -239,19 +246,25 @@ final class QueueSql {
      * {@link #restoreSettings}, so that the handler's statements in the same transaction run with
      * the caller's. Null when nothing needs setting.
      */
-    String claimSettings(DeliveryMode mode) {
+    String claimSettings(Delivery delivery) {
+        return delivery.claimSettings(this);
+    }
+
+    /**
+     * The planner settings of {@link #claimSettings}, each saved first when {@code saveCallers}, then
+     * {@code more} calls; null when there is nothing to set.
+     */
+    String plannerSettings(boolean saveCallers, String... more) {
         List<String> calls = new ArrayList<>();
         if (claimIndexed) {
             for (String setting : PLANNER_SETTINGS) {
-                if (mode == DeliveryMode.EXACTLY_ONCE) {
+                if (saveCallers) {
                     calls.add("set_config('" + SAVED + setting + "', current_setting('" + setting + "'), true)");
                 }
                 calls.add("set_config('" + setting + "', 'off', true)");
             }
         }
-        if (mode == DeliveryMode.AT_LEAST_ONCE) {
-            calls.add(NO_FLUSH);
-        }
+        calls.addAll(List.of(more));
         return calls.isEmpty() ? null : "SELECT " + String.join(", ", calls);
     }
 
@@ -260,15 +273,15 @@ final class QueueSql {
      * {@link #restoreSettings} as one composite statement, one round trip and one implicit
      * transaction. Its claim's rows are the result after {@link #resultsBeforeClaim} others.
      */
-    String claimComposite(DeliveryMode mode, int limit) {
-        String settings = claimSettings(mode);
-        String restore = mode == DeliveryMode.EXACTLY_ONCE ? restoreSettings() : null;
-        return (settings == null ? "" : settings + "; ") + claim(mode, limit) + (restore == null ? "" : "; " + restore);
+    String claimComposite(Delivery delivery, int limit) {
+        String settings = claimSettings(delivery);
+        String after = delivery.afterClaim(this);
+        return (settings == null ? "" : settings + "; ") + claim(delivery, limit) + (after == null ? "" : "; " + after);
     }
 
     /** How many results precede the claim's in {@link #claimComposite}. */
-    int resultsBeforeClaim(DeliveryMode mode) {
-        return claimSettings(mode) == null ? 0 : 1;
+    int resultsBeforeClaim(Delivery delivery) {
+        return claimSettings(delivery) == null ? 0 : 1;
     }
 
     /** Exactly once, after the claim: the caller's planner settings again. Null when none were changed. */

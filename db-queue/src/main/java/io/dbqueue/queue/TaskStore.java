@@ -46,17 +46,7 @@ final class TaskStore {
         long floor = cursor == null ? ClaimCursor.FROM_START : cursor.floor();
         ClaimStatement claim = claimStatement(mode, limit);
         try (PreparedStatement ps = c.prepareStatement(claim.sql())) {
-            int p = 1;
-            if (mode == DeliveryMode.AT_LEAST_ONCE) {
-                ps.setLong(p++, micros(lease));
-            }
-            ps.setString(p++, location.queueName());
-            if (cursor != null) {
-                ps.setLong(p++, floor);
-            }
-            if (sql.claimNamesQueueAgain(mode)) {
-                ps.setString(p, location.queueName());
-            }
+            bindClaim(ps, claim.delivery(), lease, floor);
             ps.execute();
             for (int i = 0; i < claim.resultsBefore(); i++) {
                 ps.getMoreResults();
@@ -75,17 +65,31 @@ final class TaskStore {
         }
     }
 
+    /** Binds the parameters of {@code delivery}'s claim ({@link QueueSql#claim}) from {@code floor} on. */
+    void bindClaim(PreparedStatement claim, Delivery delivery, Duration lease, long floor) throws SQLException {
+        int p = delivery.bindLease(claim, micros(lease));
+        claim.setString(p++, location.queueName());
+        if (sql.claimsFromFloor) {
+            claim.setLong(p++, floor);
+        }
+        if (delivery.claimNamesQueueAgain(sql)) {
+            claim.setString(p, location.queueName());
+        }
+    }
+
     private ClaimStatement claimStatement(DeliveryMode mode, int limit) {
         ClaimStatement claim = lastClaim;
         if (claim == null || claim.mode() != mode || claim.limit() != limit) {
-            claim = new ClaimStatement(mode, limit, sql.claimComposite(mode, limit), sql.resultsBeforeClaim(mode));
+            Delivery delivery = Delivery.of(mode);
+            claim = new ClaimStatement(mode, limit, delivery, sql.claimComposite(delivery, limit),
+                    sql.resultsBeforeClaim(delivery));
             lastClaim = claim;
         }
         return claim;
     }
 
     /** @param resultsBefore how many results precede the claim's in the composite statement */
-    private record ClaimStatement(DeliveryMode mode, int limit, String sql, int resultsBefore) {
+    private record ClaimStatement(DeliveryMode mode, int limit, Delivery delivery, String sql, int resultsBefore) {
     }
 
     /**

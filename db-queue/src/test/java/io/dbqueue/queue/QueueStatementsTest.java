@@ -137,7 +137,7 @@ class QueueStatementsTest {
                     + layout.name() + ":\n" + unguided);
             QueueSql sql = new QueueSql(queue.table());
             for (DeliveryMode mode : DeliveryMode.values()) {
-                String plan = plan(sql.claimSettings(mode), sql.claim(mode, 100), queue, mode);
+                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100), queue, mode);
                 String index = table + (layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY ? "_pkey" : "_claim_idx");
                 assertTrue(plan.contains("Index Scan using " + index), layout.name() + " " + mode + ":\n" + plan);
                 for (String avoided : new String[] {"Sort", "Bitmap", "Seq Scan", "Semi Join"}) {
@@ -179,7 +179,7 @@ class QueueStatementsTest {
                 c.rollback();
             }
             for (DeliveryMode mode : new DeliveryMode[] {DeliveryMode.AT_LEAST_ONCE, DeliveryMode.AT_MOST_ONCE}) {
-                String plan = plan(sql.claimSettings(mode), sql.claim(mode, 100), queue, mode);
+                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100), queue, mode);
                 assertTrue(plan.contains("Index Scan using " + index), layout.name() + " " + mode + ":\n" + plan);
                 assertEquals(List.of(), wholeIndexScans(plan, index), layout.name() + " " + mode + ":\n" + plan);
             }
@@ -271,7 +271,7 @@ class QueueStatementsTest {
     void aClaimLimitBelowOneIsRefused() {
         QueueSql sql = new QueueSql(QueueTable.of(Layout.QUEUE_TASKS_2));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> sql.claim(DeliveryMode.AT_LEAST_ONCE, 0));
+                () -> sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 0));
         assertEquals("claim limit must be at least 1, was 0", e.getMessage());
     }
 
@@ -338,21 +338,7 @@ class QueueStatementsTest {
             }
             try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + claim)) {
                 if (claim.indexOf('?') >= 0) {
-                    QueueSql sql = new QueueSql(queue.table());
-                    List<Object> params = new ArrayList<>();
-                    if (mode == DeliveryMode.AT_LEAST_ONCE) {
-                        params.add(LEASE.toNanos() / 1000);
-                    }
-                    params.add(queue.queueName());
-                    if (sql.claimsFromFloor) {
-                        params.add(ClaimCursor.FROM_START);
-                    }
-                    if (sql.claimNamesQueueAgain(mode)) {
-                        params.add(queue.queueName());
-                    }
-                    for (int i = 0; i < params.size(); i++) {
-                        ps.setObject(i + 1, params.get(i));
-                    }
+                    new TaskStore(queue).bindClaim(ps, Delivery.of(mode), LEASE, ClaimCursor.FROM_START);
                 }
                 return lines(ps);
             } finally {
