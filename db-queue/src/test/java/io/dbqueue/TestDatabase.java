@@ -10,18 +10,31 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 
 /** The suite's PostgreSQL (embedded 18, or DBQ_JDBC_URL) and one pool on it, shared by all tests. */
 public final class TestDatabase {
+
+    /**
+     * What the embedded test server sets beyond the durable stock settings: prepared transactions,
+     * so that VacuumWatchTest can hold the horizon with a forgotten one. Only this suite's server has
+     * it; the lab's benchmark servers stay stock, and an external server (DBQ_JDBC_URL) keeps its own.
+     */
+    public static final Map<String, String> SERVER_SETTINGS = Map.of("max_prepared_transactions", "10");
 
     private static HikariDataSource dataSource;
 
     private TestDatabase() {
     }
 
+    /** The shared server, started with {@link #SERVER_SETTINGS} when this is its first use. */
+    public static PostgresServer server() {
+        return PostgresServer.shared(SERVER_SETTINGS);
+    }
+
     public static synchronized HikariDataSource dataSource() {
         if (dataSource == null) {
-            dataSource = PostgresServer.shared().dataSource(40);
+            dataSource = server().dataSource(40);
         }
         return dataSource;
     }

@@ -50,7 +50,7 @@ class LongHandlersTest {
         for (DeliveryModeCase mode : DeliveryModeCase.values()) {
             freshTable();
             int workers = 8;
-            try (HikariDataSource pool = PostgresServer.shared().dataSource(3)) {
+            try (HikariDataSource pool = TestDatabase.server().dataSource(3)) {
                 pool.setConnectionTimeout(2_000);
                 QueueProducer sameProcess = new QueueProducer(pool, queue);
                 sameProcess.enqueueAll(Collections.nCopies(workers, "slow"));
@@ -152,7 +152,7 @@ class LongHandlersTest {
     void aKilledConsumersTaskIsPickedUpOneLeaseLater() throws Exception {
         Duration lease = Duration.ofSeconds(3);
         long id = producer.enqueue("orphan to be");
-        PostgresServer server = PostgresServer.shared();
+        PostgresServer server = TestDatabase.server();
         Process consumer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), LeaseHolder.class.getName(),
                 server.jdbcUrl(), server.user(), server.password() == null ? "" : server.password(),

@@ -2,7 +2,6 @@ package io.dbqueue.queue;
 
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.DeliveryMode;
-import io.dbqueue.postgres.PostgresServer;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 
@@ -80,7 +79,7 @@ class QueueStatementsTest {
         TestDatabase.execute("ANALYZE " + table);
         TaskStore store = new TaskStore(queue);
         // A connection of its own: a pooled one may hold a prepared claim from an earlier table of this name.
-        try (Connection c = PostgresServer.shared().connect()) {
+        try (Connection c = TestDatabase.server().connect()) {
             c.setAutoCommit(false);
             for (int i = 0; i < 30; i++) {
                 assertEquals(10, store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, LEASE).size());
@@ -103,7 +102,7 @@ class QueueStatementsTest {
     void anExactlyOnceFinishOnAPartitionedTableRunsACachedGenericPlan() throws Exception {
         QueueLocation queue = queueWithTasks(Layout.QUEUE_TASKS_5, 300);
         CountDownLatch handled = new CountDownLatch(300);
-        try (HikariDataSource oneConnection = PostgresServer.shared().dataSource(1)) {
+        try (HikariDataSource oneConnection = TestDatabase.server().dataSource(1)) {
             QueueWorkers workers = QueueWorkers.start(oneConnection,
                     QueueConfig.of(queue).withMode(DeliveryMode.EXACTLY_ONCE).withThreads(1),
                     batch -> batch.tasks().forEach(task -> handled.countDown()));
@@ -166,7 +165,7 @@ class QueueStatementsTest {
             String table = queue.table().name();
             QueueSql sql = new QueueSql(queue.table());
             String index = table + "_claim_idx";
-            try (Connection c = PostgresServer.shared().connect()) {
+            try (Connection c = TestDatabase.server().connect()) {
                 c.setAutoCommit(false);
                 for (String statement : new String[] {sql.finish, sql.release}) {
                     try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + statement)) {
@@ -217,7 +216,7 @@ class QueueStatementsTest {
     @Test
     void anExactlyOnceHandlerRunsWithTheCallersPlannerSettings() throws SQLException {
         TaskStore store = new TaskStore(queueWithTasks(Layout.DBQ_SEQ, 10));
-        try (Connection c = PostgresServer.shared().connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestDatabase.server().connect(); Statement st = c.createStatement()) {
             st.execute("SET enable_bitmapscan = off"); // the caller's session differs from the default here
             c.setAutoCommit(false);
             assertEquals(10, store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, LEASE).size());
@@ -231,7 +230,7 @@ class QueueStatementsTest {
     @Test
     void anAutoCommittedClaimLeavesNoPlannerSettingBehind() throws SQLException {
         TaskStore store = new TaskStore(queueWithTasks(Layout.DBQ_SEQ, 20));
-        try (Connection c = PostgresServer.shared().connect()) {
+        try (Connection c = TestDatabase.server().connect()) {
             for (DeliveryMode mode : new DeliveryMode[] {DeliveryMode.AT_LEAST_ONCE, DeliveryMode.AT_MOST_ONCE}) {
                 assertEquals(10, store.claim(c, 10, mode, LEASE).size());
                 assertEquals("on", setting(c, "enable_sort"), mode.name());
@@ -329,7 +328,7 @@ class QueueStatementsTest {
 
     /** EXPLAIN of {@code claim} with the claim's parameters, after {@code settings} in the same transaction. */
     private static String plan(String settings, String claim, QueueLocation queue, DeliveryMode mode) throws SQLException {
-        try (Connection c = PostgresServer.shared().connect()) {
+        try (Connection c = TestDatabase.server().connect()) {
             c.setAutoCommit(false);
             if (settings != null) {
                 try (Statement st = c.createStatement()) {

@@ -154,7 +154,7 @@ class QueueWorkersTest {
 
     @Test
     void workersRideOutADatabaseOutageAndLoseNoClaimedTask() throws Exception {
-        PostgresServer server = PostgresServer.shared();
+        PostgresServer server = TestDatabase.server();
         String url = server.createDatabase("dbq_outage");
         HikariConfig hikari = new HikariConfig();
         hikari.setJdbcUrl(url);

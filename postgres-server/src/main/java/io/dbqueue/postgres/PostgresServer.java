@@ -46,6 +46,7 @@ public final class PostgresServer implements AutoCloseable {
 
     private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     private static PostgresServer shared;
+    private static Map<String, String> sharedSettings;
 
     private final EmbeddedPostgres embedded;
     private final String jdbcUrl;
@@ -61,22 +62,42 @@ public final class PostgresServer implements AutoCloseable {
 
     /** The external server named by the environment, or else a durable embedded one. */
     public static PostgresServer start() {
+        return start(Map.of());
+    }
+
+    /** As {@link #start()}, an embedded server with {@code settings} over its own; an external one keeps its settings. */
+    private static PostgresServer start(Map<String, String> settings) {
         String url = System.getenv(JDBC_URL_ENV);
         if (url != null && !url.isBlank()) {
             return external(url, envOr(USER_ENV, "postgres"), envOr(PASSWORD_ENV, ""));
         }
-        return embedded(Map.of());
+        return embedded(settings);
     }
 
     /**
      * One server for the whole JVM, started on first use and stopped when the JVM exits.
      * Test suites share it so that PostgreSQL starts once per build module.
      */
-    public static synchronized PostgresServer shared() {
+    public static PostgresServer shared() {
+        return shared(Map.of());
+    }
+
+    /**
+     * As {@link #shared()}, embedded with {@code settings} over {@link #DURABLE_SETTINGS} when this
+     * call starts it: for a module's tests that need a setting a stock server lacks. An external
+     * server keeps its own settings. Throws when the shared server has already started without them,
+     * so that a suite never runs on a server it did not ask for: its tests reach the server through
+     * one door that passes them.
+     */
+    public static synchronized PostgresServer shared(Map<String, String> settings) {
         if (shared == null) {
-            shared = start();
+            shared = start(settings);
+            sharedSettings = Map.copyOf(settings);
             PostgresServer server = shared;
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "postgres-server-stop"));
+        } else if (!sharedSettings.entrySet().containsAll(settings.entrySet())) {
+            throw new IllegalStateException("the shared PostgreSQL started with " + sharedSettings + ", not with "
+                    + settings + ": ask for the settings on its first use");
         }
         return shared;
     }

@@ -6,9 +6,12 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PostgresServerTest {
 
@@ -21,6 +24,15 @@ class PostgresServerTest {
         assertEquals("on", show(server, "fsync"));
         assertEquals("on", show(server, "synchronous_commit"));
         assertEquals("on", show(server, "full_page_writes"));
+    }
+
+    @Test
+    void theSharedServerRefusesSettingsItDidNotStartWith() {
+        PostgresServer server = PostgresServer.shared();
+        assertSame(server, PostgresServer.shared(Map.of()));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> PostgresServer.shared(Map.of("max_prepared_transactions", "7")));
+        assertTrue(e.getMessage().endsWith("ask for the settings on its first use"), e.getMessage());
     }
 
     @Test
