@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.Await;
+import io.dbqueue.Gate;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.DeliveryMode;
 import org.junit.jupiter.api.BeforeEach;
@@ -109,18 +110,19 @@ class ExternalExecutorTest {
     void shutdownWaitsForBatchesOnTheExecutorAndTheirTasksAreNotLost() throws Exception {
         enqueue(1);
         CountDownLatch inHandler = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        Gate release = new Gate();
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             QueueWorkers workers = QueueWorkers.startWithExecutor(ds, config, batch -> {
                 inHandler.countDown();
-                assertTrue(release.await(30, TimeUnit.SECONDS));
+                release.pass();
             }, QueueListener.NONE, pickerThreads, executor, 2);
             assertTrue(inHandler.await(30, TimeUnit.SECONDS));
             assertFalse(workers.shutdown(Duration.ofMillis(100)), "the batch on the executor is not done");
             assertEquals(1, workers.busyWorkers());
-            release.countDown();
+            release.open();
             Await.until(TIMEOUT, "the batch acknowledged after all", () -> rows() == 0);
+            release.assertNoWaitTimedOut();
             Await.until(TIMEOUT, "nothing in flight", () -> workers.busyWorkers() == 0);
         } finally {
             executor.shutdown();

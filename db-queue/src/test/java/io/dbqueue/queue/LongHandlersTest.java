@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.Await;
+import io.dbqueue.Gate;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.postgres.PostgresServer;
 import com.zaxxer.hikari.HikariDataSource;
@@ -55,11 +56,11 @@ class LongHandlersTest {
                 QueueProducer sameProcess = new QueueProducer(pool, queue);
                 sameProcess.enqueueAll(Collections.nCopies(workers, "slow"));
                 CountDownLatch allRunning = new CountDownLatch(workers);
-                CountDownLatch release = new CountDownLatch(1);
+                Gate release = new Gate();
                 QueueWorkers running = QueueWorkers.start(pool,
                         QueueConfig.of(queue).withMode(mode.mode).withThreads(workers).withPoll(FAST_POLL), batch -> {
                             allRunning.countDown();
-                            assertTrue(release.await(30, TimeUnit.SECONDS));
+                            release.pass();
                         });
                 try {
                     assertTrue(allRunning.await(30, TimeUnit.SECONDS),
@@ -69,9 +70,10 @@ class LongHandlersTest {
                         sameProcess.enqueueAll(Collections.nCopies(100, "more"));
                     }
                 } finally {
-                    release.countDown();
+                    release.open();
                     assertTrue(running.shutdown(TIMEOUT));
                 }
+                release.assertNoWaitTimedOut();
             }
         }
     }
@@ -124,6 +126,7 @@ class LongHandlersTest {
     void anExplicitHeartbeatTellsWhetherTheBatchStillHoldsItsTasks() throws Exception {
         long id = producer.enqueue("watched");
         List<Integer> held = Collections.synchronizedList(new ArrayList<>());
+        List<Integer> takenOver = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch done = new CountDownLatch(1);
         TaskStore other = new TaskStore(queue);
         QueueConfig config = QueueConfig.of(queue).withPoll(FAST_POLL).withLeaseTimeout(LEASE).withLeaseHeartbeat(false);
@@ -135,7 +138,7 @@ class LongHandlersTest {
             // Another consumer takes the task over, as after an expired lease.
             TestDatabase.execute("UPDATE " + table.name() + " SET next_process_at = now() WHERE id = " + id);
             try (Connection c = ds.getConnection()) {
-                assertEquals(1, other.claim(c, 1, io.dbqueue.common.DeliveryMode.AT_LEAST_ONCE, TIMEOUT).size());
+                takenOver.add(other.claim(c, 1, io.dbqueue.common.DeliveryMode.AT_LEAST_ONCE, TIMEOUT).size());
             }
             held.add(batch.heartbeat());
             done.countDown();
@@ -145,6 +148,7 @@ class LongHandlersTest {
         } finally {
             assertTrue(workers.shutdown(TIMEOUT));
         }
+        assertEquals(List.of(1), takenOver, "the other consumer claimed the task");
         assertEquals(List.of(1, 0), held);
     }
 

@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.Await;
+import io.dbqueue.Gate;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.postgres.PostgresServer;
@@ -46,16 +47,17 @@ class QueueWorkersTest {
     @Test
     void gracefulShutdownLetsTheBatchInProgressFinish() throws Exception {
         CountDownLatch inHandler = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        Gate release = new Gate();
         producer.enqueue("slow");
         QueueWorkers workers = QueueWorkers.start(ds, QueueConfig.of(queue).withPoll(FAST_POLL), batch -> {
             inHandler.countDown();
-            assertTrue(release.await(30, TimeUnit.SECONDS));
+            release.pass();
         });
         assertTrue(inHandler.await(30, TimeUnit.SECONDS));
         CompletableFuture<Boolean> stopped = CompletableFuture.supplyAsync(() -> workers.shutdown(TIMEOUT));
-        release.countDown();
+        release.open();
         assertTrue(stopped.get(60, TimeUnit.SECONDS), "stopped within the timeout");
+        release.assertNoWaitTimedOut();
         assertFalse(workers.isRunning());
         assertEquals(0, rows(), "the batch in progress was acknowledged");
     }
@@ -103,7 +105,7 @@ class QueueWorkersTest {
         PollSettings rarePoll = PollSettings.DEFAULT.withTimeouts(Duration.ZERO, Duration.ofMinutes(10), Duration.ofSeconds(1));
         CountDownLatch handled = new CountDownLatch(1);
         AtomicReference<QueueWorkers> started = new AtomicReference<>();
-        CountDownLatch ready = new CountDownLatch(1);
+        Gate ready = new Gate();
         QueueListener enqueueOnFirstEmptyClaim = new QueueListener() {
             private boolean done;
 
@@ -112,7 +114,7 @@ class QueueWorkersTest {
                 if (tasks.isEmpty() && !done) {
                     done = true;
                     try {
-                        assertTrue(ready.await(30, TimeUnit.SECONDS));
+                        ready.pass();
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -124,9 +126,10 @@ class QueueWorkersTest {
         try (QueueWorkers workers = QueueWorkers.start(ds, QueueConfig.of(queue).withPoll(rarePoll),
                 batch -> handled.countDown(), enqueueOnFirstEmptyClaim)) {
             started.set(workers);
-            ready.countDown();
+            ready.open();
             assertTrue(handled.await(30, TimeUnit.SECONDS), "the worker did not sleep through the wakeup for 10 minutes");
         }
+        ready.assertNoWaitTimedOut();
     }
 
     @Test
@@ -171,13 +174,13 @@ class QueueWorkersTest {
             List<String> processed = new CopyOnWriteArrayList<>();
             AtomicInteger crashes = new AtomicInteger();
             CountDownLatch inHandler = new CountDownLatch(1);
-            CountDownLatch databaseGone = new CountDownLatch(1);
+            Gate databaseGone = new Gate();
             QueueConfig config = QueueConfig.of(q).withThreads(2).withPoll(FAST_POLL).withLeaseTimeout(Duration.ofSeconds(1));
             try (QueueWorkers workers = QueueWorkers.start(outageDs, config, BatchHandler.perTask((task, batch) -> {
                 processed.add(task.payload());
                 if (inHandler.getCount() > 0) {
                     inHandler.countDown();
-                    assertTrue(databaseGone.await(30, TimeUnit.SECONDS));
+                    databaseGone.pass();
                 }
                 return TaskResult.finish();
             }), new QueueListener() {
@@ -190,7 +193,7 @@ class QueueWorkersTest {
                 assertTrue(inHandler.await(30, TimeUnit.SECONDS));
                 TestDatabase.execute("ALTER DATABASE dbq_outage ALLOW_CONNECTIONS false");
                 TestDatabase.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'dbq_outage'");
-                databaseGone.countDown();
+                databaseGone.open();
                 Await.until(TIMEOUT, "workers notice the outage", () -> crashes.get() >= 2);
 
                 TestDatabase.execute("ALTER DATABASE dbq_outage ALLOW_CONNECTIONS true");
@@ -212,6 +215,7 @@ class QueueWorkersTest {
             } finally {
                 TestDatabase.execute("ALTER DATABASE dbq_outage ALLOW_CONNECTIONS true");
             }
+            databaseGone.assertNoWaitTimedOut();
             Await.until(TIMEOUT, "queue drained", () -> new QueueMonitor(outageDs, q).depth().tasks() == 0);
         }
     }
