@@ -29,10 +29,18 @@ class AssignmentTest {
         assertEquals(Set.of(), Assignment.share(List.of("a"), "b", 4));
     }
 
+    /**
+     * The partitions are the CRC-32 (as zlib computes it) of the key's UTF-8 bytes modulo the
+     * partition count, worked out outside this code: a change here would move every keyed message
+     * of a running topic.
+     */
     @Test
     void aKeyAlwaysGoesToTheSamePartition() {
-        // CRC-32 of "order-42" is fixed: a change here would move every keyed message of a running topic.
-        assertEquals(Partitioner.forKey("order-42", 16), Partitioner.forKey("order-42", 16));
-        assertEquals((int) (1_475_806_942L % 16), Partitioner.forKey("order-42", 16));
+        assertEquals(14, Partitioner.forKey("order-42", 16));     // CRC-32 1,475,806,942
+        assertEquals(734, Partitioner.forKey("order-42", 1024));
+        assertEquals(10, Partitioner.forKey("order-7", 16));      // CRC-32 164,682,458
+        assertEquals(13, Partitioner.forKey("customer-1", 16));   // CRC-32 3,958,365,309: above int, still not negative
+        assertEquals(5, Partitioner.forKey("\u00fc", 16));        // UTF-8 C3 BC; Latin-1 FC would give 10
+        assertEquals(0, Partitioner.forKey("", 16));              // CRC-32 0
     }
 }
