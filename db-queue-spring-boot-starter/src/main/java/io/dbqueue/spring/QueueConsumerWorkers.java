@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.common.Transactions;
+import io.dbqueue.maintenance.QueueVacuum;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
@@ -52,6 +53,7 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
     private final BeanFactory beans;
     private final Transactions transactions;
     private final Map<String, QueueWorkers> workers = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final List<QueueVacuum> vacuums = Collections.synchronizedList(new ArrayList<>());
     private volatile QueueWakeups wakeups;
     private volatile boolean running;
 
@@ -108,8 +110,9 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
             QueueGroupDefinition group = definitions.groups().get(id);
             QueueDefinition definition = group != null ? group.workers() : definitions.get(id);
             QueueConfig config = consumer.configure(definition.config());
-            QueueWorkers started = group != null ? startGroup(consumer, group, config)
-                    : startQueue(consumer, definition, config, executors.get(id));
+            QueueListener listening = withVacuum(definition, config);
+            QueueWorkers started = group != null ? startGroup(consumer, group, config, listening)
+                    : startQueue(consumer, definition, config, executors.get(id), listening);
             workers.put(id, started);
             if (definition.notifyWakeups()) {
                 notified.add(started);
@@ -120,8 +123,18 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
         }
     }
 
+    /** The listener, and the vacuum of the queue's table per the definition's policy. */
+    private QueueListener withVacuum(QueueDefinition definition, QueueConfig config) {
+        if (!definition.vacuum().enabled()) {
+            return listener;
+        }
+        QueueVacuum vacuum = new QueueVacuum(dataSource, config.location().table(), definition.vacuum());
+        vacuums.add(vacuum);
+        return QueueListener.composite(List.of(vacuum, listener));
+    }
+
     private QueueWorkers startQueue(QueueConsumer consumer, QueueDefinition definition, QueueConfig config,
-                                    Executor executor) {
+                                    Executor executor, QueueListener listener) {
         ThreadFactory threads = threadFactory(definition.id(), definition);
         QueueWorkers started = executor == null
                 ? QueueWorkers.start(dataSource, config, consumer, listener, threads, transactions)
@@ -135,7 +148,8 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
         return started;
     }
 
-    private QueueWorkers startGroup(QueueConsumer consumer, QueueGroupDefinition group, QueueConfig config) {
+    private QueueWorkers startGroup(QueueConsumer consumer, QueueGroupDefinition group, QueueConfig config,
+                                    QueueListener listener) {
         QueueWorkers started = QueueWorkers.startGroup(dataSource, config, group.group(), consumer, listener,
                 threadFactory(group.id(), group.workers()), transactions);
         LOG.info("dbq: consuming group {} ({}) with {} ({} threads, at most {} per queue, batch {}, {})",
@@ -166,6 +180,10 @@ public final class QueueConsumerWorkers implements DbQueueLifecycle {
                 LOG.warn("dbq: {} did not finish its batches within {}; unanswered tasks were released",
                         queue.config().location(), shutdownTimeout);
             }
+        }
+        synchronized (vacuums) {
+            vacuums.forEach(QueueVacuum::close);
+            vacuums.clear();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.queue.CoalescingProducer;
+import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.Wakeup;
@@ -14,12 +15,13 @@ import java.util.Optional;
  * executor, if any, that handles its batches while the workers only claim, and how its coalescing
  * producer batches.
  */
-public record QueueDefinition(String id, QueueConfig config, boolean virtualThreads,
+public record QueueDefinition(String id, QueueConfig config, VacuumPolicy vacuum, boolean virtualThreads,
                               Optional<ExternalExecutor> executor, CoalescingProducer.Settings coalescing) {
 
     public QueueDefinition {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(vacuum, "vacuum");
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(coalescing, "coalescing");
     }

@@ -182,11 +182,11 @@ public final class QueueDefinitions {
         DbQueueProperties.Vacuum vacuum = queue.getVacuum();
         VacuumPolicy claimed = check(prefix + "vacuum.claimed-tasks",
                 () -> new VacuumPolicy(vacuum.getClaimedTasks(), VacuumPolicy.DEFAULT.minInterval()));
-        QueueConfig config = leased.withVacuum(check(prefix + "vacuum.min-interval",
-                () -> new VacuumPolicy(claimed.claimedTasks(), vacuum.getMinInterval())))
-                .withWakeup(required(prefix + "wakeup", queue.getWakeup()));
+        VacuumPolicy vacuumPolicy = check(prefix + "vacuum.min-interval",
+                () -> new VacuumPolicy(claimed.claimedTasks(), vacuum.getMinInterval()));
+        QueueConfig config = leased.withWakeup(required(prefix + "wakeup", queue.getWakeup()));
         boolean virtual = queue.getVirtualThreads() == null ? virtualThreads : queue.getVirtualThreads();
-        return new QueueDefinition(id, config, virtual, externalExecutor(prefix, queue, config),
+        return new QueueDefinition(id, config, vacuumPolicy, virtual, externalExecutor(prefix, queue, config),
                 coalescing(prefix + "coalesce.", queue.getCoalesce()));
     }
 

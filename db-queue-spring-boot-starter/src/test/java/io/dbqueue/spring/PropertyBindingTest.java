@@ -70,7 +70,7 @@ class PropertyBindingTest {
             assertThat(config.leaseTimeout()).isEqualTo(Duration.ofSeconds(30));
             assertThat(config.retry()).isEqualTo(RetryPolicy.of(RetryType.LINEAR, Duration.ofMillis(500), 4)
                     .withJitter(0.25));
-            assertThat(config.vacuum()).isEqualTo(new VacuumPolicy(500, Duration.ofSeconds(5)));
+            assertThat(orders.vacuum()).isEqualTo(new VacuumPolicy(500, Duration.ofSeconds(5)));
             assertThat(orders.virtualThreads()).isTrue();
         });
     }

@@ -25,7 +25,8 @@ class QueueDepthsTest {
         dataSource.setUser(PostgresServer.shared().user());
         dataSource.setPassword(PostgresServer.shared().password());
         QueueDefinition main = new QueueDefinition("main",
-                io.dbqueue.queue.QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main")), false,
+                io.dbqueue.queue.QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main")),
+                io.dbqueue.maintenance.VacuumPolicy.DEFAULT, false,
                 Optional.empty(), new CoalescingProducer.Settings(Duration.ofMillis(5), 100));
         AtomicLong clock = new AtomicLong();
         QueueDepths depths = new QueueDepths(dataSource, new QueueDefinitions(List.of(main)), Duration.ofSeconds(5),

@@ -2,18 +2,14 @@ package io.dbqueue.log;
 
 import io.dbqueue.wakeup.ChannelListener;
 import javax.sql.DataSource;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Wakes idle group members when a producer made {@link TopicProducer#withWakeups} appends to a
  * partition they hold, so that a topic read by idle members costs a poll now and then and a fresh
  * message is still read within milliseconds. A notification names the partition, so only its
  * holders (one member per group) wake, not every member of the topic. One connection listens for
- * all the given members ({@link ChannelListener}); after a reconnect every member is woken.
+ * all the given (or {@link #add added}) members ({@link ChannelListener}); after a reconnect every member is woken.
  */
 public final class LogWakeups implements AutoCloseable {
 
@@ -24,20 +20,28 @@ public final class LogWakeups implements AutoCloseable {
     }
 
     public static LogWakeups start(DataSource dataSource, Collection<GroupConsumer> members) {
-        Map<String, Map<String, List<Runnable>>> byChannel = new HashMap<>();
-        for (GroupConsumer member : members) {
-            Map<String, List<Runnable>> byPartition = byChannel.computeIfAbsent(
-                    LogSql.channel(member.topic().name()), c -> new HashMap<>());
-            for (int p = 0; p < member.topic().partitions(); p++) {
-                int partition = p;
-                byPartition.computeIfAbsent(Integer.toString(p), k -> new ArrayList<>()).add(() -> {
-                    if (member.partitions().contains(partition)) {
-                        member.wakeup();
-                    }
-                });
-            }
+        LogWakeups wakeups = new LogWakeups(ChannelListener.start(dataSource, "dbq-log-wakeups"));
+        members.forEach(wakeups::add);
+        return wakeups;
+    }
+
+    /** Wakeups on a connection shared with others ({@code DbQueue}'s); closing either closes both. */
+    public static LogWakeups on(ChannelListener listener) {
+        return new LogWakeups(listener);
+    }
+
+    /** Wakes {@code member} too; returns once listening for it (or at once while not listening). */
+    public void add(GroupConsumer member) {
+        String channel = LogSql.channel(member.topic().name());
+        for (int p = 0; p < member.topic().partitions(); p++) {
+            int partition = p;
+            listener.on(channel, Integer.toString(p), () -> {
+                if (member.partitions().contains(partition)) {
+                    member.wakeup();
+                }
+            });
         }
-        return new LogWakeups(ChannelListener.start(dataSource, byChannel, "dbq-log-wakeups"));
+        listener.awaitChannels();
     }
 
     public boolean isListening() {

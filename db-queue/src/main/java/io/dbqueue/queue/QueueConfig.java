@@ -2,7 +2,6 @@ package io.dbqueue.queue;
 
 import io.dbqueue.common.Checks;
 import io.dbqueue.common.DeliveryMode;
-import io.dbqueue.maintenance.VacuumPolicy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -11,7 +10,6 @@ import java.util.Objects;
  *
  * @param leaseTimeout   how long an at-least-once claim keeps a task from other consumers; a consumer
  *                       that dies lets its tasks reappear after this long
- * @param vacuum         when the workers vacuum their table themselves, so that no server setting is needed
  * @param leaseHeartbeat at least once: whether the leases of a running batch are extended by a whole
  *                       lease every third of one, so that a handler may run longer than the lease
  *                       (see {@link TaskBatch#heartbeat()}); off, a handler that outlives the lease
@@ -21,7 +19,7 @@ import java.util.Objects;
  *                       {@link QueueNotifier} on the producers
  */
 public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads, PollSettings poll,
-                          RetryPolicy retry, Duration leaseTimeout, VacuumPolicy vacuum, boolean leaseHeartbeat,
+                          RetryPolicy retry, Duration leaseTimeout, boolean leaseHeartbeat,
                           Wakeup wakeup) {
 
     public static final int MAX_THREADS = 1000;
@@ -31,7 +29,6 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(poll, "poll");
         Objects.requireNonNull(retry, "retry");
-        Objects.requireNonNull(vacuum, "vacuum");
         Objects.requireNonNull(wakeup, "wakeup");
         Checks.between("threads", threads, 1, MAX_THREADS);
         Checks.positive("leaseTimeout", leaseTimeout);
@@ -46,26 +43,26 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
     /** At least once, one thread, the experiment's poll settings, default retries, a {@link #DEFAULT_LEASE}
-     *  kept by heartbeats, the table vacuumed after every 10,000 claimed tasks, and wakeup by polling. */
+     *  kept by heartbeats, and wakeup by polling. */
     public static QueueConfig of(QueueLocation location) {
         return new QueueConfig(location, DeliveryMode.AT_LEAST_ONCE, 1, PollSettings.DEFAULT, RetryPolicy.DEFAULT,
-                DEFAULT_LEASE, VacuumPolicy.DEFAULT, true, Wakeup.POLL);
+                DEFAULT_LEASE, true, Wakeup.POLL);
     }
 
     public QueueConfig withLocation(QueueLocation value) {
-        return new QueueConfig(value, mode, threads, poll, retry, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
+        return new QueueConfig(value, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withMode(DeliveryMode value) {
-        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withThreads(int value) {
-        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withPoll(PollSettings value) {
-        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withBatchSize(int value) {
@@ -73,22 +70,18 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
     }
 
     public QueueConfig withRetry(RetryPolicy value) {
-        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, vacuum, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withLeaseTimeout(Duration value) {
-        return new QueueConfig(location, mode, threads, poll, retry, value, vacuum, leaseHeartbeat, wakeup);
-    }
-
-    public QueueConfig withVacuum(VacuumPolicy value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, mode, threads, poll, retry, value, leaseHeartbeat, wakeup);
     }
 
     public QueueConfig withLeaseHeartbeat(boolean value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, vacuum, value, wakeup);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value, wakeup);
     }
 
     public QueueConfig withWakeup(Wakeup value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, vacuum, leaseHeartbeat, value);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, value);
     }
 }

@@ -2,19 +2,16 @@ package io.dbqueue.queue;
 
 import io.dbqueue.wakeup.ChannelListener;
 import javax.sql.DataSource;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Wakes idle workers when a {@link QueueNotifier} says their queue has new tasks, so that consumers
  * can poll rarely (a long no-task timeout) and still pick up new work within milliseconds. One
- * connection listens on the channels of the given workers' tables ({@link ChannelListener}); each
+ * connection listens on the channels of the given (or {@link #add added}) workers' tables ({@link ChannelListener}); each
  * notification wakes one idle worker of the queue ({@link QueueWorkers#notified()}); after a
  * reconnect one worker per queue is woken as if notified (a full claim brings in more), since
  * notifications sent in between are lost. Polling stays the guarantee; wakeups only cut the wait.
@@ -27,9 +24,11 @@ import java.util.function.Supplier;
 public final class QueueWakeups implements AutoCloseable {
 
     private final ChannelListener listener;
+    private final List<QueueWorkers> workers = new CopyOnWriteArrayList<>();
 
     private QueueWakeups(ChannelListener listener) {
         this.listener = listener;
+        listener.announce(this::wanted);
     }
 
     /**
@@ -37,24 +36,33 @@ public final class QueueWakeups implements AutoCloseable {
      * attempt has failed (it is retried in the background), or after 10 seconds.
      */
     public static QueueWakeups start(DataSource dataSource, Collection<QueueWorkers> workers) {
-        List<QueueWorkers> all = List.copyOf(workers);
-        Map<String, Map<String, List<Runnable>>> byChannelAndQueue = new HashMap<>();
-        for (QueueWorkers w : all) {
-            for (QueueLocation q : w.locations()) {
-                byChannelAndQueue.computeIfAbsent(WakeupChannel.of(q.table()), c -> new HashMap<>())
-                        .computeIfAbsent(q.queueName(), n -> new ArrayList<>()).add(() -> w.notified(q));
+        QueueWakeups wakeups = new QueueWakeups(ChannelListener.start(dataSource, "dbq-wakeups"));
+        workers.forEach(wakeups::add);
+        return wakeups;
+    }
+
+    /** Wakeups on a connection shared with others ({@code DbQueue}'s); closing either closes both. */
+    public static QueueWakeups on(ChannelListener listener) {
+        return new QueueWakeups(listener);
+    }
+
+    /** Wakes {@code added}'s idle workers too; returns once listening for them (or as {@link #start} does). */
+    public void add(QueueWorkers added) {
+        workers.add(added);
+        for (QueueLocation q : added.locations()) {
+            listener.on(WakeupChannel.of(q.table()), q.queueName(), () -> added.notified(q));
+        }
+        listener.awaitChannels();
+    }
+
+    private Set<String> wanted() {
+        Set<String> channels = new HashSet<>();
+        for (QueueWorkers w : workers) {
+            if (w.wantsNotifications()) {
+                channels.add(WakeupChannel.of(w.config().location().table()));
             }
         }
-        Supplier<Set<String>> wanted = () -> {
-            Set<String> channels = new HashSet<>();
-            for (QueueWorkers w : all) {
-                if (w.wantsNotifications()) {
-                    channels.add(WakeupChannel.of(w.config().location().table()));
-                }
-            }
-            return channels;
-        };
-        return new QueueWakeups(ChannelListener.start(dataSource, byChannelAndQueue, wanted, "dbq-wakeups"));
+        return channels;
     }
 
     /** Whether the LISTEN session is established right now. */

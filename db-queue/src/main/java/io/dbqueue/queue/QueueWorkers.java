@@ -4,7 +4,6 @@ import io.dbqueue.common.Checks;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.common.Transactions;
-import io.dbqueue.maintenance.QueueVacuum;
 import io.dbqueue.wakeup.WakeupSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +45,6 @@ public final class QueueWorkers implements AutoCloseable {
     private final AtomicBoolean[] notifiedQueues; // per queue of a group: notified since a claim last tried it
     private final AdaptiveWakeup adaptive; // null unless Wakeup.ADAPTIVE
     private final QueueListener listener;
-    private final QueueVacuum vacuum; // null: the policy leaves the table to autovacuum
     private final WakeupSignal signal;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger busy = new AtomicInteger();
@@ -70,18 +68,8 @@ public final class QueueWorkers implements AutoCloseable {
         this.maxBatchesInFlight = maxBatchesInFlight;
         this.batchesInFlight = new Semaphore(maxBatchesInFlight);
         Objects.requireNonNull(listener, "listener");
-        this.vacuum = config.vacuum().enabled()
-                ? new QueueVacuum(Objects.requireNonNull(dataSource, "dataSource"), config.location().table(), config.vacuum())
-                : null;
-        List<QueueListener> listeners = new ArrayList<>();
-        if (vacuum != null) {
-            listeners.add(vacuum);
-        }
-        listeners.add(listener);
-        if (config.wakeup() != Wakeup.POLL) {
-            listeners.add(new BringInAnother(signal, config.poll().batchSize()));
-        }
-        this.listener = SafeListener.wrap(listeners.size() == 1 ? listener : QueueListener.composite(listeners));
+        this.listener = SafeListener.wrap(config.wakeup() == Wakeup.POLL ? listener
+                : QueueListener.composite(List.of(listener, new BringInAnother(signal, config.poll().batchSize()))));
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(transactions, "transactions");
         for (QueueLocation q : locations) {
@@ -95,10 +83,13 @@ public final class QueueWorkers implements AutoCloseable {
 
     public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler,
                                      QueueListener listener) {
-        QueueLocation q = config.location();
+        return start(dataSource, config, handler, listener, threads(config.location()));
+    }
+
+    /** The workers' threads unless given others: platform threads named {@code dbq-<table>-<queue>-<n>}. */
+    public static ThreadFactory threads(QueueLocation queue) {
         AtomicInteger n = new AtomicInteger();
-        ThreadFactory platform = r -> new Thread(r, "dbq-" + q.table().name() + "-" + q.queueName() + "-" + n.incrementAndGet());
-        return start(dataSource, config, handler, listener, platform);
+        return r -> new Thread(r, "dbq-" + queue.table().name() + "-" + queue.queueName() + "-" + n.incrementAndGet());
     }
 
     /** As {@link #start(DataSource, QueueConfig, BatchHandler, QueueListener)} on threads from {@code threadFactory}
@@ -251,9 +242,6 @@ public final class QueueWorkers implements AutoCloseable {
         }
         boolean drained = executorDrained(deadline);
         processors.forEach(BatchProcessor::close);
-        if (vacuum != null) {
-            vacuum.close();
-        }
         return clean && drained;
     }
 

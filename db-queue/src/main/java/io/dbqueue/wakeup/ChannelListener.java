@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -26,7 +28,8 @@ import java.util.function.Supplier;
  * that listens on some channels and runs the callbacks registered for each channel and payload. If
  * the connection fails it reconnects with a growing pause and runs every callback after
  * reconnecting, since notifications sent in between are lost. Readers still poll: a notification
- * only cuts their wait.
+ * only cuts their wait. Channels and callbacks may be added while it runs, so that one connection
+ * serves readers started at different times.
  *
  * <p>It also announces, by {@link ListenerPresence} locks, the channels whose readers want
  * notifications right now, as a supplier tells it; a change is announced within {@link #PRESENCE_DELAY}.
@@ -41,36 +44,29 @@ public final class ChannelListener implements AutoCloseable {
     private static final Duration FIRST_ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
 
     private final DataSource dataSource;
-    private final Map<String, Map<String, List<Runnable>>> byChannelAndPayload;
-    private final Supplier<Set<String>> wanted;
+    private final Map<String, Map<String, List<Runnable>>> byChannelAndPayload = new ConcurrentHashMap<>();
+    private final List<Supplier<Set<String>>> wanted = new CopyOnWriteArrayList<>();
+    private final Set<String> listened = new HashSet<>(); // by the listening thread only
     private final Set<String> announced = new HashSet<>();
     private final Thread thread;
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
+    private final Object channelsAdded = new Object();
+    private long channelsRequested; // guarded by channelsAdded: new channels registered so far
+    private long channelsListened; // guarded by channelsAdded: of those, how many the session listens on
     private volatile boolean running = true;
     private volatile boolean listening;
 
-    private ChannelListener(DataSource dataSource, Map<String, Map<String, List<Runnable>>> byChannelAndPayload,
-                            Supplier<Set<String>> wanted, String threadName) {
+    private ChannelListener(DataSource dataSource, String threadName) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-        this.byChannelAndPayload = Map.copyOf(byChannelAndPayload);
-        this.wanted = Objects.requireNonNull(wanted, "wanted");
         this.thread = DaemonThreads.named(threadName).newThread(this::run);
     }
 
     /**
-     * Starts listening on the channels of {@code byChannelAndPayload} (channel names must come from
-     * validated identifiers). Returns once listening, or once the first attempt has failed (it is
-     * retried in the background), or after 10 seconds.
+     * Starts the listening thread, on no channel yet ({@link #on} adds them). Returns once listening,
+     * or once the first attempt has failed (it is retried in the background), or after 10 seconds.
      */
-    public static ChannelListener start(DataSource dataSource, Map<String, Map<String, List<Runnable>>> byChannelAndPayload,
-                                        String threadName) {
-        return start(dataSource, byChannelAndPayload, Set::of, threadName);
-    }
-
-    /** As {@link #start(DataSource, Map, String)}, announcing the channels {@code wanted} names. */
-    public static ChannelListener start(DataSource dataSource, Map<String, Map<String, List<Runnable>>> byChannelAndPayload,
-                                        Supplier<Set<String>> wanted, String threadName) {
-        ChannelListener listener = new ChannelListener(dataSource, byChannelAndPayload, wanted, threadName);
+    public static ChannelListener start(DataSource dataSource, String threadName) {
+        ChannelListener listener = new ChannelListener(dataSource, threadName);
         listener.thread.start();
         try {
             listener.firstAttempt.await(FIRST_ATTEMPT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -78,6 +74,53 @@ public final class ChannelListener implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         return listener;
+    }
+
+    /**
+     * Runs {@code callback} for each notification on {@code channel} (its name must come from a
+     * validated identifier) with {@code payload}, and after each reconnect. A new channel is listened
+     * on within {@link #PRESENCE_DELAY}; {@link #awaitChannels} waits for that.
+     */
+    public void on(String channel, String payload, Runnable callback) {
+        Map<String, List<Runnable>> byPayload = byChannelAndPayload.get(channel);
+        if (byPayload == null) {
+            Map<String, List<Runnable>> fresh = new ConcurrentHashMap<>();
+            byPayload = byChannelAndPayload.putIfAbsent(channel, fresh);
+            if (byPayload == null) {
+                byPayload = fresh;
+                synchronized (channelsAdded) { // counted once in the map, so a LISTEN that counts it has seen it
+                    channelsRequested++;
+                }
+            }
+        }
+        byPayload.computeIfAbsent(payload, p -> new CopyOnWriteArrayList<>()).add(callback);
+    }
+
+    /**
+     * Returns once the session listens on every channel given to {@link #on} so far, or at once while
+     * there is no session (a reconnect listens on them all), or after 10 seconds.
+     */
+    public void awaitChannels() {
+        long deadline = System.nanoTime() + FIRST_ATTEMPT_TIMEOUT.toNanos();
+        synchronized (channelsAdded) {
+            long requested = channelsRequested;
+            try {
+                for (long left = deadline - System.nanoTime(); listening && channelsListened < requested && left > 0;
+                     left = deadline - System.nanoTime()) {
+                    TimeUnit.NANOSECONDS.timedWait(channelsAdded, left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Announces, by {@link ListenerPresence} locks, the channels {@code channels} names whenever asked:
+     * those whose readers want notifications right now. A change is announced within {@link #PRESENCE_DELAY}.
+     */
+    public void announce(Supplier<Set<String>> channels) {
+        wanted.add(Objects.requireNonNull(channels, "channels"));
     }
 
     /** Whether the LISTEN session is established right now. */
@@ -96,6 +139,7 @@ public final class ChannelListener implements AutoCloseable {
                     receive(c);
                 } finally {
                     announced.clear();
+                    listened.clear();
                     unlistenQuietly(c); // a pool must not hand out a connection that still collects notifications
                 }
             } catch (SQLException | RuntimeException e) {
@@ -106,6 +150,9 @@ public final class ChannelListener implements AutoCloseable {
             } finally {
                 listening = false;
                 firstAttempt.countDown();
+                synchronized (channelsAdded) {
+                    channelsAdded.notifyAll(); // nobody waits for a session that is gone
+                }
             }
             if (!pause(pauseMillis)) {
                 return;
@@ -116,15 +163,30 @@ public final class ChannelListener implements AutoCloseable {
 
     private void listen(Connection c) throws SQLException {
         c.setAutoCommit(true);
-        try (Statement st = c.createStatement()) {
-            for (String channel : byChannelAndPayload.keySet()) {
-                st.execute("LISTEN " + channel);
-            }
-        }
+        listenNewChannels(c);
         announce(c);
         listening = true;
         // anything notified while not listening was missed
         byChannelAndPayload.values().forEach(byPayload -> byPayload.values().forEach(l -> l.forEach(Runnable::run)));
+    }
+
+    /** LISTENs on the channels added since the last call, then tells those waiting for them. */
+    private void listenNewChannels(Connection c) throws SQLException {
+        long requested;
+        synchronized (channelsAdded) {
+            requested = channelsRequested;
+        }
+        try (Statement st = c.createStatement()) {
+            for (String channel : byChannelAndPayload.keySet()) {
+                if (listened.add(channel)) {
+                    st.execute("LISTEN " + channel);
+                }
+            }
+        }
+        synchronized (channelsAdded) {
+            channelsListened = requested;
+            channelsAdded.notifyAll();
+        }
     }
 
     private static void unlistenQuietly(Connection c) {
@@ -143,7 +205,8 @@ public final class ChannelListener implements AutoCloseable {
 
     /** Takes the presence locks of newly wanted channels and gives back those of channels no longer wanted. */
     private void announce(Connection c) throws SQLException {
-        Set<String> now = wanted.get();
+        Set<String> now = new HashSet<>();
+        wanted.forEach(channels -> now.addAll(channels.get()));
         for (String channel : now) {
             if (!announced.contains(channel)) {
                 ListenerPresence.hold(c, channel);
@@ -162,6 +225,7 @@ public final class ChannelListener implements AutoCloseable {
     private void receive(Connection c) throws SQLException {
         PGConnection connection = c.unwrap(PGConnection.class);
         while (running) {
+            listenNewChannels(c);
             announce(c);
             PGNotification[] notifications = connection.getNotifications(RECEIVE_TIMEOUT_MILLIS);
             if (notifications == null) {

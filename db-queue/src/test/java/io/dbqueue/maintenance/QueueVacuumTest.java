@@ -1,14 +1,13 @@
 package io.dbqueue.maintenance;
 
 import io.dbqueue.Await;
+import io.dbqueue.DbQueue;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
-import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueTable;
-import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Task;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -49,16 +48,13 @@ class QueueVacuumTest {
         QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("vacuumed");
         String table = queue.table().name();
         TestDatabase.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = off)");
-        QueueProducer producer = new QueueProducer(TestDatabase.dataSource(), queue);
-        producer.enqueueAll(IntStream.range(0, 2_000).mapToObj(i -> "task " + i).toList());
         long before = vacuumCount(table);
-        QueueWorkers workers = QueueWorkers.start(TestDatabase.dataSource(), QueueConfig.of(queue).withThreads(2)
-                .withBatchSize(100).withVacuum(new VacuumPolicy(500, Duration.ZERO)), batch -> { });
-        try {
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource())
+                .vacuum(queue.table(), new VacuumPolicy(500, Duration.ZERO)).build()) {
+            dbq.producer(queue).enqueueAll(IntStream.range(0, 2_000).mapToObj(i -> "task " + i).toList());
+            dbq.consume(QueueConfig.of(queue).withThreads(2).withBatchSize(100), batch -> { });
             Await.until(WAIT, "every task finished", () -> TestDatabase.queryLong("SELECT count(*) FROM " + table) == 0);
             Await.until(WAIT, "the workers vacuumed " + table, () -> vacuumCount(table) > before);
-        } finally {
-            workers.shutdown(Duration.ofSeconds(10));
         }
     }
 

@@ -3,9 +3,9 @@ package io.dbqueue.spring.log;
 import io.dbqueue.log.GroupConfig;
 import io.dbqueue.log.GroupConsumer;
 import io.dbqueue.log.LogListener;
-import io.dbqueue.log.LogRetention;
+import io.dbqueue.maintenance.LogRetention;
 import io.dbqueue.log.LogWakeups;
-import io.dbqueue.log.RetentionPolicy;
+import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.spring.DbQueueLifecycle;
 import org.springframework.beans.factory.ObjectProvider;
 

@@ -10,11 +10,11 @@ import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.log.GroupConfig;
 import io.dbqueue.log.GroupConsumer;
 import io.dbqueue.log.LogMessage;
-import io.dbqueue.log.LogRetention;
+import io.dbqueue.maintenance.LogRetention;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.LogWakeups;
 import io.dbqueue.log.RecordHandler;
-import io.dbqueue.log.RetentionPolicy;
+import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.log.Topic;
 import io.dbqueue.log.TopicProducer;
 

@@ -1,6 +1,6 @@
 package io.dbqueue.bench.workload;
 
-import io.dbqueue.log.RetentionPolicy;
+import io.dbqueue.maintenance.RetentionPolicy;
 
 /**
  * The pub/sub drivers' own settings ({@code log} and {@code kafka}): the topic and its readers. The

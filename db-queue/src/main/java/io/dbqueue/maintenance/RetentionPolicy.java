@@ -1,7 +1,8 @@
-package io.dbqueue.log;
+package io.dbqueue.maintenance;
 
 import io.dbqueue.common.InvalidValueException;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * When retention drops a partition's oldest segment (whole, never row by row; only a segment whose
@@ -26,7 +27,7 @@ public record RetentionPolicy(Duration maxAge, long maxBytes, boolean dropConsum
         return new RetentionPolicy(null, 0, true);
     }
 
-    boolean expired(java.time.Instant newest, java.time.Instant now) {
+    boolean expired(Instant newest, Instant now) {
         return maxAge != null && newest.isBefore(now.minus(maxAge));
     }
 }

@@ -1,20 +1,20 @@
-package io.dbqueue.log;
+package io.dbqueue.maintenance;
 
 import io.dbqueue.internal.DaemonThreads;
 import io.dbqueue.internal.Jdbc;
+import io.dbqueue.log.Topic;
+import io.dbqueue.log.TopicSegments;
+import io.dbqueue.log.TopicSegments.Segment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Applies a {@link RetentionPolicy} to a topic by dropping whole segments, oldest first, and raising
  * the partition's low offset past them in the same transaction. No row is deleted, so retention
- * leaves no dead tuples behind. A drop waits at most 2 s for its locks ({@link LogSql#LOCK_TIMEOUT}) (readers and
+ * leaves no dead tuples behind. A drop waits at most 2 s for its locks ({@link TopicSegments#drop}) (readers and
  * writers of the partition queue behind a waiting DROP); one that times out is tried next round.
  */
 public final class LogRetention implements AutoCloseable {
@@ -33,19 +33,19 @@ public final class LogRetention implements AutoCloseable {
 
     private final DataSource dataSource;
     private final Topic topic;
-    private final LogSql sql;
+    private final TopicSegments segments;
     private final RetentionPolicy policy;
     private ScheduledExecutorService scheduler;
 
-    private LogRetention(DataSource dataSource, Topic topic, RetentionPolicy policy) {
+    private LogRetention(DataSource dataSource, TopicSegments segments, RetentionPolicy policy) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-        this.topic = topic;
-        this.sql = new LogSql(topic);
+        this.topic = segments.topic();
+        this.segments = segments;
         this.policy = Objects.requireNonNull(policy, "policy");
     }
 
     public static LogRetention of(DataSource dataSource, String topicName, RetentionPolicy policy) {
-        return new LogRetention(dataSource, LogSchema.describe(dataSource, topicName), policy);
+        return new LogRetention(dataSource, TopicSegments.of(dataSource, topicName), policy);
     }
 
     /** Applies the policy every {@code interval} on a daemon thread until closed. */
@@ -59,7 +59,8 @@ public final class LogRetention implements AutoCloseable {
         return retention;
     }
 
-    private void applyQuietly() {
+    /** {@link #apply}, a failure logged: for a schedule, whose next round tries again. */
+    void applyQuietly() {
         try {
             apply();
         } catch (RuntimeException e) {
@@ -79,15 +80,15 @@ public final class LogRetention implements AutoCloseable {
     }
 
     private int apply(Connection c, int partition) throws SQLException {
-        long next = PartitionBounds.read(c, sql, partition).next();
-        Long minCommitted = minCommitted(c, partition);
-        List<Segment> segments = segments(c, partition);
-        long bytes = segments.stream().mapToLong(Segment::bytes).sum();
+        long next = segments.nextOffset(c, partition);
+        Long minCommitted = segments.minCommitted(c, partition);
+        List<Segment> all = segments.segments(c, partition);
+        long bytes = all.stream().mapToLong(Segment::bytes).sum();
         int dropped = 0;
-        for (Segment segment : segments) {
-            long end = (segment.number() + 1) * topic.segmentSize();
+        for (Segment segment : all) {
+            long end = segments.end(segment);
             Reason reason = end > next ? Reason.KEEP : reason(c, partition, end, minCommitted, bytes);
-            if (reason == Reason.KEEP || !drop(c, partition, segment.number(), end, reason == Reason.CONSUMED)) {
+            if (reason == Reason.KEEP || !drop(c, partition, segment, reason == Reason.CONSUMED)) {
                 break;
             }
             LOG.info("{}: retention dropped partition {} offsets below {} ({} bytes)", topic.name(), partition, end,
@@ -106,80 +107,24 @@ public final class LogRetention implements AutoCloseable {
             return Reason.LIMIT;
         }
         if (policy.maxAge() != null) {
-            try (PreparedStatement ps = c.prepareStatement(sql.segmentNewest(partition))) {
-                ps.setLong(1, end - 1);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next() || policy.expired(rs.getTimestamp(1).toInstant(), Instant.now())) {
-                        return Reason.LIMIT;
-                    }
-                }
+            Optional<Instant> newest = segments.appendedAt(c, partition, end - 1);
+            if (newest.isEmpty() || policy.expired(newest.get(), Instant.now())) {
+                return Reason.LIMIT;
             }
         }
         return policy.dropConsumed() && minCommitted != null && minCommitted >= end ? Reason.CONSUMED : Reason.KEEP;
     }
 
-    /**
-     * Drops the segment and raises the low offset in one transaction, taking its turn with the partition's
-     * segment creators (so none creates a segment it drops again). A drop for consumption checks
-     * again once it holds the partition's row (a group joining or reset meanwhile waits for that row,
-     * or has committed and is seen here), and rolls back if a group is now below the segment's end.
-     */
-    private boolean drop(Connection c, int partition, long segment, long end, boolean onlyIfConsumed)
-            throws SQLException {
+    /** {@link TopicSegments#drop}; false when its locks were not to be had in time, for the next round. */
+    private boolean drop(Connection c, int partition, Segment segment, boolean onlyIfConsumed) throws SQLException {
         try {
-            return Jdbc.inTransaction(c, tx -> {
-                try (Statement st = tx.createStatement()) {
-                    st.execute(LogSql.LOCK_TIMEOUT);
-                }
-                // the segment creators' turn: one creating segments now has read the low offset this raises
-                try (PreparedStatement ps = tx.prepareStatement(LogSql.SEGMENT_LOCK)) {
-                    ps.setString(1, topic.name());
-                    ps.setInt(2, partition);
-                    ps.execute();
-                }
-                Jdbc.update(tx, sql.raiseLowOffset, end, partition);
-                Long position = onlyIfConsumed ? minCommitted(tx, partition) : null;
-                if (onlyIfConsumed && (position == null || position < end)) {
-                    tx.rollback();
-                    return false;
-                }
-                try (Statement st = tx.createStatement()) {
-                    st.execute(sql.dropSegment(partition, segment));
-                }
-                return true;
-            });
+            return segments.drop(c, partition, segment, onlyIfConsumed);
         } catch (SQLException e) {
             if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
                 LOG.debug("{}: retention could not lock partition {} in time, next round", topic.name(), partition);
                 return false;
             }
             throw e;
-        }
-    }
-
-    /** A segment of a partition: its number (it holds offsets from number x segment size) and its size. */
-    private record Segment(long number, long bytes) {
-    }
-
-    /** The partition's segments, oldest first. */
-    private List<Segment> segments(Connection c, int partition) throws SQLException {
-        List<Segment> segments = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql.segments(partition))) {
-            while (rs.next()) {
-                segments.add(new Segment(rs.getLong(1), rs.getLong(2)));
-            }
-        }
-        return segments;
-    }
-
-    /** The lowest position of any group on the partition; null when no group reads the topic. */
-    private Long minCommitted(Connection c, int partition) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.minCommitted)) {
-            ps.setInt(1, partition);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return (Long) rs.getObject(1);
-            }
         }
     }
 

@@ -1,0 +1,376 @@
+package io.dbqueue;
+
+import io.dbqueue.common.Transactions;
+import io.dbqueue.log.GroupConfig;
+import io.dbqueue.log.GroupConsumer;
+import io.dbqueue.log.LogListener;
+import io.dbqueue.log.LogWakeups;
+import io.dbqueue.log.RecordHandler;
+import io.dbqueue.log.TopicProducer;
+import io.dbqueue.maintenance.Maintenance;
+import io.dbqueue.maintenance.RetentionPolicy;
+import io.dbqueue.maintenance.VacuumPolicy;
+import io.dbqueue.queue.BatchHandler;
+import io.dbqueue.queue.CoalescingProducer;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueGroup;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueNotifier;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.QueueWakeups;
+import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.Wakeup;
+import io.dbqueue.serverwatch.VacuumWatch;
+import io.dbqueue.wakeup.ChannelListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The front door: everything of db-queue on one {@link DataSource}, built by {@link #builder}. It
+ * hands out producers of queues and topics and starts consumers of queues, queue groups and topics,
+ * and runs what they need behind them: one LISTEN connection that wakes every consumer it started
+ * (when its {@link Wakeup} asks for it; a topic's members always), one notifier shared by its queue
+ * producers, the vacuum of each queue table (per the table's {@link VacuumPolicy}), each topic's
+ * retention, the purge of idempotency keys, and optionally a {@link VacuumWatch}. {@link #close}
+ * stops all of it in order. Thread-safe.
+ *
+ * <pre>{@code
+ * try (DbQueue dbq = DbQueue.builder(dataSource).build()) {
+ *     QueueLocation emails = QueueTable.of(Layout.DBQ_SEQ).queue("emails");
+ *     dbq.consume(QueueConfig.of(emails), batch -> ...);
+ *     dbq.producer(emails).enqueue("{\"to\":\"a@example.com\"}");
+ * }
+ * }</pre>
+ */
+public final class DbQueue implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DbQueue.class);
+
+    private final DataSource dataSource;
+    private final Transactions transactions;
+    private final QueueListener listener;
+    private final LogListener logListener;
+    private final Duration notifyInterval;
+    private final Duration shutdownTimeout;
+    private final VacuumPolicy defaultVacuum;
+    private final Map<QueueTable, VacuumPolicy> vacuumByTable;
+    private final Maintenance maintenance;
+    private final VacuumWatch watch; // null: not watched
+    private final List<QueueWorkers> workers = new ArrayList<>(); // guarded by this
+    private final List<GroupConsumer> members = new ArrayList<>(); // guarded by this
+    private final List<AutoCloseable> producers = new ArrayList<>(); // guarded by this: those that hold a thread
+    private ChannelListener channels; // guarded by this; null until a consumer wants wakeups
+    private QueueWakeups queueWakeups; // guarded by this
+    private LogWakeups logWakeups; // guarded by this
+    private QueueNotifier notifier; // guarded by this; null until the first queue producer
+    private boolean closed; // guarded by this
+
+    private DbQueue(Builder builder) {
+        this.dataSource = builder.dataSource;
+        this.transactions = builder.transactions;
+        this.listener = builder.listener;
+        this.logListener = builder.logListener;
+        this.notifyInterval = builder.notifyInterval;
+        this.shutdownTimeout = builder.shutdownTimeout;
+        this.defaultVacuum = builder.defaultVacuum;
+        this.vacuumByTable = Map.copyOf(builder.vacuum);
+        this.maintenance = new Maintenance(dataSource, builder.keyRetention);
+        builder.retention.forEach((topic, r) -> maintenance.retain(topic, r.policy(), r.interval()));
+        this.watch = builder.watch == null ? null : builder.watch.start(builder.watchInterval);
+    }
+
+    /** A door to the queues and topics of {@code dataSource}; {@link Builder#build} opens it. */
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    /**
+     * A producer of {@code queue}: its enqueues without a connection join the transaction of the
+     * builder's {@link Builder#transactions} if the calling thread is in one, and wake the queue's
+     * consumers (of any process) that listen.
+     */
+    public synchronized QueueProducer producer(QueueLocation queue) {
+        open();
+        maintenance.purgeKeys(queue.table());
+        return new QueueProducer(dataSource, queue, listener, transactions, notifier());
+    }
+
+    /**
+     * A producer of {@code queue} that merges single enqueues from many threads into batches
+     * ({@link CoalescingProducer}); it commits on its own connections. Closed with the door.
+     */
+    public synchronized CoalescingProducer coalescingProducer(QueueLocation queue, CoalescingProducer.Settings batching) {
+        open();
+        maintenance.purgeKeys(queue.table());
+        CoalescingProducer producer = new CoalescingProducer(
+                new QueueProducer(dataSource, queue, listener, Transactions.JDBC, notifier()), batching);
+        producers.add(producer);
+        return producer;
+    }
+
+    /** A producer of the topic as created, waking the topic's idle readers. Closed with the door. */
+    public synchronized TopicProducer topicProducer(String topicName) {
+        open();
+        TopicProducer producer = TopicProducer.withWakeups(dataSource, topicName, notifyInterval,
+                transactions);
+        producers.add(producer);
+        return producer;
+    }
+
+    /** Starts workers consuming {@code config}'s queue with {@code handler}, on {@link QueueWorkers#threads}. */
+    public QueueWorkers consume(QueueConfig config, BatchHandler handler) {
+        return consume(config, handler, QueueWorkers.threads(config.location()));
+    }
+
+    /** As {@link #consume(QueueConfig, BatchHandler)}, on threads from {@code threads}. */
+    public synchronized QueueWorkers consume(QueueConfig config, BatchHandler handler, ThreadFactory threads) {
+        open();
+        return started(QueueWorkers.start(dataSource, config, handler, listenerFor(config), threads,
+                transactions));
+    }
+
+    /** Starts workers taking the queues of {@code group} in turn ({@link QueueWorkers#startGroup}). */
+    public QueueWorkers consumeGroup(QueueConfig config, QueueGroup group, BatchHandler handler) {
+        return consumeGroup(config, group, handler, QueueWorkers.threads(config.location()));
+    }
+
+    /** As {@link #consumeGroup(QueueConfig, QueueGroup, BatchHandler)}, on threads from {@code threads}. */
+    public synchronized QueueWorkers consumeGroup(QueueConfig config, QueueGroup group, BatchHandler handler,
+                                                  ThreadFactory threads) {
+        open();
+        return started(QueueWorkers.startGroup(dataSource, config, group, handler, listenerFor(config), threads,
+                transactions));
+    }
+
+    /**
+     * Starts workers that only claim, on threads from {@code threads}, and hand each batch to
+     * {@code handlers}, with at most {@code maxBatchesInFlight} there ({@link QueueWorkers#startWithExecutor}).
+     */
+    public synchronized QueueWorkers consumeWithExecutor(QueueConfig config, BatchHandler handler,
+                                                         ThreadFactory threads, Executor handlers,
+                                                         int maxBatchesInFlight) {
+        open();
+        return started(QueueWorkers.startWithExecutor(dataSource, config, handler, listenerFor(config), threads,
+                handlers, maxBatchesInFlight));
+    }
+
+    /** Starts a member of {@code config}'s group reading its topic, woken when a producer appends. */
+    public synchronized GroupConsumer consumeTopic(GroupConfig config, RecordHandler handler) {
+        open();
+        GroupConsumer member = GroupConsumer.start(dataSource, config, handler, logListener);
+        members.add(member);
+        if (logWakeups == null) {
+            logWakeups = LogWakeups.on(channels());
+        }
+        logWakeups.add(member);
+        return member;
+    }
+
+    /** Whether the LISTEN connection that wakes this door's consumers is up; false before one needs it. */
+    public synchronized boolean isListening() {
+        return channels != null && channels.isListening();
+    }
+
+    /**
+     * Stops the consumers (all stop claiming at once, then batches in progress get up to the
+     * {@link Builder#shutdownTimeout} between them), flushes and closes the coalescing and topic
+     * producers, then stops the wakeups, the notifier, the maintenance and the vacuum watch. Only
+     * the first call does anything.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+        workers.forEach(QueueWorkers::pause);
+        members.forEach(GroupConsumer::stopReading);
+        for (QueueWorkers w : workers) {
+            if (!w.shutdown(left(deadline))) {
+                LOG.warn("{}: batches still in progress after {}; their unanswered tasks were released",
+                        w.config().location(), shutdownTimeout);
+            }
+        }
+        members.forEach(m -> m.shutdown(left(deadline)));
+        producers.forEach(DbQueue::closeQuietly);
+        closeQuietly(channels);
+        closeQuietly(notifier);
+        maintenance.close();
+        closeQuietly(watch);
+    }
+
+    private static Duration left(long deadline) {
+        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} failed: {}", closeable, e.toString());
+        }
+    }
+
+    private void open() {
+        if (closed) {
+            throw new IllegalStateException("this DbQueue is closed");
+        }
+    }
+
+    /** The builder's listener, and the vacuum of the config's table. */
+    private QueueListener listenerFor(QueueConfig config) {
+        QueueTable table = config.location().table();
+        maintenance.purgeKeys(table);
+        QueueListener vacuum = maintenance.vacuum(table, vacuumByTable.getOrDefault(table, defaultVacuum));
+        return vacuum == QueueListener.NONE ? listener : QueueListener.composite(List.of(vacuum, listener));
+    }
+
+    private QueueWorkers started(QueueWorkers started) {
+        workers.add(started);
+        if (started.config().wakeup() != Wakeup.POLL) {
+            if (queueWakeups == null) {
+                queueWakeups = QueueWakeups.on(channels());
+            }
+            queueWakeups.add(started);
+        }
+        return started;
+    }
+
+    private ChannelListener channels() {
+        if (channels == null) {
+            channels = ChannelListener.start(dataSource, "dbq-wakeups");
+        }
+        return channels;
+    }
+
+    private QueueNotifier notifier() {
+        if (notifier == null) {
+            notifier = new QueueNotifier(dataSource, notifyInterval);
+        }
+        return notifier;
+    }
+
+    /** How a {@link DbQueue} is built; every setting has a default. */
+    public static final class Builder {
+
+        private record Retention(RetentionPolicy policy, Duration interval) {
+        }
+
+        private final DataSource dataSource;
+        private Transactions transactions = Transactions.JDBC;
+        private QueueListener listener = QueueListener.NONE;
+        private LogListener logListener = LogListener.NONE;
+        private Duration notifyInterval = QueueNotifier.DEFAULT_INTERVAL;
+        private Duration shutdownTimeout = Duration.ofSeconds(30);
+        private Duration keyRetention = Duration.ofHours(24);
+        private VacuumPolicy defaultVacuum = VacuumPolicy.DEFAULT;
+        private final Map<QueueTable, VacuumPolicy> vacuum = new HashMap<>();
+        private final Map<String, Retention> retention = new HashMap<>();
+        private VacuumWatch watch;
+        private Duration watchInterval;
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        /**
+         * The transactions producers join and exactly-once batches run in; default
+         * {@link Transactions#JDBC} (plain JDBC: none to join, the library's own otherwise).
+         */
+        public Builder transactions(Transactions value) {
+            this.transactions = Objects.requireNonNull(value, "transactions");
+            return this;
+        }
+
+        /** Hears of every queue producer's and consumer's work, e.g. for metrics; default none. */
+        public Builder listener(QueueListener value) {
+            this.listener = Objects.requireNonNull(value, "listener");
+            return this;
+        }
+
+        /** Hears of every topic member's work; default none. */
+        public Builder logListener(LogListener value) {
+            this.logListener = Objects.requireNonNull(value, "logListener");
+            return this;
+        }
+
+        /** At most one wakeup notification per queue or topic per this; default {@link QueueNotifier#DEFAULT_INTERVAL}. */
+        public Builder notifyInterval(Duration value) {
+            this.notifyInterval = positive(value, "notifyInterval");
+            return this;
+        }
+
+        /** How long {@link DbQueue#close} waits for batches in progress; default 30 seconds. */
+        public Builder shutdownTimeout(Duration value) {
+            if (value == null || value.isNegative()) {
+                throw new IllegalArgumentException("shutdownTimeout must be zero or positive, was " + value);
+            }
+            this.shutdownTimeout = value;
+            return this;
+        }
+
+        /** How long an idempotency key answers repeats before it is purged; default 24 hours. */
+        public Builder idempotencyKeyRetention(Duration value) {
+            this.keyRetention = positive(value, "idempotencyKeyRetention");
+            return this;
+        }
+
+        /** When the tables of this door's consumers are vacuumed; default {@link VacuumPolicy#DEFAULT}. */
+        public Builder vacuum(VacuumPolicy value) {
+            this.defaultVacuum = Objects.requireNonNull(value, "vacuum");
+            return this;
+        }
+
+        /** When {@code table} is vacuumed, unlike the others. */
+        public Builder vacuum(QueueTable table, VacuumPolicy value) {
+            vacuum.put(Objects.requireNonNull(table, "table"), Objects.requireNonNull(value, "vacuum"));
+            return this;
+        }
+
+        /** Applies {@code policy} to {@code topicName} every {@code interval}; by default a topic keeps everything. */
+        public Builder retention(String topicName, RetentionPolicy policy, Duration interval) {
+            retention.put(Objects.requireNonNull(topicName, "topicName"),
+                    new Retention(Objects.requireNonNull(policy, "policy"), positive(interval, "interval")));
+            return this;
+        }
+
+        /** Runs {@code value}'s check every {@code interval} while the door is open; by default nothing is watched. */
+        public Builder vacuumWatch(VacuumWatch value, Duration interval) {
+            this.watch = Objects.requireNonNull(value, "vacuumWatch");
+            this.watchInterval = positive(interval, "interval");
+            return this;
+        }
+
+        /** Opens the door: starts the maintenance (and the vacuum watch, if any); consumers start as they are asked for. */
+        public DbQueue build() {
+            return new DbQueue(this);
+        }
+
+        private static Duration positive(Duration value, String name) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, was " + value);
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.dbqueue.maintenance;
+
+import io.dbqueue.internal.DaemonThreads;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueTable;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The maintenance jobs of one {@code DbQueue}: the vacuum of each queue table its workers claim from
+ * (one {@link QueueVacuum} per table, counting the claims of all of them), each topic's
+ * {@link LogRetention}, and the {@link IdempotencyKeyPurge} of its queue tables. Retention and purge
+ * run in turn on one daemon thread; a vacuum runs on its table's own.
+ */
+public final class Maintenance implements AutoCloseable {
+
+    private final DataSource dataSource;
+    private final IdempotencyKeyPurge keys;
+    private final Map<QueueTable, QueueVacuum> vacuums = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService scheduler =
+            Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dbq-maintenance"));
+
+    /** Starts purging the idempotency keys older than {@code keyRetention} of the tables {@link #purgeKeys} names. */
+    public Maintenance(DataSource dataSource, Duration keyRetention) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.keys = new IdempotencyKeyPurge(dataSource, keyRetention);
+        long period = keys.period().toMillis();
+        scheduler.scheduleWithFixedDelay(keys::purgeAll, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The listener that vacuums {@code table} per {@code policy}, to be given to every worker on the
+     * table; {@link QueueListener#NONE} when the policy leaves the table to autovacuum. The first
+     * policy given for a table is the one it keeps.
+     */
+    public QueueListener vacuum(QueueTable table, VacuumPolicy policy) {
+        if (!policy.enabled()) {
+            return QueueListener.NONE;
+        }
+        return vacuums.computeIfAbsent(table, t -> new QueueVacuum(dataSource, t, policy));
+    }
+
+    /** Purges {@code table}'s idempotency keys from now on. */
+    public void purgeKeys(QueueTable table) {
+        keys.add(table);
+    }
+
+    /** Applies {@code policy} to {@code topicName} every {@code interval}, the first time after one interval. */
+    public void retain(String topicName, RetentionPolicy policy, Duration interval) {
+        if (interval == null || interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("the retention interval must be positive, was " + interval);
+        }
+        LogRetention retention = LogRetention.of(dataSource, topicName, policy);
+        scheduler.scheduleWithFixedDelay(retention::applyQuietly, interval.toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops every job; one running is interrupted. */
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        vacuums.values().forEach(QueueVacuum::close);
+    }
+}
