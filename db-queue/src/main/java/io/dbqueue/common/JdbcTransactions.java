@@ -1,6 +1,5 @@
 package io.dbqueue.common;
 
-import io.dbqueue.internal.Jdbc;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -32,7 +31,11 @@ final class JdbcTransactions implements Transactions {
                 c.commit();
                 return result;
             } catch (Throwable e) { // an Error too: the finally's auto-commit would commit the work half done
-                Jdbc.rollbackQuietly(c, e);
+                try { // not Jdbc.rollbackQuietly: common sits below internal
+                    c.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
                 throw e;
             } finally {
                 c.setAutoCommit(true);
