@@ -1,6 +1,7 @@
 package io.dbqueue.log;
 
 import io.dbqueue.Await;
+import io.dbqueue.DbQueue;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.QueueException;
@@ -19,7 +20,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,28 +47,28 @@ class LogContractTest {
     private static final String TOPIC = "log_contract";
 
     private final DataSource dataSource = TestDatabase.dataSource();
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    /** What the door's members told of falling behind retention. */
+    private final List<GroupBehindRetentionException> behind = new CopyOnWriteArrayList<>();
+    private DbQueue dbq;
 
     @BeforeEach
     void createTopic() {
         LogSchema.recreate(dataSource, new Topic(TOPIC, 4, 1_000));
+        dbq = DbQueue.builder(dataSource).logListener(new LogListener() {
+            @Override
+            public void behindRetention(String topic, String group, int partition, GroupBehindRetentionException e) {
+                behind.add(e);
+            }
+        }).build();
     }
 
     @AfterEach
-    void stop() throws Exception {
-        Collections.reverse(closeables);
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-    }
-
-    private <T extends AutoCloseable> T closing(T closeable) {
-        closeables.add(closeable);
-        return closeable;
+    void stop() {
+        dbq.close();
     }
 
     private GroupConsumer member(GroupConfig config, RecordHandler handler) {
-        return closing(GroupConsumer.start(dataSource, config, handler));
+        return dbq.consumeTopic(config, handler);
     }
 
     private static GroupConfig group(String group) {
@@ -81,7 +81,7 @@ class LogContractTest {
 
     @Test
     void concurrentAppendsWithRollbacksLeaveNeitherGapNorDuplicate() throws Exception {
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         Set<String> committed = ConcurrentHashMap.newKeySet();
         Set<String> rolledBack = ConcurrentHashMap.newKeySet();
         ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -132,7 +132,7 @@ class LogContractTest {
 
     @Test
     void appendsCrossSegmentsAndABadBatchStoresNothing() throws SQLException {
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         for (int i = 0; i < 12; i++) {
             producer.sendAll(IntStream.range(0, 500).mapToObj(n -> LogMessage.of("x")).toList());
         }
@@ -156,7 +156,7 @@ class LogContractTest {
 
     @Test
     void aGroupReadsEveryRecordOnceInOrderAcrossItsMembers() throws Exception {
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         Map<Integer, List<Long>> seen = new ConcurrentHashMap<>();
         AtomicInteger count = new AtomicInteger();
         RecordHandler handler = batch -> {
@@ -181,7 +181,7 @@ class LogContractTest {
 
     @Test
     void membersShareThePartitionsAndAStuckMembersRangeIsReadAgainAfterItsLease() throws Exception {
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         CountDownLatch stuck = new CountDownLatch(1);
         AtomicBoolean first = new AtomicBoolean(true);
         Set<Long> stuckOffsets = ConcurrentHashMap.newKeySet();
@@ -210,7 +210,7 @@ class LogContractTest {
 
     @Test
     void atMostOnceCommitsBeforeTheHandlerSoAFailedBatchIsNotReadAgain() throws Exception {
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         producer.sendAll(IntStream.range(0, 10).mapToObj(i -> new LogMessage("same-key", "m" + i)).toList());
         List<String> handled = new CopyOnWriteArrayList<>();
         AtomicBoolean failed = new AtomicBoolean();
@@ -227,7 +227,7 @@ class LogContractTest {
     @Test
     void exactlyOnceCommitsTheHandlersSqlWithTheOffset() throws Exception {
         TestDatabase.execute("DROP TABLE IF EXISTS log_effects; CREATE TABLE log_effects (payload text PRIMARY KEY)");
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         producer.sendAll(messages("e", 300));
         AtomicInteger attempts = new AtomicInteger();
         member(group("eo").withMode(DeliveryMode.EXACTLY_ONCE).withBatchSize(25), batch -> {
@@ -245,7 +245,7 @@ class LogContractTest {
 
     @Test
     void aGroupStartsEarliestOrLatestAndCanBeResetToAnOffsetOrATime() throws Exception {
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         producer.sendAll(IntStream.range(0, 10).mapToObj(i -> new LogMessage("one", "old" + i)).toList());
         int partition = Partitioner.forKey("one", 4);
         List<String> latest = new CopyOnWriteArrayList<>();
@@ -271,7 +271,7 @@ class LogContractTest {
 
     @Test
     void retentionDropsOnlyWhatEveryGroupHasReadUnlessTheSizeSaysOtherwiseAndThenTheGroupIsTold() throws Exception {
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         for (int i = 0; i < 5; i++) {
             producer.sendAll(IntStream.range(0, 500).mapToObj(n -> new LogMessage("p", "x".repeat(100))).toList());
         }
@@ -294,7 +294,7 @@ class LogContractTest {
 
         // A size limit drops what a group has not read; the group is told and does not skip.
         LogSchema.recreate(dataSource, new Topic(TOPIC, 4, 1_000));
-        TopicProducer again = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer again = dbq.topicProducer(TOPIC);
         for (int i = 0; i < 5; i++) {
             again.sendAll(IntStream.range(0, 500).mapToObj(n -> new LogMessage("p", "x".repeat(100))).toList());
         }
@@ -303,18 +303,11 @@ class LogContractTest {
             return null;
         });
         assertEquals(2, LogRetention.of(dataSource, TOPIC, new RetentionPolicy(null, 1, false)).apply());
-        List<GroupBehindRetentionException> told = new CopyOnWriteArrayList<>();
         AtomicInteger read = new AtomicInteger();
-        closing(GroupConsumer.start(dataSource, group("slow"), batch -> read.addAndGet(batch.records().size()),
-                new LogListener() {
-                    @Override
-                    public void behindRetention(String topic, String group, int p, GroupBehindRetentionException e) {
-                        told.add(e);
-                    }
-                }));
-        Await.until(TIMEOUT, "the group is told", () -> !told.isEmpty());
-        assertEquals(0, told.get(0).committedOffset());
-        assertEquals(2_000, told.get(0).lowOffset());
+        member(group("slow"), batch -> read.addAndGet(batch.records().size()));
+        Await.until(TIMEOUT, "the group is told", () -> !behind.isEmpty());
+        assertEquals(0, behind.get(0).committedOffset());
+        assertEquals(2_000, behind.get(0).lowOffset());
         assertTrue(LogAdmin.of(dataSource, TOPIC).lag().stream().anyMatch(GroupLag::behindRetention));
         assertEquals(0, read.get());
         LogAdmin.of(dataSource, TOPIC).resetGroup("slow", partition, 2_000);
@@ -323,19 +316,18 @@ class LogContractTest {
 
     @Test
     void wakeupsCutAnIdleMembersWait() throws Exception {
-        TopicProducer producer = closing(TopicProducer.withWakeups(dataSource, TOPIC, Duration.ofMillis(5)));
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         CountDownLatch got = new CountDownLatch(1);
         GroupConsumer idle = member(group("idle").withPollInterval(Duration.ofSeconds(60)), batch -> got.countDown());
         Await.until(TIMEOUT, "idle holds the partitions", () -> idle.partitions().size() == 4);
-        LogWakeups wakeups = closing(LogWakeups.start(dataSource, List.of(idle)));
-        Await.until(TIMEOUT, "listening", wakeups::isListening);
+        Await.until(TIMEOUT, "listening", dbq::isListening);
         producer.send(null, "wake up");
         Await.until(Duration.ofSeconds(5), "read long before the 60 s poll", () -> got.getCount() == 0);
     }
 
     @Test
     void aPartitionWhoseHandlerKeepsFailingDoesNotHoldUpTheOthers() throws Exception {
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         int poisoned = Partitioner.forKey("poison", 4);
         producer.send("poison", "never handled");
         List<String> others = IntStream.range(0, 200).mapToObj(i -> "k" + i)
@@ -359,7 +351,7 @@ class LogContractTest {
 
     @Test
     void appendsInTheCallersTransactionFindTheSegmentsTheProducerCreatedAhead() throws Exception {
-        TopicProducer producer = closing(TopicProducer.create(dataSource, TOPIC));
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         int partition = Partitioner.forKey("one", 4);
         List<LogMessage> batch = IntStream.range(0, 300).mapToObj(i -> new LogMessage("one", "m" + i)).toList();
         for (long end = 300; end <= 6_000; end += 300) { // across five segment boundaries
@@ -377,7 +369,7 @@ class LogContractTest {
 
     @Test
     void anAppendInTheCallersTransactionThatOutrunsTheSegmentsAbortsItAndTheRetrySucceeds() throws Exception {
-        TopicProducer producer = closing(TopicProducer.create(dataSource, TOPIC));
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         int partition = Partitioner.forKey("one", 4);
         producer.sendAll(IntStream.range(0, 2_000).mapToObj(i -> new LogMessage("one", "m" + i)).toList());
         // [2000, 6000) needs segment 5; segments are created at most two ahead of offset 2000 (up to 4)
@@ -407,7 +399,7 @@ class LogContractTest {
     @Test
     void badInputIsRefusedWithAPreciseMessage() {
         assertEquals("unknown topic 'no_such_topic': no row in dbq_topics; create it with LogSchema.create",
-                assertThrows(IllegalArgumentException.class, () -> TopicProducer.create(dataSource, "no_such_topic")).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> dbq.topicProducer("no_such_topic")).getMessage());
         assertEquals("topic name 'bad; DROP TABLE x' is not a valid identifier: use 1 to 40 characters from a-z, 0-9 and _, not starting with a digit",
                 assertThrows(IllegalArgumentException.class, () -> LogAdmin.of(dataSource, "bad; DROP TABLE x")).getMessage());
         LogAdmin admin = LogAdmin.of(dataSource, TOPIC);
@@ -417,7 +409,7 @@ class LogContractTest {
                 assertThrows(IllegalArgumentException.class, () -> admin.resetGroup("g", 0, -1)).getMessage());
         assertEquals("topic log_contract partition 0 holds offsets 0 to -1; a group can be set to 0 to 0, not 5",
                 assertThrows(IllegalArgumentException.class, () -> admin.resetGroup("g", 0, 5)).getMessage());
-        TopicProducer producer = TopicProducer.create(dataSource, TOPIC);
+        TopicProducer producer = dbq.topicProducer(TOPIC);
         assertEquals("append to log_contract: message 0 has a null payload",
                 assertThrows(IllegalArgumentException.class, () -> producer.send("k", null)).getMessage());
         assertEquals("append to log_contract: no messages",
