@@ -100,6 +100,21 @@ public final class LogSchema {
     }
 
     /**
+     * Takes, in {@code tx}, the turn of {@code partition}'s segment creators and droppers (an advisory
+     * lock held until {@code tx} ends), and makes every lock {@code tx} waits for fail after 2 s.
+     */
+    static void takeSegmentTurn(Connection tx, Topic topic, int partition) throws SQLException {
+        try (Statement st = tx.createStatement()) {
+            st.execute(LogSql.LOCK_TIMEOUT);
+        }
+        try (PreparedStatement ps = tx.prepareStatement(LogSql.SEGMENT_LOCK)) {
+            ps.setString(1, topic.name());
+            ps.setInt(2, partition);
+            ps.execute();
+        }
+    }
+
+    /**
      * Creates the segments of {@code partition} that hold offsets up to {@code offset}, and the one
      * after, so that appends find them; returns the offset below which segments now exist. Creators
      * of one partition's segments, and retention dropping one, take turns on an advisory lock; a
@@ -113,14 +128,7 @@ public final class LogSchema {
         LogSql sql = new LogSql(topic);
         long last = topic.segmentOf(offset) + 1;
         Jdbc.inTransaction(c, tx -> {
-            try (Statement st = tx.createStatement()) {
-                st.execute(LogSql.LOCK_TIMEOUT);
-            }
-            try (PreparedStatement ps = tx.prepareStatement(LogSql.SEGMENT_LOCK)) {
-                ps.setString(1, topic.name());
-                ps.setInt(2, partition);
-                ps.execute();
-            }
+            takeSegmentTurn(tx, topic, partition);
             long first = topic.segmentOf(PartitionBounds.read(tx, sql, partition).low());
             long missingFrom = last + 1;
             try (PreparedStatement exists = tx.prepareStatement(LogSql.TABLE_EXISTS)) {

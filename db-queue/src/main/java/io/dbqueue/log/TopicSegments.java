@@ -96,15 +96,8 @@ public final class TopicSegments {
     public boolean drop(Connection c, int partition, Segment segment, boolean onlyIfConsumed) throws SQLException {
         long end = end(segment);
         return Jdbc.inTransaction(c, tx -> {
-            try (Statement st = tx.createStatement()) {
-                st.execute(LogSql.LOCK_TIMEOUT);
-            }
             // the segment creators' turn: one creating segments now has read the low offset this raises
-            try (PreparedStatement ps = tx.prepareStatement(LogSql.SEGMENT_LOCK)) {
-                ps.setString(1, topic.name());
-                ps.setInt(2, partition);
-                ps.execute();
-            }
+            LogSchema.takeSegmentTurn(tx, topic, partition);
             Jdbc.update(tx, sql.raiseLowOffset, end, partition);
             Long position = onlyIfConsumed ? minCommitted(tx, partition) : null;
             if (onlyIfConsumed && (position == null || position < end)) {

@@ -10,7 +10,7 @@ import java.util.Objects;
 /**
  * The idempotency keys of a queue table ({@link QueueTable#keysTable()}). A key answers repeats with
  * its first task's id for as long as it is kept; {@link #purge} removes the keys older than the
- * retention, which is how long a client may take to retry (the starter runs it on a schedule).
+ * retention, which is how long a client may take to retry ({@code DbQueue} runs it on a schedule).
  */
 public final class IdempotencyKeys {
 

@@ -16,7 +16,7 @@ import java.util.Objects;
  *                       has its tasks handed out again while it runs
  * @param wakeup         how idle workers learn of new tasks; {@link Wakeup#NOTIFY} and
  *                       {@link Wakeup#ADAPTIVE} need {@link QueueWakeups} in the consumer and a
- *                       {@link QueueNotifier} on the producers
+ *                       {@link QueueNotifier} on the producers, which {@code DbQueue} runs
  */
 public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads, PollSettings poll,
                           RetryPolicy retry, Duration leaseTimeout, boolean leaseHeartbeat,
