@@ -1,9 +1,11 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.DbQueue;
 import io.dbqueue.common.Transactions;
+import io.dbqueue.log.LogListener;
+import io.dbqueue.maintenance.VacuumPolicy;
+import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.QueueListener;
-import io.dbqueue.queue.QueueNotifier;
-import io.dbqueue.spring.listener.DbQueueListenerRegistrar;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,8 +39,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 import javax.sql.DataSource;
 import java.lang.reflect.Method;
-import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Validates {@code dbq.queues}, makes sure the queue tables exist, exposes {@link DbQueues} and runs
@@ -117,7 +120,7 @@ public class DbQueueAutoConfiguration {
     public QueueDefinitions dbQueueDefinitions(DbQueueProperties properties, QueueDataSource queues,
                                                Environment environment) {
         QueueDefinitions definitions = QueueDefinitions.of(properties, Threading.VIRTUAL.isActive(environment));
-        new QueueTables(queues.dataSource()).ensure(definitions, properties.getInitializeSchema());
+        new QueueTables(queues.dataSource()).ensure(definitions, properties.initializeSchema());
         return definitions;
     }
 
@@ -150,33 +153,69 @@ public class DbQueueAutoConfiguration {
                 && TransactionSynchronizationUtils.unwrapResourceIfNecessary(QueueDataSource.unwrapped(ds)) == target;
     }
 
+    /**
+     * The front door to the queues: their producers and consumers, and what runs behind them (the wakeups, the
+     * notifier, each table's vacuum, the purge of idempotency keys, and what {@link DbQueueCustomizer} beans add).
+     */
     @Bean
     @ConditionalOnMissingBean
-    public QueueConsumerWorkers dbQueueConsumerWorkers(QueueDataSource queues, QueueDefinitions definitions,
+    public DbQueue dbQueue(QueueDataSource queues, QueueDefinitions definitions, DbQueueProperties properties,
+                           Transactions transactions, ObjectProvider<QueueListener> listeners,
+                           ObjectProvider<LogListener> logListeners, ObjectProvider<DbQueueCustomizer> customizers) {
+        DbQueue.Builder builder = InvalidQueuePropertyException.check("dbq", () -> DbQueue.builder(queues.dataSource())
+                .transactions(transactions).listener(QueueListener.composite(listeners.orderedStream().toList()))
+                .logListener(LogListener.composite(logListeners.orderedStream().toList()))
+                .notifyInterval(properties.notifyInterval()).shutdownTimeout(properties.shutdownTimeout())
+                .idempotencyKeyRetention(properties.idempotencyKeyRetention()));
+        Map<QueueTable, VacuumPolicy> vacuum = new LinkedHashMap<>(); // the first queue on a table sets its vacuum
+        definitions.all().forEach(d -> vacuum.putIfAbsent(d.location().table(), d.vacuum()));
+        vacuum.forEach(builder::vacuum);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return builder.build();
+    }
+
+    /** Closes the {@link DbQueue} as the context stops, in the phase after the consumers': below {@link #PHASE}. */
+    @Bean
+    public SmartLifecycle dbQueueClose(DbQueue door) {
+        return new SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                running = true;
+            }
+
+            @Override
+            public void stop() {
+                running = false;
+                door.close();
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+
+            @Override
+            public int getPhase() {
+                return PHASE - 1;
+            }
+        };
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public QueueConsumerWorkers dbQueueConsumerWorkers(DbQueue door, QueueDefinitions definitions,
                                                        ObjectProvider<QueueConsumer> consumers,
-                                                       ObjectProvider<QueueListener> listeners,
-                                                       DbQueueProperties properties, BeanFactory beans,
-                                                       Transactions transactions) {
-        return new QueueConsumerWorkers(queues.dataSource(), definitions, consumers,
-                QueueListener.composite(listeners.orderedStream().toList()), properties.getShutdownTimeout(),
-                properties.isAutoStartup(), beans, transactions);
+                                                       DbQueueProperties properties, BeanFactory beans) {
+        return new QueueConsumerWorkers(door, definitions, consumers, properties.shutdownTimeout(),
+                properties.autoStartup(), beans);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public DbQueues dbQueues(QueueDataSource queues, QueueDefinitions definitions,
-                             ObjectProvider<QueueListener> listeners, QueueConsumerWorkers consumers,
-                             QueueNotifier notifier, Transactions transactions) {
-        return new DbQueues(queues.dataSource(), definitions,
-                QueueListener.composite(listeners.orderedStream().toList()),
-                consumers, notifier, transactions);
-    }
-
-    /** Sends the wakeups of queues with {@code wakeup=notify} or {@code adaptive}; its thread starts with the first one. */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    public QueueNotifier dbQueueNotifier(QueueDataSource queues, DbQueueProperties properties) {
-        return new QueueNotifier(queues.dataSource(), properties.getNotifyInterval());
+    public DbQueues dbQueues(DbQueue door, QueueDefinitions definitions, QueueConsumerWorkers consumers) {
+        return new DbQueues(door, definitions, consumers);
     }
 
     /** Sends messages of any type to the configured queues, through the {@link PayloadSerializer}. */
@@ -184,12 +223,6 @@ public class DbQueueAutoConfiguration {
     @ConditionalOnMissingBean
     public DbQueueTemplate dbQueueTemplate(DbQueues queues, ObjectProvider<PayloadSerializer> serializers) {
         return new DbQueueTemplate(queues, serializers.getIfAvailable(() -> PayloadSerializer.STRINGS));
-    }
-
-    /** Static: a bean post-processor is made before the beans it looks at. */
-    @Bean
-    static DbQueueListenerRegistrar dbQueueListenerRegistrar() {
-        return new DbQueueListenerRegistrar();
     }
 
     /** Jackson 3's JsonMapper, Spring Boot's own when it has one, for typed messages. */
@@ -208,17 +241,6 @@ public class DbQueueAutoConfiguration {
     @Bean
     static QueueProducerRegistrar dbQueueProducerRegistrar(Environment environment) {
         return new QueueProducerRegistrar(environment);
-    }
-
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    public IdempotencyKeyPurge dbQueueIdempotencyKeyPurge(QueueDataSource queues, QueueDefinitions definitions,
-                                                          DbQueueProperties properties) {
-        Duration retention = properties.getIdempotencyKeyRetention();
-        if (retention == null || retention.isNegative() || retention.isZero()) {
-            throw new InvalidQueuePropertyException("dbq.idempotency-key-retention must be positive, was " + retention);
-        }
-        return new IdempotencyKeyPurge(queues.dataSource(), definitions, retention);
     }
 
     @Bean

@@ -1,39 +1,52 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.common.InvalidValueException;
+
+import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /** A {@code dbq.*} property has a value the queue cannot work with; the message starts with the property's name. */
 public class InvalidQueuePropertyException extends IllegalArgumentException {
 
+    /**
+     * The core's fields whose property is not their kebab-case name under the prefix of the properties they are
+     * built from: a queue table's name is its queue's table; a topic's retention policy is flat in its properties.
+     */
+    private static final Map<String, String> PROPERTIES = Map.of(
+            "name", "table",
+            "maxAge", "retention-max-age",
+            "maxBytes", "retention-max-bytes");
+
     public InvalidQueuePropertyException(String message) {
         super(message);
     }
 
+    private InvalidQueuePropertyException(String message, IllegalArgumentException cause) {
+        super(message, cause);
+    }
+
     /**
-     * Runs {@code build} and turns the core's {@link IllegalArgumentException} into one naming {@code property}:
-     * "batchSize must be between 1 and 10000, was 0" becomes "dbq.queues.main.batch-size must be between 1 and
-     * 10000, was 0".
+     * Runs {@code build}, which maps the properties under {@code prefix} to the core's configuration, and reports
+     * the core's {@link InvalidValueException} under the property that holds the value: {@code batchSize must be
+     * between 1 and 10000, was 0} from {@code dbq.queues.main} becomes {@code dbq.queues.main.batch-size must be
+     * between 1 and 10000, was 0}. Any other {@link IllegalArgumentException} keeps its message after the prefix.
      */
-    static <T> T check(String property, Supplier<T> build) {
+    public static <T> T check(String prefix, Supplier<T> build) {
         try {
             return build.get();
+        } catch (InvalidValueException e) {
+            throw new InvalidQueuePropertyException(property(prefix, e.field()) + " " + e.rule() + ", was " + e.value(), e);
+        } catch (InvalidQueuePropertyException e) {
+            throw e;
         } catch (IllegalArgumentException e) {
-            String message = String.valueOf(e.getMessage());
-            int must = message.indexOf(" must ");
-            // The core starts its messages with the field's own name; swap it for the property when it does.
-            boolean startsWithField = must > 0 && !message.substring(0, must).contains("'");
-            InvalidQueuePropertyException failure = new InvalidQueuePropertyException(startsWithField
-                    ? property + message.substring(must) : property + ": " + message);
-            failure.initCause(e);
-            throw failure;
+            throw new InvalidQueuePropertyException(prefix + ": " + e.getMessage(), e);
         }
     }
 
-    /** {@code value}, unless a property was set to nothing (an empty value binds an enum to null). */
-    static <T> T required(String property, T value) {
-        if (value == null) {
-            throw new InvalidQueuePropertyException(property + " must not be empty");
-        }
-        return value;
+    /** The property under {@code prefix} that the core's {@code field} is bound from. */
+    static String property(String prefix, String field) {
+        return prefix + "." + PROPERTIES.getOrDefault(field, field).replaceAll("([a-z0-9])([A-Z])", "$1-$2")
+                .toLowerCase(Locale.ROOT);
     }
 }

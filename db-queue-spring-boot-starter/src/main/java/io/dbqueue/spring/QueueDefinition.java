@@ -4,7 +4,6 @@ import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
-import io.dbqueue.queue.Wakeup;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -29,11 +28,6 @@ public record QueueDefinition(String id, QueueConfig config, VacuumPolicy vacuum
 
     /** Batches are handled on the {@link java.util.concurrent.Executor} bean {@code beanName}, at most {@code maxBatchesInFlight} at once. */
     public record ExternalExecutor(String beanName, int maxBatchesInFlight) {
-    }
-
-    /** Whether producers and consumers use LISTEN/NOTIFY wakeups ({@link Wakeup#NOTIFY} or {@link Wakeup#ADAPTIVE}). */
-    public boolean notifyWakeups() {
-        return config.wakeup() != Wakeup.POLL;
     }
 
     public QueueLocation location() {

@@ -9,9 +9,7 @@ import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueGroup;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueTable;
-import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.RetryPolicy;
-import io.dbqueue.queue.Wakeup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,7 +22,6 @@ import java.util.Optional;
 import java.util.Set;
 
 import static io.dbqueue.spring.InvalidQueuePropertyException.check;
-import static io.dbqueue.spring.InvalidQueuePropertyException.required;
 
 /**
  * The queues of {@code dbq.queues} and the groups of {@code dbq.groups}, turned into the core's
@@ -69,18 +66,18 @@ public final class QueueDefinitions {
     }
 
     /**
-     * Validates {@code properties}; throws {@link InvalidQueuePropertyException} naming the first bad
-     * property. Queues that do not say whether their workers run on virtual threads do when
+     * Maps {@code properties} to the core's configuration; throws {@link InvalidQueuePropertyException} naming the
+     * first bad property. Queues that do not say whether their workers run on virtual threads do when
      * {@code virtualThreads} (Spring Boot's spring.threads.virtual.enabled, on JDK 21 or later).
      */
     public static QueueDefinitions of(DbQueueProperties properties, boolean virtualThreads) {
-        check("dbq.shutdown-timeout", () -> positive("shutdownTimeout", properties.getShutdownTimeout()));
-        check("dbq.notify-interval", () -> notNegative("notifyInterval", properties.getNotifyInterval()));
+        atLeast("dbq.shutdown-timeout", properties.shutdownTimeout(), Duration.ofNanos(1), "positive");
+        atLeast("dbq.notify-interval", properties.notifyInterval(), Duration.ZERO, "zero or positive");
         Map<String, QueueDefinition> queues = new LinkedHashMap<>();
-        properties.getQueues().forEach((id, queue) -> queues.put(id, definition(id, queue, virtualThreads)));
+        properties.queues().forEach((id, queue) -> queues.put(id, definition(id, queue, virtualThreads)));
         Map<String, String> groupOfQueue = new LinkedHashMap<>();
         List<QueueGroupDefinition> groups = new ArrayList<>();
-        properties.getGroups().forEach((id, group) -> groups.add(group(id, group, queues, groupOfQueue)));
+        properties.groups().forEach((id, group) -> groups.add(group(id, group, queues, groupOfQueue)));
         return new QueueDefinitions(queues.values(), groups);
     }
 
@@ -97,7 +94,7 @@ public final class QueueDefinitions {
     private static QueueGroupDefinition group(String id, DbQueueProperties.Group group,
                                               Map<String, QueueDefinition> queues, Map<String, String> groupOfQueue) {
         String prefix = "dbq.groups." + id + ".";
-        List<String> ids = group.getQueues() == null ? List.of() : group.getQueues();
+        List<String> ids = group.queues();
         if (ids.isEmpty()) {
             throw new InvalidQueuePropertyException(prefix + "queues must name at least one queue of dbq.queues");
         }
@@ -131,9 +128,8 @@ public final class QueueDefinitions {
             }
             members.add(member);
         }
-        QueueGroup queueGroup = check(prefix + "max-workers-per-queue", () -> new QueueGroup(
-                members.get(0).location().table(), members.stream().map(m -> m.location().queueName()).toList(),
-                group.getMaxWorkersPerQueue()));
+        QueueGroup queueGroup = check("dbq.groups." + id, () -> new QueueGroup(members.get(0).location().table(),
+                members.stream().map(m -> m.location().queueName()).toList(), group.maxWorkersPerQueue()));
         return new QueueGroupDefinition(id, ids, queueGroup, members.get(0));
     }
 
@@ -155,103 +151,65 @@ public final class QueueDefinitions {
     }
 
     private static QueueDefinition definition(String id, DbQueueProperties.Queue queue, boolean virtualThreads) {
-        String prefix = "dbq.queues." + id + ".";
-        String tableName = queue.getTable();
-        if (tableName == null || tableName.isBlank()) {
-            throw new InvalidQueuePropertyException(prefix + "table is required");
+        String prefix = "dbq.queues." + id;
+        if (queue.table() == null || queue.table().isBlank()) {
+            throw new InvalidQueuePropertyException(prefix + ".table is required");
         }
-        Layout layout = check(prefix + "layout", () -> layout(queue.getLayout(), tableName));
-        QueueTable table = check(prefix + "table", () -> new QueueTable(tableName, layout));
-        String queueName = queue.getQueueName() == null ? id : queue.getQueueName();
-        QueueLocation location = check(prefix + "queue-name", () -> table.queue(queueName));
-
-        DeliveryMode mode = required(prefix + "mode", queue.getMode()).deliveryMode();
-        PollSettings batch = check(prefix + "batch-size", () -> PollSettings.DEFAULT.withBatchSize(queue.getBatchSize()));
-        PollSettings betweenTask = check(prefix + "between-task-timeout", () -> batch.withTimeouts(
-                queue.getBetweenTaskTimeout(), batch.noTaskTimeout(), batch.fatalCrashTimeout()));
-        PollSettings noTask = check(prefix + "no-task-timeout", () -> betweenTask.withTimeouts(
-                betweenTask.betweenTaskTimeout(), queue.getNoTaskTimeout(), betweenTask.fatalCrashTimeout()));
-        PollSettings poll = check(prefix + "fatal-crash-timeout", () -> noTask.withTimeouts(
-                noTask.betweenTaskTimeout(), noTask.noTaskTimeout(), queue.getFatalCrashTimeout()));
-        RetryPolicy retry = retry(prefix + "retry.", queue.getRetry());
-
-        QueueConfig base = QueueConfig.of(location).withMode(mode).withPoll(poll).withRetry(retry);
-        QueueConfig threads = check(prefix + "threads", () -> base.withThreads(queue.getThreads()));
-        QueueConfig leased = check(prefix + "lease-timeout", () -> threads.withLeaseTimeout(queue.getLeaseTimeout()))
-                .withLeaseHeartbeat(queue.isLeaseHeartbeat());
-        DbQueueProperties.Vacuum vacuum = queue.getVacuum();
-        VacuumPolicy claimed = check(prefix + "vacuum.claimed-tasks",
-                () -> new VacuumPolicy(vacuum.getClaimedTasks(), VacuumPolicy.DEFAULT.minInterval()));
-        VacuumPolicy vacuumPolicy = check(prefix + "vacuum.min-interval",
-                () -> new VacuumPolicy(claimed.claimedTasks(), vacuum.getMinInterval()));
-        QueueConfig config = leased.withWakeup(required(prefix + "wakeup", queue.getWakeup()));
-        boolean virtual = queue.getVirtualThreads() == null ? virtualThreads : queue.getVirtualThreads();
-        return new QueueDefinition(id, config, vacuumPolicy, virtual, externalExecutor(prefix, queue, config),
-                coalescing(prefix + "coalesce.", queue.getCoalesce()));
-    }
-
-    private static CoalescingProducer.Settings coalescing(String prefix, DbQueueProperties.Coalesce coalesce) {
-        CoalescingProducer.Settings linger = check(prefix + "linger",
-                () -> new CoalescingProducer.Settings(coalesce.getLinger(), 1));
-        return check(prefix + "max-batch", () -> new CoalescingProducer.Settings(linger.linger(), coalesce.getMaxBatch()));
+        QueueLocation location = check(prefix, () -> new QueueTable(queue.table(), layout(prefix, queue))
+                .queue(queue.queueName() == null ? id : queue.queueName()));
+        RetryPolicy retry = check(prefix + ".retry", () -> queue.retry().policy());
+        QueueConfig config = check(prefix, () -> new QueueConfig(location, queue.mode().deliveryMode(),
+                queue.threads(), new PollSettings(queue.batchSize(), queue.betweenTaskTimeout(),
+                queue.noTaskTimeout(), queue.fatalCrashTimeout()), retry, queue.leaseTimeout(),
+                queue.leaseHeartbeat(), queue.wakeup()));
+        DbQueueProperties.Vacuum vacuum = queue.vacuum();
+        VacuumPolicy vacuumPolicy = check(prefix + ".vacuum", () -> new VacuumPolicy(vacuum.claimedTasks(),
+                vacuum.minInterval()));
+        DbQueueProperties.Coalesce coalesce = queue.coalesce();
+        CoalescingProducer.Settings coalescing = check(prefix + ".coalesce",
+                () -> new CoalescingProducer.Settings(coalesce.linger(), coalesce.maxBatch()));
+        boolean virtual = queue.virtualThreads() == null ? virtualThreads : queue.virtualThreads();
+        return new QueueDefinition(id, config, vacuumPolicy, virtual, externalExecutor(prefix + ".", queue, config),
+                coalescing);
     }
 
     private static Optional<QueueDefinition.ExternalExecutor> externalExecutor(String prefix, DbQueueProperties.Queue queue,
                                                                                QueueConfig config) {
-        String bean = queue.getExecutor() == null || queue.getExecutor().isBlank() ? null : queue.getExecutor().trim();
-        if (bean == null && queue.getMode() == QueueMode.EXTERNAL_EXECUTOR) {
+        String bean = queue.executor() == null || queue.executor().isBlank() ? null : queue.executor().trim();
+        if (bean == null && queue.mode() == QueueMode.EXTERNAL_EXECUTOR) {
             bean = APPLICATION_TASK_EXECUTOR;
         }
         if (bean == null) {
-            if (queue.getMaxBatchesInFlight() != null) {
+            if (queue.maxBatchesInFlight() != null) {
                 throw new InvalidQueuePropertyException(prefix + "max-batches-in-flight applies only with an executor: set "
                         + prefix + "executor or " + prefix + "mode=external-executor");
             }
             return Optional.empty();
         }
         if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
-            throw new InvalidQueuePropertyException(prefix + "executor cannot be used with mode " + queue.getMode().propertyValue()
+            throw new InvalidQueuePropertyException(prefix + "executor cannot be used with mode " + queue.mode().propertyValue()
                     + ": exactly-once claims, handles and finishes a batch in one transaction on the worker's thread");
         }
-        int inFlight = queue.getMaxBatchesInFlight() == null ? config.threads() : queue.getMaxBatchesInFlight();
+        int inFlight = queue.maxBatchesInFlight() == null ? config.threads() : queue.maxBatchesInFlight();
         if (inFlight < 1) {
             throw new InvalidQueuePropertyException(prefix + "max-batches-in-flight must be at least 1, was " + inFlight);
         }
         return Optional.of(new QueueDefinition.ExternalExecutor(bean, inFlight));
     }
 
-    private static RetryPolicy retry(String prefix, DbQueueProperties.Retry retry) {
-        RetryType type = required(prefix + "type", retry.getType());
-        RetryPolicy policy = check(prefix + "interval", () -> RetryPolicy.of(type, retry.getInterval(), 1));
-        RetryPolicy attempts = check(prefix + "max-attempts",
-                () -> RetryPolicy.of(type, policy.interval(), retry.getMaxAttempts()));
-        RetryPolicy jittered = check(prefix + "jitter", () -> attempts.withJitter(retry.getJitter()));
-        return retry.getMaxDelay() == null ? jittered
-                : check(prefix + "max-delay", () -> jittered.withMaxDelay(retry.getMaxDelay()));
+    private static Layout layout(String prefix, DbQueueProperties.Queue queue) {
+        if (queue.layout() != null) {
+            return queue.layout().layout();
+        }
+        return Layout.presets().stream().filter(l -> l.name().equals(queue.table())).findFirst().orElseThrow(() ->
+                new InvalidQueuePropertyException(prefix + ".layout must be given when the table '" + queue.table()
+                        + "' is not named after a preset; known layouts: "
+                        + Layout.presets().stream().map(Layout::name).toList()));
     }
 
-    private static Layout layout(QueueLayout preset, String table) {
-        if (preset != null) {
-            return preset.layout();
+    private static void atLeast(String property, Duration value, Duration least, String rule) {
+        if (value.compareTo(least) < 0) {
+            throw new InvalidQueuePropertyException(property + " must be " + rule + ", was " + value);
         }
-        if (Layout.presets().stream().anyMatch(l -> l.name().equals(table))) {
-            return Layout.named(table);
-        }
-        throw new IllegalArgumentException("layout must be given when the table '" + table
-                + "' is not named after a preset; known layouts: " + Layout.presets().stream().map(Layout::name).toList());
-    }
-
-    private static Duration notNegative(String field, Duration value) {
-        if (value == null || value.isNegative()) {
-            throw new IllegalArgumentException(field + " must be zero or positive, was " + value);
-        }
-        return value;
-    }
-
-    private static Duration positive(String field, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(field + " must be positive, was " + value);
-        }
-        return value;
     }
 }

@@ -12,7 +12,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
-import java.time.Duration;
 import java.util.List;
 
 import static io.dbqueue.spring.InvalidQueuePropertyException.check;
@@ -28,35 +27,19 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
 @EnableConfigurationProperties(VacuumWatchProperties.class)
 public class VacuumWatchAutoConfiguration {
 
-    private static final String PREFIX = "dbq.vacuum-watch.";
-
     /** Checks every {@code dbq.vacuum-watch.interval} on a daemon thread, from start-up on. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public VacuumWatch dbQueueVacuumWatch(QueueDataSource queues, QueueDefinitions definitions,
                                           VacuumWatchProperties properties, ObjectProvider<VacuumListener> listeners) {
-        Duration interval = check(PREFIX + "interval", () -> positive(properties.getInterval()));
-        VacuumThresholds thresholds = thresholds(properties);
+        String prefix = "dbq.vacuum-watch";
+        VacuumThresholds thresholds = check(prefix, () -> new VacuumThresholds(properties.horizonAge(),
+                properties.horizonTransactions(), properties.deadTuples()));
         List<QueueTable> tables = definitions.all().stream().map(d -> d.location().table()).toList();
         VacuumWatch watch = new VacuumWatch(queues.dataSource(), tables, thresholds, listeners.orderedStream().toList());
         if (!tables.isEmpty()) {
-            watch.start(interval);
+            check(prefix, () -> watch.start(properties.interval()));
         }
         return watch;
-    }
-
-    private static Duration positive(Duration interval) {
-        if (interval == null || interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("interval must be positive, was " + interval);
-        }
-        return interval;
-    }
-
-    private static VacuumThresholds thresholds(VacuumWatchProperties properties) {
-        check(PREFIX + "horizon-age", () -> new VacuumThresholds(properties.getHorizonAge(), 0, 0));
-        check(PREFIX + "horizon-transactions",
-                () -> new VacuumThresholds(properties.getHorizonAge(), properties.getHorizonTransactions(), 0));
-        return check(PREFIX + "dead-tuples", () -> new VacuumThresholds(properties.getHorizonAge(),
-                properties.getHorizonTransactions(), properties.getDeadTuples()));
     }
 }

@@ -4,6 +4,7 @@ import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.spring.listener.DbQueueListener;
+import io.dbqueue.spring.listener.DbQueueListenerAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -86,7 +87,8 @@ class AotProcessingTest {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({DataSourceAutoConfiguration.class, DbQueueAutoConfiguration.class})
+    @ImportAutoConfiguration({DataSourceAutoConfiguration.class, DbQueueAutoConfiguration.class,
+            DbQueueListenerAutoConfiguration.class})
     static class Application {
 
         @Bean

@@ -37,8 +37,7 @@ class BackOffTest {
 
     @Test
     void theUsersOwnBeansWin() {
-        configured().withBean("myQueues", DbQueues.class, () -> new DbQueues(null, new QueueDefinitions(List.of()),
-                        null, null, null, null))
+        configured().withBean("myQueues", DbQueues.class, () -> new DbQueues(null, new QueueDefinitions(List.of()), null))
                 .run(context -> {
                     assertThat(context).hasSingleBean(DbQueues.class);
                     assertThat(context.getBean(DbQueues.class).ids()).isEmpty();

@@ -27,15 +27,23 @@ import static io.dbqueue.spring.StarterTestSupport.createTable;
 import static io.dbqueue.spring.StarterTestSupport.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class ConsumerTest {
 
-    /** On JDK 21+ the second run uses virtual threads; on older JDKs the starter falls back to platform threads. */
+    /** On JDK 21+ the second run's handler runs on virtual threads; on older JDKs the starter falls back to platform threads. */
     @ParameterizedTest(name = "virtual-threads={0}")
     @ValueSource(booleans = {false, true})
     void aConsumerBeanReceivesWhatTheProducerEnqueues(boolean virtualThreads) {
         String table = createTable(Layout.QUEUE_TASKS_5);
-        RecordingConsumer consumer = new RecordingConsumer("main");
+        Set<Thread> handlerThreads = ConcurrentHashMap.newKeySet();
+        RecordingConsumer consumer = new RecordingConsumer("main") {
+            @Override
+            public void handle(TaskBatch batch) throws Exception {
+                handlerThreads.add(Thread.currentThread());
+                super.handle(batch);
+            }
+        };
         AtomicInteger enqueued = new AtomicInteger();
         QueueListener listener = new QueueListener() {
             @Override
@@ -61,6 +69,19 @@ class ConsumerTest {
                     assertThat(workers.isRunning()).isTrue();
                     assertThat(workers.config().threads()).isEqualTo(2);
                 });
+        int jdk = Runtime.version().feature();
+        assumeTrue(jdk >= 21 || !virtualThreads, "JDK " + jdk + " has no virtual threads: the workers ran on platform"
+                + " threads, as the starter falls back to them; run on JDK 21 or later to check that they are virtual");
+        assertThat(handlerThreads).isNotEmpty().allMatch(thread -> isVirtual(thread) == virtualThreads);
+    }
+
+    /** {@code Thread.isVirtual()}, called reflectively since the tests are compiled for JDK 17; false before JDK 21. */
+    private static boolean isVirtual(Thread thread) {
+        try {
+            return Runtime.version().feature() >= 21 && (boolean) Thread.class.getMethod("isVirtual").invoke(thread);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** With wakeup=notify or adaptive, an idle consumer polling every 10 minutes still gets a new task at once. */

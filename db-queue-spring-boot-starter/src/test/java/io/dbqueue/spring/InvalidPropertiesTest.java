@@ -45,7 +45,7 @@ class InvalidPropertiesTest {
             "retry.jitter=1.5 | dbq.queues.main.retry.jitter must be between 0 and 1, was 1.5",
             "vacuum.claimed-tasks=-1 | dbq.queues.main.vacuum.claimed-tasks must be 0 (off) or more, was -1",
             "vacuum.min-interval=-1s | dbq.queues.main.vacuum.min-interval must not be negative, was PT-1S",
-            "queue-name=no spaces | dbq.queues.main.queue-name: queue name 'no spaces' is not valid",
+            "queue-name=no spaces | dbq.queues.main.queue-name must be a queue name of 1 to 128 characters",
             "wakeup=push | Failed to bind properties under 'dbq.queues.main.wakeup' to io.dbqueue.queue.Wakeup",
             "max-batches-in-flight=4 | dbq.queues.main.max-batches-in-flight applies only with an executor"})
     void aBadQueueValueNamesItsProperty(String property, String expected) {
@@ -73,6 +73,16 @@ class InvalidPropertiesTest {
         });
     }
 
+    /** Topics no other test creates, so that the values of a new topic are checked. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "never_made_1.retention-max-age=0s | dbq.log.topics.never_made_1.retention-max-age must be positive or null, was PT0S",
+            "never_made_2.partitions=0 | dbq.log.topics.never_made_2.partitions must be 1 to"})
+    void aBadTopicValueNamesItsProperty(String property, String expected) {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
+                "dbq.log.topics." + property), expected);
+    }
+
     @Test
     void notifyIntervalMustNotBeNegative() {
         assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
@@ -87,7 +97,7 @@ class InvalidPropertiesTest {
     @Test
     void tableMustBeAnIdentifier() {
         assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=Orders; drop table x",
-                "dbq.queues.main.layout=dbq_seq"), "dbq.queues.main.table: table name 'Orders; drop table x' is not a valid");
+                "dbq.queues.main.layout=dbq_seq"), "dbq.queues.main.table must be a table name of 1 to 50 characters");
     }
 
     @Test

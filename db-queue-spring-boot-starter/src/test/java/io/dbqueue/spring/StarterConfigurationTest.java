@@ -1,10 +1,15 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.RetryPolicy.RetryType;
+import io.dbqueue.queue.Wakeup;
 import io.dbqueue.spring.log.TopicListenerContainers;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.system.JavaVersion;
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -14,6 +19,8 @@ import org.springframework.context.annotation.Primary;
 import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.dbqueue.spring.StarterTestSupport.count;
@@ -93,46 +100,41 @@ class StarterConfigurationTest {
 
     @Test
     void queuesThatDoNotSayFollowTheVirtualThreadsDefault() {
-        DbQueueProperties properties = new DbQueueProperties();
-        properties.getQueues().put("main", queue());
-        DbQueueProperties.Queue platform = queue();
-        platform.setVirtualThreads(false);
-        properties.getQueues().put("platform", platform);
+        DbQueueProperties properties = bind("main.table=anywhere", "main.layout=dbq_seq",
+                "platform.table=anywhere", "platform.layout=dbq_seq",
+                "platform.virtual-threads=false");
         QueueDefinitions definitions = QueueDefinitions.of(properties, true);
         assertThat(definitions.get("main").virtualThreads()).isTrue();
         assertThat(definitions.get("platform").virtualThreads()).isFalse();
         assertThat(QueueDefinitions.of(properties, false).get("main").virtualThreads()).isFalse();
     }
 
+    /** Spring Boot binds an empty enum value to nothing, so the default stays. */
     @Test
-    void aQueueValueSetToNullInCodeNamesItsProperty() {
-        DbQueueProperties properties = new DbQueueProperties();
-        DbQueueProperties.Queue queue = queue();
-        queue.setMode(null);
-        properties.getQueues().put("main", queue);
-        assertThatThrownBy(() -> QueueDefinitions.of(properties, false))
-                .hasMessage("dbq.queues.main.mode must not be empty");
+    void anEmptyValueKeepsTheDefault() {
+        QueueConfig config = QueueDefinitions.of(bind("main.table=anywhere", "main.layout=dbq_seq", "main.mode=",
+                "main.wakeup=", "main.retry.type="), false).get("main").config();
+        assertThat(config.mode()).isEqualTo(DeliveryMode.AT_LEAST_ONCE);
+        assertThat(config.wakeup()).isEqualTo(Wakeup.POLL);
+        assertThat(config.retry().type()).isEqualTo(RetryType.GEOMETRIC);
     }
 
     @Test
     void retryMaxDelayDefaultsToADayOrTheIntervalWhenLonger() {
-        DbQueueProperties properties = new DbQueueProperties();
-        DbQueueProperties.Queue queue = queue();
-        queue.getRetry().setInterval(Duration.ofDays(2));
-        properties.getQueues().put("main", queue);
-        assertThat(QueueDefinitions.of(properties, false).get("main").config().retry().maxDelay())
-                .isEqualTo(Duration.ofDays(2));
-        queue.getRetry().setInterval(Duration.ofSeconds(1));
-        queue.getRetry().setMaxDelay(Duration.ofMinutes(5));
-        assertThat(QueueDefinitions.of(properties, false).get("main").config().retry().maxDelay())
+        assertThat(QueueDefinitions.of(bind("main.table=anywhere", "main.layout=dbq_seq", "main.retry.interval=2d"),
+                false).get("main").config().retry().maxDelay()).isEqualTo(Duration.ofDays(2));
+        assertThat(QueueDefinitions.of(bind("main.table=anywhere", "main.layout=dbq_seq", "main.retry.interval=1s",
+                "main.retry.max-delay=5m"), false).get("main").config().retry().maxDelay())
                 .isEqualTo(Duration.ofMinutes(5));
     }
 
-    private static DbQueueProperties.Queue queue() {
-        DbQueueProperties.Queue queue = new DbQueueProperties.Queue();
-        queue.setTable("anywhere");
-        queue.setLayout(QueueLayout.DBQ_SEQ);
-        return queue;
+    /** {@code dbq.queues.<values>} bound as the application would bind them. */
+    private static DbQueueProperties bind(String... queueValues) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String value : queueValues) {
+            values.put("dbq.queues." + value.substring(0, value.indexOf('=')), value.substring(value.indexOf('=') + 1));
+        }
+        return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate("dbq", DbQueueProperties.class);
     }
 
     @Test

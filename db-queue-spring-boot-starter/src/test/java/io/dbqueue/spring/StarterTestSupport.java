@@ -5,6 +5,7 @@ import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.Schema;
 import io.dbqueue.spring.health.DbQueueHealthAutoConfiguration;
+import io.dbqueue.spring.listener.DbQueueListenerAutoConfiguration;
 import io.dbqueue.spring.log.DbQueueLogAutoConfiguration;
 import io.dbqueue.spring.metrics.DbQueueMetricsAutoConfiguration;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -43,7 +44,8 @@ final class StarterTestSupport {
         PostgresServer server = PostgresServer.shared();
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                        DbQueueAutoConfiguration.class, VacuumWatchAutoConfiguration.class,
+                        DbQueueAutoConfiguration.class, DbQueueListenerAutoConfiguration.class,
+                        VacuumWatchAutoConfiguration.class,
                         DbQueueMetricsAutoConfiguration.class, DbQueueHealthAutoConfiguration.class,
                         DbQueueLogAutoConfiguration.class))
                 .withPropertyValues("spring.datasource.url=" + jdbcUrl(),

@@ -3,10 +3,11 @@ package io.dbqueue.spring.log;
 import io.dbqueue.common.Identifiers;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
-import io.dbqueue.log.LogListener;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
+import io.dbqueue.DbQueue;
 import io.dbqueue.spring.DbQueueAutoConfiguration;
+import io.dbqueue.spring.DbQueueCustomizer;
 import io.dbqueue.spring.DbQueueProperties;
 import io.dbqueue.spring.QueueDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,11 +28,13 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
+import static io.dbqueue.spring.InvalidQueuePropertyException.check;
+
 /**
  * The log: creates the topics under {@code dbq.log.topics} that do not exist (unless
  * {@code dbq.log.create-topics=false}), exposes their producers through {@link DbQueueTopics}, and
  * runs the application's {@link TopicListener} beans as group members. Application
- * {@link LogListener} beans observe every member.
+ * {@link io.dbqueue.log.LogListener} beans observe every member.
  */
 @AutoConfiguration(after = DbQueueAutoConfiguration.class)
 @ConditionalOnBean(QueueDataSource.class)
@@ -44,10 +47,9 @@ public class DbQueueLogAutoConfiguration {
     @DependsOnDatabaseInitialization
     public DbQueueTopics dbQueueTopics(QueueDataSource queues, DbQueueLogProperties properties,
                                        ObjectProvider<Transactions> transactions) {
-        properties.getTopics().forEach((name, topic) ->
-                ensure(queues.dataSource(), name, topic, properties.isCreateTopics()));
-        return new DbQueueTopics(queues.dataSource(), properties.getTopics().keySet(),
-                properties.getNotifyInterval(),
+        properties.topics().forEach((name, topic) ->
+                ensure(queues.dataSource(), name, topic, properties.createTopics()));
+        return new DbQueueTopics(queues.dataSource(), properties.topics().keySet(), properties.notifyInterval(),
                 transactions.getIfAvailable(() -> Transactions.JDBC));
     }
 
@@ -60,8 +62,9 @@ public class DbQueueLogAutoConfiguration {
             if (!create || !e.getMessage().startsWith("unknown topic")) {
                 throw new IllegalStateException("dbq.log.topics." + name + ": " + e.getMessage(), e);
             }
+            Topic created = check("dbq.log.topics." + name, () -> new Topic(name, topic.partitions(), topic.segmentSize()));
             try {
-                LogSchema.create(dataSource, new Topic(name, topic.getPartitions(), topic.getSegmentSize()));
+                LogSchema.create(dataSource, created);
             } catch (QueueException raced) {
                 LogSchema.describe(dataSource, name); // another instance created it at the same time: it exists now
             }
@@ -70,15 +73,18 @@ public class DbQueueLogAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public TopicListenerContainers dbQueueTopicListenerContainers(QueueDataSource queues,
-                                                                  DbQueueLogProperties properties,
+    public TopicListenerContainers dbQueueTopicListenerContainers(DbQueue door, DbQueueLogProperties properties,
                                                                   DbQueueProperties queueProperties,
-                                                                  ObjectProvider<TopicListener> listeners,
-                                                                  ObjectProvider<LogListener> logListeners,
-                                                                  DbQueueTopics topics) {
-        LogListener listener = LogListener.composite(logListeners.orderedStream().toList());
-        return new TopicListenerContainers(queues.dataSource(), properties, listeners, listener,
-                queueProperties.getShutdownTimeout(), queueProperties.isAutoStartup());
+                                                                  ObjectProvider<TopicListener> listeners) {
+        return new TopicListenerContainers(door, properties, listeners, queueProperties.shutdownTimeout(),
+                queueProperties.autoStartup());
+    }
+
+    /** The retention of every topic that sets one, run by the {@link DbQueue} once the topics exist. */
+    @Bean
+    public DbQueueCustomizer dbQueueTopicRetention(DbQueueLogProperties properties, DbQueueTopics topics) {
+        return builder -> properties.topics().forEach((topic, t) -> check("dbq.log.topics." + topic,
+                () -> t.retention().map(policy -> builder.retention(topic, policy, t.retentionInterval()))));
     }
 
     /** Lag gauges, when the application has a {@link MeterRegistry}. */
@@ -92,8 +98,8 @@ public class DbQueueLogAutoConfiguration {
         TopicLagGauges dbQueueTopicLagGauges(MeterRegistry registry, DbQueueTopics topics,
                                              DbQueueLogProperties properties, ObjectProvider<TopicListener> listeners) {
             Map<String, Set<String>> groups = new LinkedHashMap<>();
-            properties.getTopics().forEach((topic, t) -> groups.computeIfAbsent(topic, k -> new LinkedHashSet<>())
-                    .addAll(t.getGroups().keySet()));
+            properties.topics().forEach((topic, t) -> groups.computeIfAbsent(topic, k -> new LinkedHashSet<>())
+                    .addAll(t.groups().keySet()));
             listeners.orderedStream().filter(l -> groups.containsKey(l.topic()))
                     .forEach(l -> groups.get(l.topic()).add(l.group()));
             return new TopicLagGauges(registry, topics, groups);
