@@ -1,4 +1,4 @@
-package io.dbqueue.spring.test;
+package io.dbqueue.test;
 
 import io.dbqueue.queue.DeadTask;
 import io.dbqueue.queue.QueueListener;
