@@ -1,16 +1,14 @@
 package io.dbqueue.example.orders;
 
-import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.spring.QueueConsumerWorkers;
-import io.dbqueue.spring.test.DbQueueTester;
+import io.dbqueue.test.AutoConfigureTestPostgres;
+import io.dbqueue.test.DbQueueTester;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import java.time.Duration;
 
@@ -18,22 +16,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The example end to end on PostgreSQL, tested with the starter's test helper: the consumers start
- * only when a test says so ({@code dbq.auto-startup=false}), so a test sees exactly what a checkout
- * enqueued, then waits until the consumer has processed it.
+ * The example end to end on PostgreSQL, tested with db-queue-test: the application's DataSource on the
+ * test PostgreSQL ({@code @AutoConfigureTestPostgres}), and the consumers starting only when a test says so
+ * ({@code dbq.auto-startup=false}), so a test sees exactly what a checkout enqueued, then waits until the
+ * consumer has processed it.
  */
 @SpringBootTest(properties = "dbq.auto-startup=false")
+@AutoConfigureTestPostgres
 @Import(DbQueueTester.class)
 class OrdersApplicationTest {
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        PostgresServer db = PostgresServer.shared();
-        String url = db.createDatabase("orders_app_test");
-        registry.add("spring.datasource.url", () -> url);
-        registry.add("spring.datasource.username", db::user);
-        registry.add("spring.datasource.password", db::password);
-    }
 
     @Autowired
     Checkout checkout;
