@@ -82,11 +82,9 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
      * @param layout             The table's layout preset, e.g. queue_tasks_5 or dbq_seq. Defaults to the table
      *                           name when that is a preset name.
      * @param queueName          The queue's name within its table (the queue_name column). Defaults to the queue id.
-     * @param mode               Delivery mode: at-least-once, exactly-once or at-most-once (the experiment's
-     *                           separate-transactions and wrap-in-transaction are accepted as aliases), or
-     *                           external-executor: at-least-once with the worker threads only claiming and the
-     *                           executor bean named by executor (by default applicationTaskExecutor) handling the
-     *                           batches.
+     * @param mode               Delivery mode: at-least-once, exactly-once or at-most-once, or external-executor:
+     *                           at-least-once with the worker threads only claiming and the executor bean named by
+     *                           executor (by default applicationTaskExecutor) handling the batches.
      * @param threads            Worker threads polling this queue.
      * @param batchSize          Tasks claimed per poll.
      * @param betweenTaskTimeout Pause after a poll that returned fewer tasks than the batch size.

@@ -4,8 +4,8 @@ import io.dbqueue.common.DeliveryMode;
 import java.util.Locale;
 
 /**
- * {@code dbq.queues.<id>.mode}: the core's three delivery modes, the experiment's names for two of
- * them, and at-least-once with the batches handled on an executor bean.
+ * {@code dbq.queues.<id>.mode}: the core's three delivery modes, and at-least-once with the batches
+ * handled on an executor bean.
  */
 public enum QueueMode {
 
@@ -16,11 +16,7 @@ public enum QueueMode {
     /** Delete on claim: a task whose consumer dies is lost. */
     AT_MOST_ONCE(DeliveryMode.AT_MOST_ONCE),
     /** At least once, the worker threads only claiming and the {@code executor} bean handling the batches. */
-    EXTERNAL_EXECUTOR(DeliveryMode.AT_LEAST_ONCE),
-    /** The experiment's name for at-least-once. */
-    SEPARATE_TRANSACTIONS(DeliveryMode.AT_LEAST_ONCE),
-    /** The experiment's name for exactly-once. */
-    WRAP_IN_TRANSACTION(DeliveryMode.EXACTLY_ONCE);
+    EXTERNAL_EXECUTOR(DeliveryMode.AT_LEAST_ONCE);
 
     private final DeliveryMode deliveryMode;
 

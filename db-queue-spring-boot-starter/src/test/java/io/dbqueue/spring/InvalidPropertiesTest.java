@@ -33,6 +33,7 @@ class InvalidPropertiesTest {
             "batch-size=10001 | dbq.queues.main.batch-size must be between 1 and 10000, was 10001",
             "threads=0 | dbq.queues.main.threads must be between 1 and 1000, was 0",
             "mode=sometimes | Failed to bind properties under 'dbq.queues.main.mode' to io.dbqueue.spring.QueueMode",
+            "mode=wrap-in-transaction | Failed to bind properties under 'dbq.queues.main.mode' to io.dbqueue.spring.QueueMode",
             "layout=queue_tasks_9 | Failed to bind properties under 'dbq.queues.main.layout' to io.dbqueue.spring.QueueLayout",
             "lease-timeout=0s | dbq.queues.main.lease-timeout must be positive, was PT0S",
             "between-task-timeout=-1ms | dbq.queues.main.between-task-timeout must be zero or positive",

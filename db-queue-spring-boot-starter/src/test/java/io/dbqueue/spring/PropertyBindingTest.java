@@ -76,9 +76,9 @@ class PropertyBindingTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"separate-transactions, AT_LEAST_ONCE", "wrap-in-transaction, EXACTLY_ONCE",
-            "at-most-once, AT_MOST_ONCE", "AT_LEAST_ONCE, AT_LEAST_ONCE"})
-    void modeAcceptsTheExperimentsNames(String value, DeliveryMode mode) {
+    @CsvSource({"at-least-once, AT_LEAST_ONCE", "exactly-once, EXACTLY_ONCE", "at-most-once, AT_MOST_ONCE",
+            "AT_LEAST_ONCE, AT_LEAST_ONCE", "external-executor, AT_LEAST_ONCE"})
+    void modeNamesADeliveryMode(String value, DeliveryMode mode) {
         String table = createTable(Layout.DBQ_SEQ);
         runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
                 "dbq.queues.main.mode=" + value).run(context ->
