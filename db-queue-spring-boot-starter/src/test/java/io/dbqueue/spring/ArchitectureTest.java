@@ -13,7 +13,6 @@ class ArchitectureTest {
 
     private static final JavaClasses STARTER = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .withImportOption(location -> !location.contains("/io/dbqueue/spring/test/")) // DbQueueTester: moving to db-queue-test
             .importPackages("io.dbqueue.spring");
 
     /** Each package its own slice, io.dbqueue.spring itself included. */
