@@ -7,12 +7,12 @@ import io.dbqueue.queue.QueueMonitor;
 import io.dbqueue.queue.Task;
 import io.dbqueue.spring.DbQueues;
 import io.dbqueue.spring.PayloadSerializer;
-import io.dbqueue.wakeup.WakeupSignal;
 import org.springframework.beans.factory.ObjectProvider;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * For the tests of an application that uses the starter: what a queue holds (as payloads or as typed
@@ -29,8 +29,9 @@ public class DbQueueTester implements QueueListener {
 
     private final ObjectProvider<DbQueues> queues;
     private final ObjectProvider<PayloadSerializer> serializers;
-    /** Signalled whenever a consumer of this context finishes, fails or re-enqueues a task. */
-    private final WakeupSignal progress = new WakeupSignal(1);
+    /** Notified whenever a consumer of this context finishes, fails or re-enqueues a task. */
+    private final Object progress = new Object();
+    private long generation; // guarded by progress: how often it was notified
 
     /** Looks the beans up when used: DbQueues itself is made with the application's listeners, this one among them. */
     public DbQueueTester(ObjectProvider<DbQueues> queues, ObjectProvider<PayloadSerializer> serializers) {
@@ -68,7 +69,7 @@ public class DbQueueTester implements QueueListener {
         QueueMonitor monitor = monitor(queueId);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            long seen = progress.generation();
+            long seen = generation();
             if (monitor.depth().tasks() == 0) {
                 return;
             }
@@ -78,7 +79,7 @@ public class DbQueueTester implements QueueListener {
                 throw new AssertionError("queue '" + queueId + "' still holds " + monitor.depth().tasks()
                         + " task(s) after " + timeout + ", e.g. " + describe(remaining));
             }
-            progress.awaitSince(seen, Math.min(RECHECK.toNanos(), left));
+            awaitProgressSince(seen, Math.min(RECHECK.toNanos(), left));
         }
     }
 
@@ -96,17 +97,38 @@ public class DbQueueTester implements QueueListener {
 
     @Override
     public void finished(QueueLocation queue, List<Task> tasks) {
-        progress.signalAll();
+        advance();
     }
 
     @Override
     public void failed(QueueLocation queue, Task task, String error, boolean deadLettered) {
-        progress.signalAll();
+        advance();
     }
 
     @Override
     public void reenqueued(QueueLocation queue, Task task) {
-        progress.signalAll();
+        advance();
+    }
+
+    private void advance() {
+        synchronized (progress) {
+            generation++;
+            progress.notifyAll();
+        }
+    }
+
+    private long generation() {
+        synchronized (progress) {
+            return generation;
+        }
+    }
+
+    private void awaitProgressSince(long seen, long nanos) throws InterruptedException {
+        synchronized (progress) {
+            if (generation == seen) {
+                TimeUnit.NANOSECONDS.timedWait(progress, nanos);
+            }
+        }
     }
 
     private QueueMonitor monitor(String queueId) {
