@@ -1,10 +1,10 @@
 package io.dbqueue.bench.answer;
 
+import io.dbqueue.bench.driver.StopSignal;
 import io.dbqueue.bench.run.MatrixRunner;
 import io.dbqueue.bench.run.NotMeasured;
 import io.dbqueue.bench.run.Progress;
 import io.dbqueue.bench.run.Range;
-import io.dbqueue.bench.run.StopSignal;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.common.DeliveryMode;

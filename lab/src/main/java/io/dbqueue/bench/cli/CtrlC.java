@@ -1,6 +1,6 @@
 package io.dbqueue.bench.cli;
 
-import io.dbqueue.bench.run.StopSignal;
+import io.dbqueue.bench.driver.StopSignal;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

@@ -1,9 +1,8 @@
 package io.dbqueue.bench.driver;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
-import io.dbqueue.bench.run.CellContext;
-import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.PollSettings;
@@ -16,7 +15,6 @@ import io.dbqueue.queue.QueueWakeups;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.Wakeup;
-import com.zaxxer.hikari.HikariDataSource;
 
 import java.time.Duration;
 import java.util.List;

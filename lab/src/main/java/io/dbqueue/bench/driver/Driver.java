@@ -1,7 +1,5 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.bench.run.CellContext;
-import io.dbqueue.bench.run.Repetition;
 
 /** Puts a cell's workload on the queue one way (library, raw SQL, services) and measures one repetition. */
 public interface Driver {

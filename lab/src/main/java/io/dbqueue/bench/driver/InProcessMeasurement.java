@@ -9,8 +9,6 @@ import io.dbqueue.bench.metrics.ProcUsage;
 import io.dbqueue.bench.metrics.ServerProbe;
 import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.metrics.Window;
-import io.dbqueue.bench.run.CellContext;
-import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
 
 import java.sql.SQLException;

@@ -1,8 +1,6 @@
 package io.dbqueue.bench.driver;
 
 import io.dbqueue.bench.metrics.BrokerProcess;
-import io.dbqueue.bench.run.CellContext;
-import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
 import org.apache.kafka.clients.admin.Admin;

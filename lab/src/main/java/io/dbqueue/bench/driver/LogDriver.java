@@ -3,8 +3,6 @@ package io.dbqueue.bench.driver;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
-import io.dbqueue.bench.run.CellContext;
-import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.log.GroupConfig;

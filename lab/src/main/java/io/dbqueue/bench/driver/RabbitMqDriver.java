@@ -6,8 +6,6 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.MessageProperties;
 import io.dbqueue.bench.metrics.BrokerProcess;
 import io.dbqueue.bench.metrics.Meter;
-import io.dbqueue.bench.run.CellContext;
-import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
 
 import java.io.IOException;

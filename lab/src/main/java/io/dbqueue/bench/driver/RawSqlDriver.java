@@ -2,8 +2,6 @@ package io.dbqueue.bench.driver;
 
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
-import io.dbqueue.bench.run.CellContext;
-import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.PollSettings;

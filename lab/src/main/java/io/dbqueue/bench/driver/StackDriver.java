@@ -7,8 +7,6 @@ import io.dbqueue.bench.metrics.Measurement;
 import io.dbqueue.bench.metrics.SecondSample;
 import io.dbqueue.bench.metrics.ServerProbe;
 import io.dbqueue.bench.metrics.ServerStats;
-import io.dbqueue.bench.run.CellContext;
-import io.dbqueue.bench.run.Repetition;
 import io.dbqueue.bench.workload.Workload;
 import tools.jackson.databind.JsonNode;
 

@@ -1,6 +1,5 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.bench.run.StopSignal;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
 package io.dbqueue.bench.run;
 
+import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.workload.Cell;
 
 import java.util.Comparator;

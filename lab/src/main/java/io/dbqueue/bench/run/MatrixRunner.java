@@ -1,6 +1,9 @@
 package io.dbqueue.bench.run;
 
+import io.dbqueue.bench.driver.CellContext;
 import io.dbqueue.bench.driver.Driver;
+import io.dbqueue.bench.driver.Repetition;
+import io.dbqueue.bench.driver.StopSignal;
 import io.dbqueue.bench.metrics.ClientProbe;
 import io.dbqueue.bench.metrics.ServerProbe;
 import io.dbqueue.bench.workload.Cell;
@@ -9,7 +12,6 @@ import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueLocation;
 
-import javax.sql.DataSource;
 import java.io.PrintStream;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -19,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /** Runs every cell of a workload's matrix, each repetition from the same fresh table, until done or stopped. */
 public final class MatrixRunner {

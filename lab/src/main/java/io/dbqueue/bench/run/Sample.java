@@ -1,5 +1,6 @@
 package io.dbqueue.bench.run;
 
+import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.metrics.BrokerStats;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.LatencyBucket;

@@ -1,4 +1,4 @@
-package io.dbqueue.bench.run;
+package io.dbqueue.bench.driver;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

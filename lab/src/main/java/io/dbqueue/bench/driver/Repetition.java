@@ -1,4 +1,4 @@
-package io.dbqueue.bench.run;
+package io.dbqueue.bench.driver;
 
 import io.dbqueue.bench.metrics.BrokerStats;
 import io.dbqueue.bench.metrics.ClientStats;
