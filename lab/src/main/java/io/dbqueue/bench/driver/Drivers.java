@@ -1,5 +1,13 @@
 package io.dbqueue.bench.driver;
 
+import io.dbqueue.bench.driver.kafka.KafkaDriver;
+import io.dbqueue.bench.driver.nats.NatsDriver;
+import io.dbqueue.bench.driver.pgbench.PgbenchDriver;
+import io.dbqueue.bench.driver.postgres.DirectDriver;
+import io.dbqueue.bench.driver.postgres.LogDriver;
+import io.dbqueue.bench.driver.postgres.RawSqlDriver;
+import io.dbqueue.bench.driver.postgres.StackDriver;
+import io.dbqueue.bench.driver.rabbitmq.RabbitMqDriver;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

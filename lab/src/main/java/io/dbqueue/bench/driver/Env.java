@@ -1,13 +1,13 @@
 package io.dbqueue.bench.driver;
 
 /** Broker settings from the environment. */
-final class Env {
+public final class Env {
 
     private Env() {
     }
 
     /** The variable's value, or {@code fallback} when it is unset or blank. */
-    static String or(String name, String fallback) {
+    public static String or(String name, String fallback) {
         String value = System.getenv(name);
         return value == null || value.isBlank() ? fallback : value;
     }

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * count is reached, or Ctrl-C), and read the server's (when the load uses a queue table) and the
  * client's figures before the load stops. The server's activity is also read once a minute.
  */
-final class InProcessMeasurement {
+public final class InProcessMeasurement {
 
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(100);
@@ -29,7 +29,7 @@ final class InProcessMeasurement {
     private InProcessMeasurement() {
     }
 
-    static Repetition run(CellContext context, LoadStarter starter) throws Exception {
+    public static Repetition run(CellContext context, LoadStarter starter) throws Exception {
         List<String> tables = context.location() == null ? List.of() : List.of(context.location().table().name());
         return run(context, tables, 1, starter);
     }
@@ -38,7 +38,7 @@ final class InProcessMeasurement {
      * As {@link #run(CellContext, LoadStarter)}, with the server's figures read for {@code tables}
      * (none: a broker's cell, no server figures) and each message processed {@code fanOut} times.
      */
-    static Repetition run(CellContext context, List<String> tables, int fanOut, LoadStarter starter) throws Exception {
+    public static Repetition run(CellContext context, List<String> tables, int fanOut, LoadStarter starter) throws Exception {
         return run(context, tables, fanOut, null, starter);
     }
 
@@ -46,7 +46,7 @@ final class InProcessMeasurement {
      * A broker's cell: as {@link #run(CellContext, List, int, LoadStarter)}, with the figures of the
      * broker's process ({@link BrokerStats}) when it is on this machine ({@code broker} not null).
      */
-    static Repetition run(CellContext context, List<String> tables, int fanOut, BrokerProcess broker,
+    public static Repetition run(CellContext context, List<String> tables, int fanOut, BrokerProcess broker,
                           LoadStarter starter) throws Exception {
         Workload workload = context.workload();
         boolean probed = !tables.isEmpty();

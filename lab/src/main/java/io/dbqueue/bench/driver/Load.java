@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * consumers. {@code errors} holds the first error a producer or consumer thread died of. The
  * producers are {@link Producers} threads, or another process's (pgbench).
  */
-record Load(AutoCloseable producers, AutoCloseable consumers, AtomicReference<Throwable> errors) implements AutoCloseable {
+public record Load(AutoCloseable producers, AutoCloseable consumers, AtomicReference<Throwable> errors) implements AutoCloseable {
 
-    Throwable failure() {
+    public Throwable failure() {
         return errors.get();
     }
 

@@ -4,7 +4,7 @@ import io.dbqueue.bench.metrics.Meter;
 
 /** Starts a driver's producers and consumers, which report to {@code meter}. */
 @FunctionalInterface
-interface LoadStarter {
+public interface LoadStarter {
 
     Load start(Meter meter) throws Exception;
 }

@@ -19,10 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  * instant, and the load would arrive as one burst per interval. A paced batch is stamped with the
  * time it was due ({@link Pacing}), so that its latency includes any wait to be sent.
  */
-final class Producers implements AutoCloseable {
+public final class Producers implements AutoCloseable {
 
     /** Sends one batch and commits it; one per producer thread, closed when the thread ends. */
-    interface Sender extends AutoCloseable {
+    public interface Sender extends AutoCloseable {
         void send(List<String> payloads) throws Exception;
 
         @Override
@@ -31,7 +31,7 @@ final class Producers implements AutoCloseable {
     }
 
     @FunctionalInterface
-    interface SenderFactory {
+    public interface SenderFactory {
         Sender open() throws Exception;
     }
 
@@ -45,7 +45,7 @@ final class Producers implements AutoCloseable {
         this.failure = failure;
     }
 
-    static Producers start(Workload workload, int batchSize, Meter meter, SenderFactory senders,
+    public static Producers start(Workload workload, int batchSize, Meter meter, SenderFactory senders,
                            AtomicReference<Throwable> failure) {
         Producers producers = new Producers(failure);
         long start = System.nanoTime();

@@ -1,0 +1,2 @@
+/** NATS JetStream work queue on a running server. */
+package io.dbqueue.bench.driver.nats;

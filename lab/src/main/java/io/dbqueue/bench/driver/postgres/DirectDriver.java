@@ -1,0 +1,91 @@
+package io.dbqueue.bench.driver.postgres;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.bench.driver.CellContext;
+import io.dbqueue.bench.driver.Driver;
+import io.dbqueue.bench.driver.InProcessMeasurement;
+import io.dbqueue.bench.driver.Load;
+import io.dbqueue.bench.driver.Producers;
+import io.dbqueue.bench.driver.Repetition;
+import io.dbqueue.bench.metrics.Meter;
+import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.common.Transactions;
+import io.dbqueue.queue.PollSettings;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueNotifier;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueWakeups;
+import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.Task;
+import io.dbqueue.queue.Wakeup;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The library in-process, used like any application uses it: a {@link QueueProducer} per
+ * producer thread's batches and {@link QueueWorkers} with the experiment's poll settings, claiming
+ * the workload's consumer batch (the cell's batch size by default). With the workload's wakeup
+ * notify or adaptive, the producer notifies through a {@link QueueNotifier} and {@link QueueWakeups}
+ * wakes the idle workers; with poll (the default) they look every 100 ms. A message counts as
+ * processed when the library reports its finish committed.
+ */
+public final class DirectDriver implements Driver {
+
+    @Override
+    public String name() {
+        return "direct";
+    }
+
+    @Override
+    public String unavailableReason() {
+        return null;
+    }
+
+    @Override
+    public Repetition run(CellContext context) throws Exception {
+        Workload workload = context.workload();
+        int batchSize = context.cell().batchSize();
+        boolean notifies = workload.wakeup() != Wakeup.POLL;
+        // the notifier's and the listener's connections besides the producers' and the workers'
+        int connections = workload.producers() + workload.consumers() + (notifies ? 2 : 0);
+        try (HikariDataSource pool = context.server().dataSource(connections);
+             QueueNotifier notifier = notifies ? new QueueNotifier(pool) : null) {
+            return InProcessMeasurement.run(context, meter -> {
+                QueueLocation location = context.location();
+                QueueProducer producer = new QueueProducer(pool, location, QueueListener.NONE, Transactions.JDBC,
+                        notifier);
+                QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers()).withMode(workload.mode())
+                        .withPoll(PollSettings.DEFAULT.withBatchSize(workload.claimBatch(batchSize)))
+                        .withWakeup(workload.wakeup());
+                QueueWorkers workers = QueueWorkers.start(pool, config, batch -> {
+                }, new Processed(meter));
+                QueueWakeups wakeups = notifies ? QueueWakeups.start(pool, List.of(workers)) : null;
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                Producers producers = Producers.start(workload, batchSize, meter, () -> producer::enqueueAll, failure);
+                return new Load(producers, () -> {
+                    if (wakeups != null) {
+                        wakeups.close();
+                    }
+                    workers.shutdown(Duration.ofSeconds(10));
+                }, failure);
+            });
+        }
+    }
+
+    /** Reports finished tasks to the meter. */
+    private record Processed(Meter meter) implements QueueListener {
+        @Override
+        public void finished(QueueLocation queue, List<Task> tasks) {
+            long[] stamps = StampBuffer.forBatch(tasks.size());
+            for (int i = 0; i < tasks.size(); i++) {
+                stamps[i] = Payloads.stamp(tasks.get(i).payload());
+            }
+            meter.processed(stamps, tasks.size());
+        }
+    }
+}

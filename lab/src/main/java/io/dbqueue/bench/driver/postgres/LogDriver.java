@@ -1,0 +1,117 @@
+package io.dbqueue.bench.driver.postgres;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.bench.driver.CellContext;
+import io.dbqueue.bench.driver.Driver;
+import io.dbqueue.bench.driver.InProcessMeasurement;
+import io.dbqueue.bench.driver.Load;
+import io.dbqueue.bench.driver.Producers;
+import io.dbqueue.bench.driver.Repetition;
+import io.dbqueue.bench.metrics.Meter;
+import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.bench.workload.LogLoad;
+import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.log.GroupConfig;
+import io.dbqueue.log.GroupConsumer;
+import io.dbqueue.log.LogMessage;
+import io.dbqueue.maintenance.LogRetention;
+import io.dbqueue.log.LogSchema;
+import io.dbqueue.log.LogWakeups;
+import io.dbqueue.log.RecordHandler;
+import io.dbqueue.maintenance.RetentionPolicy;
+import io.dbqueue.log.Topic;
+import io.dbqueue.log.TopicProducer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+
+/**
+ * The library's log, used like any application uses it: a topic of {@link LogLoad#partitions()}
+ * partitions, the workload's producers appending batches of the cell's batch size through one
+ * {@link TopicProducer}, and {@link LogLoad#groups()} consumer groups of the workload's
+ * {@code consumers} members each, at the workload's delivery mode, woken by the producer's
+ * notifications, and the workload's retention every 10 seconds. A record counts as processed when a group's handler gets it, once per group: the
+ * cell's throughput is the read rate summed over the groups, its enqueue throughput the write rate.
+ */
+public final class LogDriver implements Driver {
+
+    static final String TOPIC = "bench_log";
+    private static final Duration NOTIFY_INTERVAL = Duration.ofMillis(5);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
+    private static final Duration RETENTION_INTERVAL = Duration.ofSeconds(10);
+
+    @Override
+    public String name() {
+        return "log";
+    }
+
+    @Override
+    public String unavailableReason() {
+        return null;
+    }
+
+    @Override
+    public Repetition run(CellContext context) throws Exception {
+        Workload workload = context.workload();
+        LogLoad log = workload.log();
+        int members = log.groups() * workload.consumers();
+        try (HikariDataSource pool = context.server().dataSource(workload.producers() + members + 2)) {
+            Topic topic = new Topic(TOPIC, log.partitions(), log.segmentSize());
+            LogSchema.recreate(pool, topic);
+            List<String> tables = new ArrayList<>(List.of(TOPIC + "_partitions", TOPIC + "_groups"));
+            IntStream.range(0, log.partitions()).forEach(p -> tables.add(TOPIC + "_p" + p));
+            return InProcessMeasurement.run(context, tables, log.groups(), meter -> {
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                TopicProducer producer = TopicProducer.withWakeups(pool, TOPIC, NOTIFY_INTERVAL);
+                Readers readers = Readers.start(pool, workload, meter);
+                RetentionPolicy retention = log.retentionPolicy();
+                AutoCloseable retaining = retention == null ? () -> { }
+                        : LogRetention.start(pool, TOPIC, retention, RETENTION_INTERVAL);
+                Producers producers = Producers.start(workload, context.cell().batchSize(), meter,
+                        () -> payloads -> producer.sendAll(payloads.stream().map(LogMessage::of).toList()), failure);
+                return new Load(() -> {
+                    producers.close();
+                    producer.close();
+                    retaining.close();
+                }, readers, failure);
+            });
+        }
+    }
+
+    /** The groups' members and the wakeups that cut their waits. */
+    private record Readers(List<GroupConsumer> members, LogWakeups wakeups) implements AutoCloseable {
+
+        static Readers start(HikariDataSource pool, Workload workload, Meter meter) {
+            List<GroupConsumer> members = new ArrayList<>();
+            for (int g = 0; g < workload.log().groups(); g++) {
+                for (int m = 0; m < workload.consumers(); m++) {
+                    GroupConfig config = GroupConfig.of(TOPIC, "group-" + (g + 1)).withMode(workload.mode())
+                            .withBatchSize(workload.readBatch()).withPollInterval(POLL_INTERVAL)
+                            .withMemberId("group-" + (g + 1) + "-member-" + (m + 1));
+                    members.add(GroupConsumer.start(pool, config, counting(meter, workload.readBatch())));
+                }
+            }
+            return new Readers(members, LogWakeups.start(pool, members));
+        }
+
+        private static RecordHandler counting(Meter meter, int readBatch) {
+            long[] stamps = new long[readBatch];
+            return batch -> {
+                int count = batch.records().size();
+                for (int i = 0; i < count; i++) {
+                    stamps[i] = Payloads.stamp(batch.records().get(i).payload());
+                }
+                meter.processed(stamps, count);
+            };
+        }
+
+        @Override
+        public void close() {
+            wakeups.close();
+            GroupConsumer.shutdownAll(members, Duration.ofSeconds(10));
+        }
+    }
+}

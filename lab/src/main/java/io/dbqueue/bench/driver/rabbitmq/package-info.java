@@ -1,0 +1,2 @@
+/** RabbitMQ classic and quorum queues on a running broker. */
+package io.dbqueue.bench.driver.rabbitmq;
