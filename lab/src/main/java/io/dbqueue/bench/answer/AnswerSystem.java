@@ -1,8 +1,9 @@
 package io.dbqueue.bench.answer;
 
-import io.dbqueue.common.DeliveryMode;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.dbqueue.bench.workload.DriverName;
+import io.dbqueue.common.DeliveryMode;
 
 import java.util.Arrays;
 import java.util.List;
@@ -14,27 +15,27 @@ import java.util.List;
  */
 public enum AnswerSystem {
 
-    QUEUE_AT_LEAST_ONCE("queue-at-least-once", "PostgreSQL queue, at least once", "direct",
+    QUEUE_AT_LEAST_ONCE("queue-at-least-once", "PostgreSQL queue, at least once", DriverName.DIRECT,
             DeliveryMode.AT_LEAST_ONCE, 1, Kind.WORK_QUEUE, "the library, adaptive wakeups, best layout"),
-    QUEUE_EXACTLY_ONCE("queue-exactly-once", "PostgreSQL queue, exactly once", "direct",
+    QUEUE_EXACTLY_ONCE("queue-exactly-once", "PostgreSQL queue, exactly once", DriverName.DIRECT,
             DeliveryMode.EXACTLY_ONCE, 1, Kind.WORK_QUEUE, "the finish commits with the claim"),
-    RABBITMQ_CLASSIC("rabbitmq-classic", "RabbitMQ classic queue", "rabbitmq", null, 1, Kind.WORK_QUEUE,
+    RABBITMQ_CLASSIC("rabbitmq-classic", "RabbitMQ classic queue", DriverName.RABBITMQ, null, 1, Kind.WORK_QUEUE,
             "durable, persistent messages, publisher confirms, manual acks"),
-    RABBITMQ_QUORUM("rabbitmq-quorum", "RabbitMQ quorum queue", "rabbitmq-quorum", null, 1, Kind.WORK_QUEUE,
+    RABBITMQ_QUORUM("rabbitmq-quorum", "RabbitMQ quorum queue", DriverName.RABBITMQ_QUORUM, null, 1, Kind.WORK_QUEUE,
             "publisher confirms, manual acks; fsyncs before confirming"),
-    NATS_JETSTREAM("nats-jetstream", "NATS JetStream", "nats", null, 1, Kind.WORK_QUEUE,
+    NATS_JETSTREAM("nats-jetstream", "NATS JetStream", DriverName.NATS, null, 1, Kind.WORK_QUEUE,
             "file storage, acks; does not fsync each message (it syncs every 2 minutes by default)"),
-    LOG_1_GROUP("log-1-group", "PostgreSQL log, 1 group", "log", null, 1, Kind.TOPIC,
+    LOG_1_GROUP("log-1-group", "PostgreSQL log, 1 group", DriverName.LOG, null, 1, Kind.TOPIC,
             "the library's log, 4 partitions"),
-    LOG_5_GROUPS("log-5-groups", "PostgreSQL log, 5 groups", "log", null, 5, Kind.TOPIC,
+    LOG_5_GROUPS("log-5-groups", "PostgreSQL log, 5 groups", DriverName.LOG, null, 5, Kind.TOPIC,
             "the library's log, 4 partitions"),
-    KAFKA_1_GROUP("kafka-1-group", "Kafka, OS flushing, 1 group", "kafka", null, 1, Kind.TOPIC,
+    KAFKA_1_GROUP("kafka-1-group", "Kafka, OS flushing, 1 group", DriverName.KAFKA, null, 1, Kind.TOPIC,
             "acks=all, one broker; the OS writes the log to disk when it likes"),
-    KAFKA_5_GROUPS("kafka-5-groups", "Kafka, OS flushing, 5 groups", "kafka", null, 5, Kind.TOPIC,
+    KAFKA_5_GROUPS("kafka-5-groups", "Kafka, OS flushing, 5 groups", DriverName.KAFKA, null, 5, Kind.TOPIC,
             "acks=all, one broker; the OS writes the log to disk when it likes"),
-    KAFKA_FSYNC_1_GROUP("kafka-fsync-1-group", "Kafka, flush per message, 1 group", "kafka-fsync", null, 1,
+    KAFKA_FSYNC_1_GROUP("kafka-fsync-1-group", "Kafka, flush per message, 1 group", DriverName.KAFKA_FSYNC, null, 1,
             Kind.TOPIC, "acks=all, flush.messages=1: fsync before each acknowledgement"),
-    KAFKA_FSYNC_5_GROUPS("kafka-fsync-5-groups", "Kafka, flush per message, 5 groups", "kafka-fsync", null, 5,
+    KAFKA_FSYNC_5_GROUPS("kafka-fsync-5-groups", "Kafka, flush per message, 5 groups", DriverName.KAFKA_FSYNC, null, 5,
             Kind.TOPIC, "acks=all, flush.messages=1: fsync before each acknowledgement");
 
     /** Work queues hand each message to one consumer; topics hand each message to every group. */
@@ -42,13 +43,13 @@ public enum AnswerSystem {
 
     private final String id;
     private final String label;
-    private final String driver;
+    private final DriverName driver;
     private final DeliveryMode mode;
     private final int groups;
     private final Kind kind;
     private final String setup;
 
-    AnswerSystem(String id, String label, String driver, DeliveryMode mode, int groups, Kind kind, String setup) {
+    AnswerSystem(String id, String label, DriverName driver, DeliveryMode mode, int groups, Kind kind, String setup) {
         this.id = id;
         this.label = label;
         this.driver = driver;
@@ -68,7 +69,7 @@ public enum AnswerSystem {
     }
 
     /** The lab driver that runs it. */
-    public String driver() {
+    public DriverName driver() {
         return driver;
     }
 
@@ -93,7 +94,7 @@ public enum AnswerSystem {
 
     /** Whether PostgreSQL carries it (the queue and the log), as opposed to a broker. */
     public boolean onPostgres() {
-        return driver.equals("direct") || driver.equals("log");
+        return driver == DriverName.DIRECT || driver == DriverName.LOG;
     }
 
     @JsonCreator

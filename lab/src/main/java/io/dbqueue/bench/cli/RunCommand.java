@@ -12,6 +12,7 @@ import io.dbqueue.bench.report.ReportWriter;
 import io.dbqueue.bench.report.Results;
 import io.dbqueue.bench.run.MatrixRunner;
 import io.dbqueue.bench.run.Progress;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.postgres.PostgresServer;
 import picocli.CommandLine.Command;
@@ -55,7 +56,7 @@ final class RunCommand implements Callable<Integer> {
             Environment environment = EnvironmentProbe.capture(server, ProjectDir.get(), serverOption.settings.keySet());
             StockSettings.openingLines(environment.postgres().nonDefaultSettings())
                     .forEach(line -> console.println("bench: " + line));
-            Map<String, Driver> drivers = Drivers.all();
+            Map<DriverName, Driver> drivers = Drivers.all();
             Progress progress = new Progress(console, System.console() != null,
                     workload.cells().size() * workload.repeat(), workload.estimatedTime());
             MatrixRunner.Outcome outcome = new MatrixRunner(server, admin, drivers, stop, console).run(workload,

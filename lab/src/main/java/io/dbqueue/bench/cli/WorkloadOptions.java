@@ -1,12 +1,15 @@
 package io.dbqueue.bench.cli;
 
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.DurationText;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.StackLoad;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.bench.workload.WorkloadFile;
 import io.dbqueue.postgres.ServerProfile;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -35,9 +38,9 @@ final class WorkloadOptions {
     @Option(names = "--batch-sizes", split = ",", paramLabel = "N", description = "e.g. 1,10,20,100")
     List<Integer> batchSizes;
 
-    @Option(names = "--drivers", split = ",", paramLabel = "DRIVER",
+    @Option(names = "--drivers", split = ",", paramLabel = "DRIVER", converter = DriverNames.class,
             description = "direct, pgbench, pgbench-minimal, raw-sql, stack, rabbitmq, rabbitmq-quorum, nats, log, kafka, kafka-fsync")
-    List<String> drivers;
+    List<DriverName> drivers;
 
     @Option(names = "--repeat", paramLabel = "N", description = "Repetitions of each cell.")
     Integer repeat;
@@ -170,6 +173,18 @@ final class WorkloadOptions {
                 "read_batch", w.log().readBatch(), "segment_size", w.log().segmentSize(),
                 "retention", w.log().retention()));
         return map;
+    }
+
+    /** Reads a driver's name, naming the known ones when it is none. */
+    static final class DriverNames implements ITypeConverter<DriverName> {
+        @Override
+        public DriverName convert(String value) {
+            try {
+                return DriverName.of(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
     }
 
     private static <T> void set(T value, Consumer<T> setter) {

@@ -1,11 +1,13 @@
 package io.dbqueue.bench.driver;
 
+import io.dbqueue.bench.workload.DriverName;
+
 
 /** Puts a cell's workload on the queue one way (library, raw SQL, services) and measures one repetition. */
 public interface Driver {
 
     /** The name used in workloads, flags and results. */
-    String name();
+    DriverName name();
 
     /** Why this driver cannot run on this machine right now, or null when it can. Asked once per bench run. */
     String unavailableReason();

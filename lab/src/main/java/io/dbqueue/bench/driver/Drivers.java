@@ -8,7 +8,8 @@ import io.dbqueue.bench.driver.postgres.LogDriver;
 import io.dbqueue.bench.driver.postgres.RawSqlDriver;
 import io.dbqueue.bench.driver.postgres.StackDriver;
 import io.dbqueue.bench.driver.rabbitmq.RabbitMqDriver;
-import java.util.LinkedHashMap;
+import io.dbqueue.bench.workload.DriverName;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,8 +19,8 @@ public final class Drivers {
     private Drivers() {
     }
 
-    public static Map<String, Driver> all() {
-        Map<String, Driver> drivers = new LinkedHashMap<>();
+    public static Map<DriverName, Driver> all() {
+        Map<DriverName, Driver> drivers = new EnumMap<>(DriverName.class);
         for (Driver driver : List.of(new DirectDriver(), new RawSqlDriver(), PgbenchDriver.library(),
                 PgbenchDriver.minimal(), PgbenchDriver.study(), new StackDriver(), RabbitMqDriver.classic(),
                 RabbitMqDriver.quorum(), new NatsDriver(), new LogDriver(), KafkaDriver.osFlush(), KafkaDriver.fsync())) {

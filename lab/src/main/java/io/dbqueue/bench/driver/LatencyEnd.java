@@ -1,6 +1,6 @@
 package io.dbqueue.bench.driver;
 
-import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.bench.workload.DriverName;
 
 /**
  * Where each driver's end-to-end latency ends: the point at which its read side calls
@@ -12,22 +12,20 @@ public final class LatencyEnd {
     }
 
     /** What the driver's latency measures, e.g. "enqueue to finish committed"; null for a driver that measures none. */
-    public static String of(String driver) {
+    public static String of(DriverName driver) {
         return switch (driver) {
             // the queue's finish (delete or update) has committed: DirectDriver's QueueListener.finished,
             // RawSqlDriver after its finish statement, the stack's test-app after the library's finish
-            case "direct", "raw-sql", "stack" -> "enqueue to finish committed";
+            case DIRECT, RAW_SQL, STACK -> "enqueue to finish committed";
             // the pgbench drivers count messages from the table and time none
-            case "pgbench", "pgbench-minimal", "pgbench-study" -> null;
+            case PGBENCH, PGBENCH_MINIMAL, PGBENCH_STUDY -> null;
             // LogDriver meters in the group's record handler, which runs before the read's offset commit
             // (inside its transaction exactly once, after it at most once)
-            case "log" -> "write to read handler, before the offset commit";
+            case LOG -> "write to read handler, before the offset commit";
             // KafkaGroups meters after consumer.commitSync() returned
-            case "kafka", "kafka-fsync" -> "send to read, offset committed";
+            case KAFKA, KAFKA_FSYNC -> "send to read, offset committed";
             // RabbitMqAcknowledger and NatsDriver meter after sending the acknowledgement, without waiting for it
-            case "rabbitmq", "rabbitmq-quorum", "nats" -> "send to read handler, acknowledgement sent";
-            default -> throw new IllegalArgumentException("unknown driver '" + driver + "'; known drivers: "
-                    + Workload.DRIVERS);
+            case RABBITMQ, RABBITMQ_QUORUM, NATS -> "send to read handler, acknowledgement sent";
         };
     }
 }

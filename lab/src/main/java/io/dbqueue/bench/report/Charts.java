@@ -6,6 +6,7 @@ import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.Sample;
 import io.dbqueue.bench.scenario.ScenarioCell;
 import io.dbqueue.bench.scenario.ScenarioSummary;
+import io.dbqueue.bench.workload.DriverName;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -49,8 +50,8 @@ final class Charts {
     static List<ChartImage> matrix(List<CellResult> runs) throws IOException {
         List<ChartImage> charts = new ArrayList<>();
         boolean sweep = ClientMatrix.sweeps(runs);
-        for (String driver : runs.stream().map(CellResult::driver).distinct().toList()) {
-            List<RangeBar> bars = RangeBar.of(runs.stream().filter(r -> r.driver().equals(driver)).toList(),
+        for (DriverName driver : runs.stream().map(CellResult::driver).distinct().toList()) {
+            List<RangeBar> bars = RangeBar.of(runs.stream().filter(r -> r.driver() == driver).toList(),
                     c -> c.layout() + " b" + c.batchSize() + (sweep ? " " + c.producers() + "x" + c.consumers() : ""));
             CategoryChart chart = new CategoryChartBuilder().width(WIDTH + 200).height(HEIGHT + 100)
                     .title("processed/s by layout and batch size (" + driver + "): bar the median, markers min and max")

@@ -30,7 +30,7 @@ final class ClientMatrix {
         return runs.stream()
                 .sorted(Comparator.comparingInt((CellResult r) -> groups.indexOf(group(r)))
                         .thenComparingInt(CellResult::producers).thenComparingInt(CellResult::consumers))
-                .map(r -> List.of(r.driver(), r.layout(), Integer.toString(r.batchSize()),
+                .map(r -> List.of(r.driver().toString(), r.layout(), Integer.toString(r.batchSize()),
                         Integer.toString(r.producers()), Integer.toString(r.consumers()),
                         number(r.enqueueThroughput().median()), number(r.throughput().median()),
                         r.enqueueThroughput().median() == 0 ? "-" : String.format(Locale.ROOT, "%.0f",

@@ -2,6 +2,7 @@ package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.workload.DriverName;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,7 +15,7 @@ import java.util.Optional;
  * first cell; of the same producers and consumers when the run sweeps them), plus latency, each percentile the median of the repetitions' own (null for a driver
  * that does not measure it), and the run-to-run spread.
  */
-public record ComparisonRow(String driver, String layout, int batchSize, int producers, int consumers, double rps, double rpsMin, double rpsMax,
+public record ComparisonRow(DriverName driver, String layout, int batchSize, int producers, int consumers, double rps, double rpsMin, double rpsMax,
                             double spreadPct, String baseline, double delta, double deltaPct, Double p50Ms,
                             Double p95Ms, Double p99Ms) {
 
@@ -23,7 +24,7 @@ public record ComparisonRow(String driver, String layout, int batchSize, int pro
     static List<ComparisonRow> of(List<CellResult> runs) {
         List<ComparisonRow> rows = new ArrayList<>();
         runs.stream().map(CellResult::driver).distinct().forEach(driver -> {
-            List<CellResult> cells = runs.stream().filter(r -> r.driver().equals(driver)).toList();
+            List<CellResult> cells = runs.stream().filter(r -> r.driver() == driver).toList();
             for (CellResult cell : cells) {
                 CellResult baseline = baseline(cells.stream().filter(c -> c.producers() == cell.producers()
                         && c.consumers() == cell.consumers()).toList());

@@ -1,6 +1,7 @@
 package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.workload.DriverName;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,19 +16,18 @@ import java.util.Optional;
  */
 final class PubSubVerdict {
 
-    static final String LOG = "log";
-    private static final List<String> KAFKA = List.of("kafka", "kafka-fsync");
+    private static final List<DriverName> KAFKA = List.of(DriverName.KAFKA, DriverName.KAFKA_FSYNC);
 
     private PubSubVerdict() {
     }
 
     static List<String> text(List<CellResult> runs) {
-        Optional<CellResult> log = best(runs, LOG);
+        Optional<CellResult> log = best(runs, DriverName.LOG);
         List<String> text = new ArrayList<>();
         log.ifPresent(l -> text.add(String.format(Locale.ROOT, "Pub/sub: the log wrote %s and read %s messages/s"
                         + " (all groups together), p99 %.1f ms from write to read.", Verdict.number(writes(l)),
                 Verdict.number(reads(l)), l.latencyMs().p99().median())));
-        for (String driver : KAFKA) {
+        for (DriverName driver : KAFKA) {
             best(runs, driver).ifPresent(k -> text.add(String.format(Locale.ROOT, "Kafka (%s) wrote %s and read %s"
                             + " messages/s, p99 %.1f ms%s.", flush(driver), Verdict.number(writes(k)),
                     Verdict.number(reads(k)), k.latencyMs().p99().median(), log.map(l -> String.format(Locale.ROOT,
@@ -49,12 +49,12 @@ final class PubSubVerdict {
                 1 / ratio, Verdict.number(writes(log)));
     }
 
-    private static String flush(String driver) {
-        return driver.equals("kafka") ? "its default: the OS flushes" : "an fsync before each acknowledgement";
+    private static String flush(DriverName driver) {
+        return driver == DriverName.KAFKA ? "its default: the OS flushes" : "an fsync before each acknowledgement";
     }
 
-    private static Optional<CellResult> best(List<CellResult> runs, String driver) {
-        return runs.stream().filter(r -> r.driver().equals(driver)).max(Comparator.comparingDouble(PubSubVerdict::reads));
+    private static Optional<CellResult> best(List<CellResult> runs, DriverName driver) {
+        return runs.stream().filter(r -> r.driver() == driver).max(Comparator.comparingDouble(PubSubVerdict::reads));
     }
 
     private static double reads(CellResult cell) {

@@ -7,10 +7,11 @@ import io.dbqueue.bench.metrics.SecondSample;
 import io.dbqueue.bench.metrics.ServerMinute;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.ClientRange;
-import io.dbqueue.bench.run.ServerRange;
 import io.dbqueue.bench.run.NotMeasured;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.run.ServerRange;
 import io.dbqueue.bench.run.Stability;
+import io.dbqueue.bench.workload.DriverName;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -77,9 +78,9 @@ final class ReportDocument {
     }
 
     private static void comparison(Document doc, List<ComparisonRow> rows, List<CellResult> runs, boolean sweep) {
-        for (String driver : rows.stream().map(ComparisonRow::driver).distinct().toList()) {
+        for (DriverName driver : rows.stream().map(ComparisonRow::driver).distinct().toList()) {
             doc.heading(2, "Comparison: " + driver);
-            List<ComparisonRow> mine = rows.stream().filter(r -> r.driver().equals(driver)).toList();
+            List<ComparisonRow> mine = rows.stream().filter(r -> r.driver() == driver).toList();
             boolean onceEach = mine.stream().allMatch(r -> repetitions(runs, r) <= 1);
             boolean noLatency = mine.stream().allMatch(r -> r.p99Ms() == null);
             String latency = noLatency
@@ -109,7 +110,7 @@ final class ReportDocument {
 
     /** How many times the row's cell ran. */
     private static int repetitions(List<CellResult> runs, ComparisonRow row) {
-        return runs.stream().filter(c -> c.driver().equals(row.driver()) && c.layout().equals(row.layout())
+        return runs.stream().filter(c -> c.driver() == row.driver() && c.layout().equals(row.layout())
                 && c.batchSize() == row.batchSize() && c.producers() == row.producers()
                 && c.consumers() == row.consumers()).mapToInt(CellResult::repetitions).findFirst().orElse(1);
     }
@@ -254,7 +255,7 @@ final class ReportDocument {
         if (!skipped.isEmpty()) {
             doc.heading(2, "Not measured");
             doc.table(List.of("driver", "layout", "batch", "producers", "consumers", "status", "reason"),
-                    skipped.stream().map(s -> List.of(s.driver(), s.layout(), Integer.toString(s.batchSize()),
+                    skipped.stream().map(s -> List.of(s.driver().toString(), s.layout(), Integer.toString(s.batchSize()),
                             Integer.toString(s.producers()), Integer.toString(s.consumers()), s.status(),
                             s.reason())).toList());
         }

@@ -5,6 +5,7 @@ import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.NotMeasured;
 import io.dbqueue.bench.run.Sample;
 import io.dbqueue.bench.workload.Cell;
+import io.dbqueue.bench.workload.DriverName;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -58,7 +59,7 @@ public final class ResultsReader {
 
     /** The cell a run or a skipped cell names; before schema 3 its producers and consumers were the workload's. */
     private static Cell cell(JsonNode node, JsonNode workload) {
-        return new Cell(node.get("driver").asString(), node.get("layout").asString(), node.get("batch_size").asInt(),
+        return new Cell(DriverName.of(node.get("driver").asString()), node.get("layout").asString(), node.get("batch_size").asInt(),
                 clients(node, workload, "producers"), clients(node, workload, "consumers"));
     }
 

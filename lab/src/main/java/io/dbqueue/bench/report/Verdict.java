@@ -1,7 +1,7 @@
 package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.run.CellResult;
-import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.bench.workload.DriverName;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,17 +27,17 @@ import java.util.stream.Collectors;
  * @param libraryToRawSqlPct  the same over the raw-SQL JDBC loop's
  * @param ceilings            every layout and batch size the library ran with at least one of those
  */
-public record Verdict(String driver, String winner, String runnerUp, Double marginPct, Boolean beyondSpread,
+public record Verdict(DriverName driver, String winner, String runnerUp, Double marginPct, Boolean beyondSpread,
                       Double libraryToCeilingPct, Double libraryToMinimalPct, Double libraryToRawSqlPct,
                       List<Ceiling> ceilings, List<String> text) {
 
-    static final String LIBRARY = "direct";
+    static final DriverName LIBRARY = DriverName.DIRECT;
     /** The ceiling: PostgreSQL's own client running the library's statements. */
-    static final String CEILING = "pgbench";
+    static final DriverName CEILING = DriverName.PGBENCH;
     /** The reference: PostgreSQL's own client running the minimal queue. */
-    static final String MINIMAL = "pgbench-minimal";
+    static final DriverName MINIMAL = DriverName.PGBENCH_MINIMAL;
     /** The library's statements from a JDBC loop: the cost of a JDBC loop, not a ceiling. */
-    static final String RAW_SQL = "raw-sql";
+    static final DriverName RAW_SQL = DriverName.RAW_SQL;
 
     /**
      * The library's median processed/s on one layout and batch size against the others measured
@@ -51,7 +51,7 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
             double direct = library.throughput().median();
             Double pgbench = median(runs, library, CEILING);
             // the minimal queue's own table does not depend on the layout: its cell of the same batch size
-            Double minimal = runs.stream().filter(r -> r.driver().equals(MINIMAL) && r.batchSize() == library.batchSize()
+            Double minimal = runs.stream().filter(r -> r.driver() == MINIMAL && r.batchSize() == library.batchSize()
                             && sameClients(r, library)).findFirst().map(r -> r.throughput().median()).orElse(null);
             Double raw = median(runs, library, RAW_SQL);
             return new Ceiling(library.layout(), library.batchSize(), library.producers(), library.consumers(), direct, pgbench, minimal, raw,
@@ -62,8 +62,8 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
             return pgbench != null || pgbenchMinimal != null || rawSql != null;
         }
 
-        private static Double median(List<CellResult> runs, CellResult library, String driver) {
-            return runs.stream().filter(r -> r.driver().equals(driver) && r.layout().equals(library.layout())
+        private static Double median(List<CellResult> runs, CellResult library, DriverName driver) {
+            return runs.stream().filter(r -> r.driver() == driver && r.layout().equals(library.layout())
                     && r.batchSize() == library.batchSize() && sameClients(r, library)).findFirst().map(r -> r.throughput().median()).orElse(null);
         }
 
@@ -78,7 +78,7 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
 
     /** Every layout and batch size of the library's cells that a ceiling driver also ran, in run order. */
     static List<Ceiling> ceilings(List<CellResult> runs) {
-        return runs.stream().filter(r -> r.driver().equals(LIBRARY)).map(r -> Ceiling.of(r, runs))
+        return runs.stream().filter(r -> r.driver() == LIBRARY).map(r -> Ceiling.of(r, runs))
                 .filter(Ceiling::any).toList();
     }
 
@@ -87,9 +87,9 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
             return new Verdict(null, null, null, null, null, null, null, null, List.of(),
                     List.of("Nothing was measured."));
         }
-        String driver = runs.stream().anyMatch(r -> r.driver().equals(LIBRARY)) ? LIBRARY : runs.get(0).driver();
+        DriverName driver = runs.stream().anyMatch(r -> r.driver() == LIBRARY) ? LIBRARY : runs.get(0).driver();
         boolean sweep = ClientMatrix.sweeps(runs);
-        List<CellResult> ranked = runs.stream().filter(r -> r.driver().equals(driver))
+        List<CellResult> ranked = runs.stream().filter(r -> r.driver() == driver)
                 .sorted(Comparator.comparingDouble((CellResult r) -> r.throughput().median()).reversed()).toList();
         CellResult winner = ranked.get(0);
         List<String> text = new ArrayList<>();
@@ -121,10 +121,10 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
             text.add(batchEffect(ranked, sweep));
         }
         List<Ceiling> ceilings = ceilings(runs);
-        Ceiling mine = winner.driver().equals(LIBRARY) ? ceilings.stream().filter(c -> c.layout().equals(
+        Ceiling mine = winner.driver() == LIBRARY ? ceilings.stream().filter(c -> c.layout().equals(
                 winner.layout()) && c.batchSize() == winner.batchSize() && c.producers() == winner.producers()
                 && c.consumers() == winner.consumers()).findFirst().orElse(null) : null;
-        if (driver.equals(LIBRARY)) {
+        if (driver == LIBRARY) {
             text.addAll(ceilingText(runs, ceilings, mine, sweep));
         }
         brokers(runs, winner).forEach(text::add);
@@ -154,8 +154,8 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
                     + String.join(" and ", parts) + ".");
         }
         if (pgbench || minimal) {
-            range(ceilings, Ceiling::directToPgbenchPct, "pgbench").ifPresent(text::add);
-            range(ceilings, Ceiling::directToMinimalPct, "pgbench-minimal").ifPresent(text::add);
+            range(ceilings, Ceiling::directToPgbenchPct, CEILING.toString()).ifPresent(text::add);
+            range(ceilings, Ceiling::directToMinimalPct, MINIMAL.toString()).ifPresent(text::add);
             text.add("Per layout and batch size, the library's median as a percentage of "
                     + (pgbench && minimal ? "pgbench's and pgbench-minimal's" : pgbench ? "pgbench's"
                     : "pgbench-minimal's") + ": " + ceilings.stream()
@@ -164,7 +164,7 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
                             + (pgbench ? pct(c.directToPgbenchPct()) : "")
                             + (pgbench && minimal ? " / " : "") + (minimal ? pct(c.directToMinimalPct()) : ""))
                     .collect(Collectors.joining("; ")) + ".");
-        } else if (runs.stream().anyMatch(r -> r.driver().equals(LIBRARY))) {
+        } else if (runs.stream().anyMatch(r -> r.driver() == LIBRARY)) {
             text.add("pgbench was not measured alongside the library, so how close the library comes to the ceiling"
                     + " is unknown from this run (add pgbench and pgbench-minimal to --drivers).");
         }
@@ -193,8 +193,8 @@ public record Verdict(String driver, String winner, String runnerUp, Double marg
 
     /** For each queue broker measured in the run, its best cell against the winner (pub/sub cells: {@link PubSubVerdict}). */
     private static List<String> brokers(List<CellResult> runs, CellResult winner) {
-        return runs.stream().filter(r -> Workload.BROKERS.contains(r.driver()) && !Workload.PUB_SUB.contains(r.driver())
-                        && !r.driver().equals(winner.driver()))
+        return runs.stream().filter(r -> r.driver().isBroker() && !r.driver().isPubSub()
+                        && r.driver() != winner.driver())
                 .collect(Collectors.groupingBy(CellResult::driver)).values().stream()
                 .map(cells -> cells.stream().max(Comparator.comparingDouble(c -> c.throughput().median())).orElseThrow())
                 .map(best -> String.format(Locale.ROOT, "On the same machine %s processed at best %s messages/s"

@@ -2,6 +2,7 @@ package io.dbqueue.bench.run;
 
 import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.workload.Cell;
+import io.dbqueue.bench.workload.DriverName;
 
 import java.util.Comparator;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.stream.IntStream;
  * repetition, {@code medianRepetition}: the one whose processed/s is the median (the lower of the
  * middle two for an even count, as a series cannot be averaged).
  */
-public record CellResult(String driver, String layout, int batchSize, int producers, int consumers,
+public record CellResult(DriverName driver, String layout, int batchSize, int producers, int consumers,
                          int repetitions, Range throughput,
                          Range enqueueThroughput, double spreadPct, LatencyRange latencyMs,
                          LatencyRange writeLatencyMs, LatencyRange readLatencyMs, ServerRange server,

@@ -7,6 +7,7 @@ import io.dbqueue.bench.driver.StopSignal;
 import io.dbqueue.bench.metrics.ClientProbe;
 import io.dbqueue.bench.metrics.ServerProbe;
 import io.dbqueue.bench.workload.Cell;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
@@ -16,7 +17,7 @@ import java.io.PrintStream;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,17 +33,17 @@ public final class MatrixRunner {
 
     private final PostgresServer server;
     private final DataSource admin;
-    private final Map<String, Driver> drivers;
+    private final Map<DriverName, Driver> drivers;
     private final StopSignal stop;
     private final PrintStream log;
     private final TablePreparer preparer;
     private final ServerProbe serverProbe;
     private final ClientProbe clientProbe = new ClientProbe();
-    private final Map<String, Optional<String>> unavailable = new HashMap<>();
+    private final Map<DriverName, Optional<String>> unavailable = new EnumMap<>(DriverName.class);
     private boolean jvmWarmUp = true;
 
     /** A runner for one server and set of drivers; it asks each driver once whether it can run, for every matrix. */
-    public MatrixRunner(PostgresServer server, DataSource admin, Map<String, Driver> drivers, StopSignal stop,
+    public MatrixRunner(PostgresServer server, DataSource admin, Map<DriverName, Driver> drivers, StopSignal stop,
                         PrintStream log) throws SQLException {
         this.server = server;
         this.admin = admin;
@@ -60,7 +61,7 @@ public final class MatrixRunner {
     }
 
     /** Why {@code driver} cannot run on this machine, asked once per runner; empty when it can. */
-    public Optional<String> unavailableReason(String driver) {
+    public Optional<String> unavailableReason(DriverName driver) {
         return unavailable.computeIfAbsent(driver, d -> Optional.ofNullable(drivers.get(d).unavailableReason()));
     }
 

@@ -1,9 +1,10 @@
 package io.dbqueue.bench.run;
 
 import io.dbqueue.bench.workload.Cell;
+import io.dbqueue.bench.workload.DriverName;
 
 /** A cell that was skipped (its driver cannot run here) or failed, and why. */
-public record NotMeasured(String driver, String layout, int batchSize, int producers, int consumers, String status,
+public record NotMeasured(DriverName driver, String layout, int batchSize, int producers, int consumers, String status,
                           String reason) {
 
     public static NotMeasured of(Cell cell, String status, String reason) {

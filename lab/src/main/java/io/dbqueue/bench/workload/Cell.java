@@ -3,7 +3,7 @@ package io.dbqueue.bench.workload;
 import java.time.Duration;
 
 /** One cell of the matrix: a driver on a layout with a batch size, producer threads and consumer threads. */
-public record Cell(String driver, String layout, int batchSize, int producers, int consumers) {
+public record Cell(DriverName driver, String layout, int batchSize, int producers, int consumers) {
 
     /** The layout of a broker's cell: it uses no queue table. */
     public static final String NO_LAYOUT = "none";

@@ -9,8 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * What one bench run measures: the matrix (layouts x batch sizes x producers x consumers x drivers), how often each cell
@@ -34,25 +33,13 @@ import java.util.TreeSet;
  * @param consumerBatch the consumers' claim (prefetch, fetch, read) batch apart from the producers' batch;
  *                     0 = the cell's batch size for the queues, {@code log.read_batch} for the pub/sub drivers
  */
-public record Workload(String name, List<String> layouts, List<Integer> batchSizes, List<String> drivers,
+public record Workload(String name, List<String> layouts, List<Integer> batchSizes, List<DriverName> drivers,
                        int repeat, Duration warmup, Duration duration, long messages, int messageSize,
                        int producerRate, List<Integer> producerCounts, List<Integer> consumerCounts,
                        long maxBacklog, long backlog,
                        DeliveryMode mode, StackLoad stack, LogLoad log, ServerProfile serverProfile,
                        Wakeup wakeup, int consumerBatch) {
 
-    public static final List<String> DRIVERS = List.of("direct", "raw-sql", "pgbench", "pgbench-minimal", "pgbench-study", "stack",
-            "rabbitmq", "nats", "log", "kafka", "kafka-fsync", "rabbitmq-quorum");
-    /** Drivers that do not use a queue table: their cells run once per batch size, whatever the layouts. */
-    public static final Set<String> BROKERS = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync",
-            "rabbitmq-quorum");
-    /** Pub/sub drivers: a topic read by {@link LogLoad#groups()} groups, not a queue. */
-    public static final Set<String> PUB_SUB = Set.of("log", "kafka", "kafka-fsync");
-    /** Drivers whose cells run once per batch size, whatever the layouts: brokers, and pgbench's own queues. */
-    private static final Set<String> ONCE_PER_BATCH_SIZE = Set.of("rabbitmq", "nats", "log", "kafka", "kafka-fsync",
-            "pgbench-minimal", "pgbench-study", "rabbitmq-quorum");
-    /** Drivers that can run one side alone: 0 producers (dequeue alone, from the backlog) or 0 consumers. */
-    private static final Set<String> ONE_SIDED = Set.of("pgbench", "pgbench-minimal", "pgbench-study");
     public static final int MIN_MESSAGE_SIZE = 24;
 
     /** A delivery mode as workload files and flags spell it: at-least-once, exactly-once, at-most-once. */
@@ -96,11 +83,6 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
                         + ", was " + size);
             }
         }
-        for (String driver : drivers) {
-            if (!DRIVERS.contains(driver)) {
-                throw new IllegalArgumentException("unknown driver '" + driver + "'; known drivers: " + DRIVERS);
-            }
-        }
         atLeast("repeat", repeat, 1);
         atLeast("message_size", messageSize, MIN_MESSAGE_SIZE);
         atLeast("producer_rate", producerRate, 0);
@@ -110,10 +92,10 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         consumerCounts.forEach(n -> atLeast("consumers", n, 0));
         boolean noProducers = producerCounts.contains(0);
         boolean noConsumers = consumerCounts.contains(0);
-        if ((noProducers || noConsumers) && !ONE_SIDED.containsAll(drivers)) {
+        if ((noProducers || noConsumers) && !drivers.stream().allMatch(DriverName::oneSided)) {
             throw new IllegalArgumentException((noProducers ? "producers" : "consumers") + " is 0, which only the"
-                    + " drivers " + String.join(", ", new TreeSet<>(ONE_SIDED)) + " can run (one side alone); drivers: "
-                    + drivers);
+                    + " drivers " + DriverName.all().stream().filter(DriverName::oneSided).map(DriverName::toString)
+                    .collect(Collectors.joining(", ")) + " can run (one side alone); drivers: " + drivers);
         }
         if (noProducers && noConsumers) {
             throw new IllegalArgumentException("producers and consumers are both 0: nothing would run");
@@ -184,8 +166,8 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
     public List<Cell> cells() {
         return layouts.stream().flatMap(layout -> batchSizes.stream().flatMap(batch -> producerCounts.stream()
                 .flatMap(producers -> consumerCounts.stream().flatMap(consumers -> drivers.stream()
-                        .filter(driver -> !ONCE_PER_BATCH_SIZE.contains(driver) || layout.equals(layouts.get(0)))
-                        .map(driver -> new Cell(driver, BROKERS.contains(driver) ? Cell.NO_LAYOUT : layout, batch,
+                        .filter(driver -> !driver.oncePerBatchSize() || layout.equals(layouts.get(0)))
+                        .map(driver -> new Cell(driver, driver.isBroker() ? Cell.NO_LAYOUT : layout, batch,
                                 producers, consumers))))))
                 .toList();
     }
@@ -205,7 +187,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         private final String name;
         private List<String> layouts;
         private List<Integer> batchSizes;
-        private List<String> drivers;
+        private List<DriverName> drivers;
         private int repeat;
         private Duration warmup;
         private Duration duration;
@@ -256,7 +238,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             return this;
         }
 
-        public Builder drivers(List<String> value) {
+        public Builder drivers(List<DriverName> value) {
             drivers = value;
             return this;
         }

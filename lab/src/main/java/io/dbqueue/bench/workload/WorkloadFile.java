@@ -56,7 +56,7 @@ public final class WorkloadFile {
                 source + ", stack"), source + ", stack");
         YamlFields log = new YamlFields(merge(f.mapping("log"), YamlFields.asMapping(defaults.get("log")), LOG_KEYS, source + ", log"),
                 source + ", log");
-        return new Workload(f.text("name"), f.texts("layouts"), f.ints("batch_sizes"), f.texts("drivers"),
+        return new Workload(f.text("name"), f.texts("layouts"), f.ints("batch_sizes"), f.texts("drivers").stream().map(DriverName::of).toList(),
                 (int) f.number("repeat"), f.duration("warmup"), f.duration("duration"), f.number("messages"),
                 (int) f.number("message_size"), (int) f.number("producer_rate"), f.ints("producers"),
                 f.ints("consumers"), f.number("max_backlog"), f.number("backlog"),

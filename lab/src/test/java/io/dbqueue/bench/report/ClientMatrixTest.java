@@ -3,6 +3,7 @@ package io.dbqueue.bench.report;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.LatencyRange;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -33,7 +34,7 @@ class ClientMatrixTest {
     }
 
     private static CellResult cell(String driver, int producers, int consumers, double enqueued, double dequeued) {
-        return new CellResult(driver, "dbq_seq", 10, producers, consumers, 3, new Range(dequeued, dequeued, dequeued),
+        return new CellResult(DriverName.of(driver), "dbq_seq", 10, producers, consumers, 3, new Range(dequeued, dequeued, dequeued),
                 new Range(enqueued, enqueued, enqueued), 0, LatencyRange.NONE, LatencyRange.NONE, LatencyRange.NONE,
                 null, null, null, 1, List.of());
     }

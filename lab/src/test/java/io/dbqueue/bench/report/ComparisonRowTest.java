@@ -4,6 +4,7 @@ import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.LatencyRange;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -54,7 +55,7 @@ class ComparisonRowTest {
 
     private static CellResult cell(String driver, String layout, int batch, double median, LatencyRange latency) {
         Range throughput = new Range(median, median * 0.9, median * 1.2);
-        return new CellResult(driver, layout, batch, 1, 1, 3, throughput, throughput, throughput.spreadPercent(), latency,
+        return new CellResult(DriverName.of(driver), layout, batch, 1, 1, 3, throughput, throughput, throughput.spreadPercent(), latency,
                 LatencyRange.NONE, LatencyRange.NONE, null, null, null, 1, List.of());
     }
 }

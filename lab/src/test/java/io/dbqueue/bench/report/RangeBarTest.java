@@ -3,6 +3,7 @@ package io.dbqueue.bench.report;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.LatencyRange;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -30,7 +31,7 @@ class RangeBarTest {
     }
 
     private static CellResult cell(String layout, int batch, Range throughput) {
-        return new CellResult("direct", layout, batch, 1, 1, 3, throughput, throughput, throughput.spreadPercent(),
+        return new CellResult(DriverName.DIRECT, layout, batch, 1, 1, 3, throughput, throughput, throughput.spreadPercent(),
                 LatencyRange.NONE, LatencyRange.NONE, LatencyRange.NONE, null, null, null, 1, List.of());
     }
 }

@@ -4,6 +4,7 @@ import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.LatencyRange;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -96,7 +97,7 @@ class VerdictTest {
     private static CellResult pubSub(String driver, double writes, int groups, double p99) {
         Range written = new Range(writes, writes, writes);
         Range read = new Range(writes * groups, writes * groups, writes * groups);
-        return new CellResult(driver, "none", 100, 10, 4, 3, read, written, 5,
+        return new CellResult(DriverName.of(driver), "none", 100, 10, 4, 3, read, written, 5,
                 LatencyRange.of(List.of(new LatencySummary(0, 0, 0, 0, p99, p99))), LatencyRange.NONE,
                 LatencyRange.NONE, null, null, null, 1,
                 List.of());
@@ -109,7 +110,7 @@ class VerdictTest {
     private static CellResult cell(String driver, String layout, int batch, int producers, int consumers,
                                    double median) {
         Range throughput = new Range(median, median * 0.95, median * 1.05);
-        return new CellResult(driver, layout, batch, producers, consumers, 3, throughput, throughput, 10,
+        return new CellResult(DriverName.of(driver), layout, batch, producers, consumers, 3, throughput, throughput, 10,
                 LatencyRange.NONE, LatencyRange.NONE, LatencyRange.NONE, null, null, null, 1, List.of());
     }
 }

@@ -4,6 +4,7 @@ import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.workload.Cell;
+import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 /** A cell's figures over its repetitions, from samples made up for the purpose: no database. */
 class CellResultTest {
 
-    private static final Cell CELL = new Cell("direct", "dbq_seq", 10, 2, 4);
+    private static final Cell CELL = new Cell(DriverName.DIRECT, "dbq_seq", 10, 2, 4);
 
     @Test
     void everyFigureIsTheMedianOfTheRepetitionsOwnNotTheFigureOfOneRepetition() {

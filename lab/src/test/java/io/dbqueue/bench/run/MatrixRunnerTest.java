@@ -1,6 +1,7 @@
 package io.dbqueue.bench.run;
 
 import io.dbqueue.bench.workload.Cell;
+import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -11,9 +12,9 @@ class MatrixRunnerTest {
 
     @Test
     void repetitionsRunInRoundsSoThatEveryCellSeesTheWholeRun() {
-        Cell direct = new Cell("direct", "dbq_seq", 10, 1, 2);
-        Cell pgbench = new Cell("pgbench", "dbq_seq", 10, 1, 2);
-        Cell minimal = new Cell("pgbench-minimal", "dbq_seq", 10, 1, 2);
+        Cell direct = new Cell(DriverName.DIRECT, "dbq_seq", 10, 1, 2);
+        Cell pgbench = new Cell(DriverName.PGBENCH, "dbq_seq", 10, 1, 2);
+        Cell minimal = new Cell(DriverName.PGBENCH_MINIMAL, "dbq_seq", 10, 1, 2);
 
         List<MatrixRunner.Scheduled> order = MatrixRunner.schedule(List.of(direct, pgbench, minimal), 2);
 

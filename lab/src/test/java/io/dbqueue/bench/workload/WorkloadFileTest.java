@@ -22,8 +22,8 @@ class WorkloadFileTest {
         assertEquals(10, w.producers());
         assertEquals(4, w.consumers());
         assertEquals(List.of(100), w.batchSizes());
-        assertEquals(List.of(new Cell("log", Cell.NO_LAYOUT, 100, 10, 4), new Cell("kafka", Cell.NO_LAYOUT, 100, 10, 4),
-                new Cell("kafka-fsync", Cell.NO_LAYOUT, 100, 10, 4)), w.cells());
+        assertEquals(List.of(new Cell(DriverName.LOG, Cell.NO_LAYOUT, 100, 10, 4), new Cell(DriverName.KAFKA, Cell.NO_LAYOUT, 100, 10, 4),
+                new Cell(DriverName.KAFKA_FSYNC, Cell.NO_LAYOUT, 100, 10, 4)), w.cells());
     }
 
     @Test
@@ -55,14 +55,14 @@ class WorkloadFileTest {
         assertEquals(List.of(1, 2, 3), w.consumerCounts());
         List<Cell> cells = w.cells();
         assertEquals(2 * 3 * 3 * 2, cells.size(), "batch sizes x producers x consumers x drivers");
-        assertEquals(List.of(new Cell("pgbench-minimal", "dbq_seq", 1, 1, 1), new Cell("direct", "dbq_seq", 1, 1, 1),
-                new Cell("pgbench-minimal", "dbq_seq", 1, 1, 2)), cells.subList(0, 3));
+        assertEquals(List.of(new Cell(DriverName.PGBENCH_MINIMAL, "dbq_seq", 1, 1, 1), new Cell(DriverName.DIRECT, "dbq_seq", 1, 1, 1),
+                new Cell(DriverName.PGBENCH_MINIMAL, "dbq_seq", 1, 1, 2)), cells.subList(0, 3));
         assertThrows(IllegalStateException.class, w::producers, "a sweep has no one value for all cells");
         Workload cell = w.forCell(cells.get(6));
         assertEquals(2, cell.producers());
         assertEquals(1, cell.consumers());
-        assertEquals(List.of(new Cell("direct", "dbq_seq", 1, 1, 2)),
-                cell.toBuilder().drivers(List.of("direct")).batchSizes(List.of(1)).producers(1).consumers(2).build()
+        assertEquals(List.of(new Cell(DriverName.DIRECT, "dbq_seq", 1, 1, 2)),
+                cell.toBuilder().drivers(List.of(DriverName.DIRECT)).batchSizes(List.of(1)).producers(1).consumers(2).build()
                         .cells());
     }
 

@@ -7,6 +7,7 @@ import io.dbqueue.bench.driver.Load;
 import io.dbqueue.bench.driver.Producers;
 import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.metrics.BrokerProcess;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
 import org.apache.kafka.clients.admin.Admin;
@@ -47,26 +48,26 @@ public final class KafkaDriver implements Driver {
     /** Numbers the repetitions' topics: one broker serves the whole bench run. */
     private static final AtomicInteger TOPICS = new AtomicInteger();
 
-    private final String name;
+    private final DriverName name;
     private final Map<String, String> topicConfig;
 
-    private KafkaDriver(String name, Map<String, String> topicConfig) {
+    private KafkaDriver(DriverName name, Map<String, String> topicConfig) {
         this.name = name;
         this.topicConfig = topicConfig;
     }
 
     /** {@code kafka}: the OS flushes. */
     public static KafkaDriver osFlush() {
-        return new KafkaDriver("kafka", Map.of());
+        return new KafkaDriver(DriverName.KAFKA, Map.of());
     }
 
     /** {@code kafka-fsync}: an fsync before each acknowledgement. */
     public static KafkaDriver fsync() {
-        return new KafkaDriver("kafka-fsync", Map.of(TopicConfig.FLUSH_MESSAGES_INTERVAL_CONFIG, "1"));
+        return new KafkaDriver(DriverName.KAFKA_FSYNC, Map.of(TopicConfig.FLUSH_MESSAGES_INTERVAL_CONFIG, "1"));
     }
 
     @Override
-    public String name() {
+    public DriverName name() {
         return name;
     }
 

@@ -10,6 +10,7 @@ import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.metrics.BrokerProcess;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 import io.nats.client.Connection;
 import io.nats.client.ConsumeOptions;
@@ -67,8 +68,8 @@ public final class NatsDriver implements Driver {
     private final String url = Env.or("NATS_URL", "nats://127.0.0.1:4222");
 
     @Override
-    public String name() {
-        return "nats";
+    public DriverName name() {
+        return DriverName.NATS;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.driver.postgres.RawSqlStatements;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.Meter;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.maintenance.VacuumPolicy;
@@ -57,16 +58,16 @@ public final class PgbenchDriver implements Driver {
     /** Which statements pgbench runs. */
     enum Kind {
         /** The library's statements. */
-        LIBRARY("pgbench", null),
+        LIBRARY(DriverName.PGBENCH, null),
         /** The minimal queue. */
-        MINIMAL("pgbench-minimal", PgbenchScripts.MINIMAL_QUEUE),
+        MINIMAL(DriverName.PGBENCH_MINIMAL, PgbenchScripts.MINIMAL_QUEUE),
         /** The study's queue variant. */
-        STUDY("pgbench-study", PgbenchScripts.STUDY_QUEUE);
+        STUDY(DriverName.PGBENCH_STUDY, PgbenchScripts.STUDY_QUEUE);
 
-        private final String driverName;
+        private final DriverName driverName;
         private final PgbenchScripts.OwnQueue ownQueue;
 
-        Kind(String driverName, PgbenchScripts.OwnQueue ownQueue) {
+        Kind(DriverName driverName, PgbenchScripts.OwnQueue ownQueue) {
             this.driverName = driverName;
             this.ownQueue = ownQueue;
         }
@@ -94,7 +95,7 @@ public final class PgbenchDriver implements Driver {
     }
 
     @Override
-    public String name() {
+    public DriverName name() {
         return kind.driverName;
     }
 

@@ -9,6 +9,7 @@ import io.dbqueue.bench.driver.Producers;
 import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.PollSettings;
@@ -37,8 +38,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class DirectDriver implements Driver {
 
     @Override
-    public String name() {
-        return "direct";
+    public DriverName name() {
+        return DriverName.DIRECT;
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.dbqueue.bench.driver.Producers;
 import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.log.GroupConfig;
@@ -44,8 +45,8 @@ public final class LogDriver implements Driver {
     private static final Duration RETENTION_INTERVAL = Duration.ofSeconds(10);
 
     @Override
-    public String name() {
-        return "log";
+    public DriverName name() {
+        return DriverName.LOG;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.dbqueue.bench.driver.Producers;
 import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.PollSettings;
@@ -30,8 +31,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class RawSqlDriver implements Driver {
 
     @Override
-    public String name() {
-        return "raw-sql";
+    public DriverName name() {
+        return DriverName.RAW_SQL;
     }
 
     @Override

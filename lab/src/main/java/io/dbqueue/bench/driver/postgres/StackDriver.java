@@ -10,6 +10,7 @@ import io.dbqueue.bench.metrics.Measurement;
 import io.dbqueue.bench.metrics.SecondSample;
 import io.dbqueue.bench.metrics.ServerProbe;
 import io.dbqueue.bench.metrics.ServerStats;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 import tools.jackson.databind.JsonNode;
 
@@ -35,8 +36,8 @@ public final class StackDriver implements Driver {
     private static final Path LOG_DIR = Path.of(System.getProperty("java.io.tmpdir"), "bench-stack-logs");
 
     @Override
-    public String name() {
-        return "stack";
+    public DriverName name() {
+        return DriverName.STACK;
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.dbqueue.bench.driver.Producers;
 import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.metrics.BrokerProcess;
 import io.dbqueue.bench.metrics.Meter;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 
 import java.io.IOException;
@@ -42,11 +43,11 @@ public final class RabbitMqDriver implements Driver {
     private static final String ERLANG_VM = "beam.smp";
 
     private final ConnectionFactory factory = new ConnectionFactory();
-    private final String name;
+    private final DriverName name;
     private final String queue;
     private final Map<String, Object> queueArguments;
 
-    private RabbitMqDriver(String name, String queue, Map<String, Object> queueArguments) {
+    private RabbitMqDriver(DriverName name, String queue, Map<String, Object> queueArguments) {
         this.name = name;
         this.queue = queue;
         this.queueArguments = queueArguments;
@@ -59,16 +60,16 @@ public final class RabbitMqDriver implements Driver {
 
     /** {@code rabbitmq}: a classic queue. */
     public static RabbitMqDriver classic() {
-        return new RabbitMqDriver("rabbitmq", "dbq-bench", Map.of());
+        return new RabbitMqDriver(DriverName.RABBITMQ, "dbq-bench", Map.of());
     }
 
     /** {@code rabbitmq-quorum}: a quorum queue. */
     public static RabbitMqDriver quorum() {
-        return new RabbitMqDriver("rabbitmq-quorum", "dbq-bench-quorum", Map.of("x-queue-type", "quorum"));
+        return new RabbitMqDriver(DriverName.RABBITMQ_QUORUM, "dbq-bench-quorum", Map.of("x-queue-type", "quorum"));
     }
 
     @Override
-    public String name() {
+    public DriverName name() {
         return name;
     }
 
