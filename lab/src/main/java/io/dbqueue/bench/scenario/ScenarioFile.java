@@ -1,7 +1,9 @@
 package io.dbqueue.bench.scenario;
 
-import io.dbqueue.bench.workload.YamlFields;
+import io.dbqueue.bench.workload.DurationText;
+import io.dbqueue.bench.workload.YamlFile;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,10 +11,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -26,11 +26,8 @@ public final class ScenarioFile {
     public static final List<String> NAMES = List.of("notify_latency", "steady_under", "steady_balanced", "steady_over",
             "burst", "noisy_neighbor", "noisy_neighbor_saturated", "rate_limit_pressure", "high_scale", "multi_process");
 
-    private static final Set<String> KEYS = Set.of("name", "description", "rate", "warmup", "duration", "workers",
-            "processes", "work", "batch_size", "tenants", "noisy_share", "spike", "failures", "saturated", "modes",
-            "fairness", "fairness_cap", "repeat");
-    private static final Set<String> SPIKE_KEYS = Set.of("start", "length", "factor");
-    private static final Set<String> FAILURE_KEYS = Set.of("share", "attempts", "backoff");
+    private static final Set<String> YAML_1_1_TRUE = Set.of("true", "yes", "on");
+    private static final Set<String> YAML_1_1_FALSE = Set.of("false", "no", "off");
     private static final int MAX_PROCESSES = 8;
 
     private ScenarioFile() {
@@ -41,7 +38,7 @@ public final class ScenarioFile {
         if (nameOrPath.endsWith(".yaml") || nameOrPath.endsWith(".yml")) {
             Path file = Path.of(nameOrPath);
             try (InputStream in = Files.newInputStream(file)) {
-                return parse(YamlFields.read(in, file.toString(), "a scenario file"), file.toString());
+                return parse(YamlFile.mapping(in, file.toString(), "a scenario file"), file.toString());
             } catch (IOException | JacksonException e) {
                 throw new IllegalArgumentException("cannot read scenario file " + file + ": " + e.getMessage(), e);
             }
@@ -53,67 +50,61 @@ public final class ScenarioFile {
         return parse(resource(nameOrPath), "scenario " + nameOrPath);
     }
 
-    static Scenario parse(Map<String, Object> values, String source) {
-        YamlFields.checkKeys(values, KEYS, source);
-        Map<String, Object> all = new LinkedHashMap<>(resource("defaults"));
-        all.putAll(values);
-        YamlFields f = new YamlFields(all, source);
-        int workers = (int) f.number("workers");
-        int processes = (int) f.number("processes");
-        int tenants = (int) f.number("tenants");
-        double noisyShare = f.decimal("noisy_share");
-        check(source, "rate", f.decimal("rate") > 0 && f.decimal("rate") <= 100_000, "between 0 and 100,000 tasks/s");
+    static Scenario parse(ObjectNode values, String source) {
+        ScenarioYaml f = YamlFile.bind(values, resource("defaults"), ScenarioYaml.class, source);
+        int workers = f.workers();
+        int processes = f.processes();
+        int tenants = f.tenants();
+        double noisyShare = f.noisyShare();
+        check(source, "rate", f.rate() > 0 && f.rate() <= 100_000, "between 0 and 100,000 tasks/s");
         check(source, "workers", workers >= 1 && workers <= 1000, "between 1 and 1000");
         check(source, "processes", processes >= 1 && processes <= MAX_PROCESSES && processes <= workers,
                 "between 1 and " + MAX_PROCESSES + ", and no more than the workers");
-        check(source, "batch_size", f.number("batch_size") >= 1 && f.number("batch_size") <= 10_000, "between 1 and 10,000");
+        check(source, "batch_size", f.batchSize() >= 1 && f.batchSize() <= 10_000, "between 1 and 10,000");
         check(source, "tenants", tenants >= 1 && tenants <= 1000, "between 1 and 1000");
         check(source, "noisy_share", noisyShare >= 0 && noisyShare < 1 && (noisyShare == 0 || tenants >= 2),
                 "at least 0 and below 1, and needs 2 tenants or more");
-        List<WakeupSetting> modes = within(source, () -> f.texts("modes").stream().map(WakeupSetting::parse).toList());
+        List<WakeupSetting> modes = within(source, () -> f.modes().stream().map(WakeupSetting::parse).toList());
         check(source, "modes", !modes.isEmpty(), "at least one mode");
-        List<Fairness> fairness = within(source, () -> f.texts("fairness").stream().map(Fairness::parse).toList());
+        List<Fairness> fairness = within(source, () -> f.fairness().stream().map(Fairness::parse).toList());
         check(source, "fairness", !fairness.isEmpty() && (tenants >= 2 || fairness.equals(List.of(Fairness.OFF))),
                 "at least one of off, on, quiet-only; on and quiet-only need 2 tenants or more");
         check(source, "fairness", noisyShare > 0 || !fairness.contains(Fairness.QUIET_ONLY),
                 "quiet-only only with a noisy_share");
-        int cap = f.has("fairness_cap") ? (int) f.number("fairness_cap") : workers / processes;
+        int cap = f.fairnessCap().orElse(workers / processes);
         check(source, "fairness_cap", cap >= 1 && cap <= workers / processes, "between 1 and the workers per process");
-        check(source, "repeat", f.number("repeat") >= 1 && f.number("repeat") <= 100, "between 1 and 100");
-        Duration duration = f.duration("duration");
+        check(source, "repeat", f.repeat() >= 1 && f.repeat() <= 100, "between 1 and 100");
+        Duration duration = duration(source, "duration", f.duration());
         check(source, "duration", !duration.isZero(), "positive");
-        return new Scenario(f.text("name"), f.text("description"), f.decimal("rate"), f.duration("warmup"), duration,
-                workers, processes, f.duration("work"), (int) f.number("batch_size"), tenants, noisyShare,
-                spike(f, source), failures(f, source), f.flag("saturated"), modes, fairness, cap,
-                (int) f.number("repeat"));
+        return new Scenario(f.name(), f.description(), f.rate(), duration(source, "warmup", f.warmup()), duration,
+                workers, processes, duration(source, "work", f.work()), f.batchSize(), tenants, noisyShare,
+                f.spike().map(s -> spike(s, source + ", spike")),
+                f.failures().map(s -> failures(s, source + ", failures")), flag(source, "saturated", f.saturated()),
+                modes, fairness, cap, f.repeat());
     }
 
-    private static Optional<Scenario.Spike> spike(YamlFields f, String source) {
-        return nested(f, "spike", SPIKE_KEYS, source).map(s -> {
-            check(s.source(), "factor", s.number("factor") >= 1 && s.number("factor") <= 100, "between 1 and 100");
-            return new Scenario.Spike(s.duration("start"), s.duration("length"), (int) s.number("factor"));
-        });
+    private static Scenario.Spike spike(ScenarioYaml.Spike s, String where) {
+        check(where, "factor", s.factor() >= 1 && s.factor() <= 100, "between 1 and 100");
+        return new Scenario.Spike(duration(where, "start", s.start()), duration(where, "length", s.length()),
+                s.factor());
     }
 
-    private static Optional<Scenario.Failures> failures(YamlFields f, String source) {
-        return nested(f, "failures", FAILURE_KEYS, source).map(s -> {
-            check(s.source(), "share", s.decimal("share") >= 0 && s.decimal("share") <= 1, "between 0 and 1");
-            check(s.source(), "attempts", s.number("attempts") >= 1 && s.number("attempts") <= 100, "between 1 and 100");
-            Duration backoff = s.duration("backoff");
-            check(s.source(), "backoff", !backoff.isZero(), "positive");
-            return new Scenario.Failures(s.decimal("share"), (int) s.number("attempts"), backoff);
-        });
+    private static Scenario.Failures failures(ScenarioYaml.Failures s, String where) {
+        check(where, "share", s.share() >= 0 && s.share() <= 1, "between 0 and 1");
+        check(where, "attempts", s.attempts() >= 1 && s.attempts() <= 100, "between 1 and 100");
+        Duration backoff = duration(where, "backoff", s.backoff());
+        check(where, "backoff", !backoff.isZero(), "positive");
+        return new Scenario.Failures(s.share(), s.attempts(), backoff);
     }
 
-    /** A nested mapping such as {@code spike: {...}}, its keys checked; empty when the key is not set. */
-    private static Optional<YamlFields> nested(YamlFields f, String key, Set<String> keys, String source) {
-        if (!f.has(key)) {
-            return Optional.empty();
-        }
-        String where = source + ", " + key;
-        YamlFields nested = new YamlFields(f.mapping(key), where);
-        YamlFields.checkKeys(nested.values(), keys, where);
-        return Optional.of(nested);
+    /**
+     * A yes or no. Jackson 3 reads YAML scalars as JSON does, only true and false being booleans; Jackson 2 also read
+     * an unquoted yes, on, no and off (YAML 1.1), which files may still say.
+     */
+    private static boolean flag(String source, String key, String text) {
+        boolean yes = YAML_1_1_TRUE.contains(text.toLowerCase(Locale.ROOT));
+        check(source, key, yes || YAML_1_1_FALSE.contains(text.toLowerCase(Locale.ROOT)), "true or false");
+        return yes;
     }
 
     /** Runs a parse whose errors do not know the file, naming it in them. */
@@ -125,19 +116,23 @@ public final class ScenarioFile {
         }
     }
 
+    private static Duration duration(String where, String key, String text) {
+        return within(where, () -> DurationText.parse(key, text));
+    }
+
     private static void check(String source, String key, boolean ok, String rule) {
         if (!ok) {
             throw new IllegalArgumentException(source + ": '" + key + "' must be " + rule);
         }
     }
 
-    private static Map<String, Object> resource(String name) {
+    private static ObjectNode resource(String name) {
         String path = "/scenarios/" + name + ".yaml";
         try (InputStream in = ScenarioFile.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("scenario resource " + path + " is missing from the bench jar");
             }
-            return YamlFields.read(in, path, "a scenario file");
+            return YamlFile.mapping(in, path, "a scenario file");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,6 @@
 package io.dbqueue.bench.workload;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 import java.util.Arrays;
@@ -45,6 +46,7 @@ public enum DriverName {
     }
 
     /** The driver named {@code text}; an IllegalArgumentException listing the known names otherwise. */
+    @JsonCreator
     public static DriverName of(String text) {
         return Arrays.stream(values()).filter(d -> d.text.equals(text)).findFirst().orElseThrow(() ->
                 new IllegalArgumentException("unknown driver '" + text + "'; known drivers: " + all()));

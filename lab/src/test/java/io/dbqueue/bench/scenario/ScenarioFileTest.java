@@ -33,12 +33,14 @@ class ScenarioFileTest {
     @Test
     void aUsersFileTakesTheDefaultsForWhatItLeavesOut(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("mine.yaml");
-        Files.writeString(file, "name: mine\nrate: 5\nworkers: 2\nfairness: [on]\ntenants: 2\nmodes: [poll-250ms]\n");
+        Files.writeString(file, "name: mine\nrate: 5\nworkers: 2\nfairness: [on]\ntenants: 2\nmodes: [poll-250ms]\n"
+                + "saturated: yes\n");
         Scenario s = ScenarioFile.load(file.toString());
         assertEquals(Duration.ofSeconds(12), s.duration());
         assertEquals(3, s.repeat());
         assertEquals(List.of(Fairness.ON), s.fairness(), "an unquoted on is YAML's true");
         assertEquals(Duration.ofMillis(250), s.modes().get(0).noTaskTimeout());
+        assertTrue(s.saturated(), "an unquoted yes is YAML 1.1's true");
     }
 
     @Test
@@ -55,6 +57,16 @@ class ScenarioFileTest {
                 "failures: 'share' must be between 0 and 1");
         assertError(dir, "name: x\nrate: 5\nworkers: 2\nspike: {start: 1s, length: 1s, factor: 0}\n",
                 "spike: 'factor' must be between 1 and 100");
+        assertError(dir, "name: x\nworkers: 2\n", "bad.yaml: 'rate' is missing");
+        assertError(dir, "name: x\nrate: fast\nworkers: 2\n", "bad.yaml: 'rate' must be a number, was 'fast'");
+        assertError(dir, "name: x\nrate: 5\nworkers: 2\nsaturated: maybe\n",
+                "bad.yaml: 'saturated' must be true or false");
+        assertError(dir, "name: x\nrate: 5\nworkers: 2\nspike: {start: 1s, factor: 2}\n",
+                "bad.yaml, spike: 'length' is missing");
+        assertError(dir, "name: x\nrate: 5\nworkers: 2\nspike: {start: 1s, length: 1s, factor: 2, peak: 3}\n",
+                "bad.yaml, spike: unknown key 'peak'; known keys: [factor, length, start]");
+        assertError(dir, "name: x\nrate: 5\nworkers: 2\nspike: {start: soon, length: 1s, factor: 2}\n",
+                "bad.yaml, spike: start must be a number with a unit");
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> ScenarioFile.load("nope"));
         assertTrue(unknown.getMessage().contains("unknown scenario 'nope'"), unknown.getMessage());
     }

@@ -114,4 +114,30 @@ class WorkloadFileTest {
         Files.writeString(batch, "name: x\nconsumer_batch: -1\n");
         assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(batch));
     }
+
+    @Test
+    void aBadValueNamesTheFileTheKeyAndTheRule(@TempDir Path dir) throws Exception {
+        assertError(dir, "name: x\nrepeat: three\n", ": 'repeat' must be a whole number, was 'three'");
+        assertError(dir, "name: x\nrepeat: '3'\n", ": 'repeat' must be a whole number, was '3'");
+        assertError(dir, "name: x\nrepeat:\n", ": 'repeat' is missing");
+        assertError(dir, "name: x\nproducers: [1, two]\n", ": 'producers' must list whole numbers, has 'two'");
+        assertError(dir, "name: x\nlog: 5\n", ": 'log' must be a mapping of keys to values, was '5'");
+        assertError(dir, "name: x\nlog:\n  read_batch: lots\n",
+                ", log: 'read_batch' must be a whole number, was 'lots'");
+        assertError(dir, "name: x\nspeed: 3\n", ": unknown key 'speed'; known keys: [backlog, batch_sizes,"
+                + " consumer_batch, consumers, drivers, duration, layouts, log, max_backlog, message_size, messages,"
+                + " mode, name, producer_rate, producers, repeat, server_profile, stack, wakeup, warmup]");
+        assertError(dir, "- name\n- x\n", ": a workload file must be a YAML mapping of keys to values");
+        Path driver = dir.resolve("driver.yaml");
+        Files.writeString(driver, "name: x\ndrivers: [direct, kafka-acks-all]\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(driver)).getMessage()
+                .startsWith("unknown driver 'kafka-acks-all'; known drivers: [direct, raw-sql,"));
+    }
+
+    private static void assertError(Path dir, String yaml, String expected) throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, yaml);
+        assertEquals(file + expected, assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(file))
+                .getMessage());
+    }
 }
