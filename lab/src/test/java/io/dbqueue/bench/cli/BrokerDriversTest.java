@@ -3,6 +3,7 @@ package io.dbqueue.bench.cli;
 import io.dbqueue.bench.ResultsSchema;
 import io.dbqueue.bench.driver.Drivers;
 import io.dbqueue.bench.metrics.BrokerProcess;
+import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -57,7 +58,7 @@ class BrokerDriversTest {
 
     /** The tiny workload once on {@code broker}, skipped when it is not reachable; its results.json. */
     private JsonNode runTiny(String broker, Path out, String... flags) throws Exception {
-        String unavailable = Drivers.all().get(broker).unavailableReason();
+        String unavailable = Drivers.all().get(DriverName.of(broker)).unavailableReason();
         assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
         Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
         List<String> args = new ArrayList<>(List.of("run", "--workload", workload.toString(), "--out", out.toString(),
