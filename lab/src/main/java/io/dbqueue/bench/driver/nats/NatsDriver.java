@@ -77,7 +77,7 @@ public final class NatsDriver implements Driver {
         try (Connection connection = connect()) {
             connection.jetStreamManagement().getAccountStatistics();
             return null;
-        } catch (IOException | JetStreamApiException | RuntimeException e) {
+        } catch (IOException | JetStreamApiException e) {
             return "NATS JetStream is not reachable at " + url + " (" + e.getMessage() + "); set NATS_URL";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
