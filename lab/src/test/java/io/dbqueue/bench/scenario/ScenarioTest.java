@@ -49,7 +49,10 @@ class ScenarioTest {
         for (int t = 1; t < 5; t++) {
             assertEquals(0.025, perTenant[t] / 100_000.0, 0.005, "tenant " + t);
         }
-        assertEquals(s.tenantOf(12345), s.tenantOf(12345), "a task's tenant follows from its number");
+        Scenario again = scenario(50, Optional.empty(), 5, 0.9, Optional.empty());
+        for (long k = 0; k < 1_000; k++) {
+            assertEquals(s.tenantOf(k), again.tenantOf(k), "a task's tenant follows from its number alone: " + k);
+        }
         Scenario even = scenario(50, Optional.empty(), 4, 0, Optional.empty());
         assertEquals(List.of(0, 1, 2, 3, 0), List.of(even.tenantOf(0), even.tenantOf(1), even.tenantOf(2),
                 even.tenantOf(3), even.tenantOf(4)));

@@ -106,7 +106,7 @@ public final class PgbenchDriver implements Driver {
 
     @Override
     public String unavailableReason() {
-        return PgbenchProcess.unavailableReason();
+        return PgbenchProcess.unavailableReason(System.getenv("PATH"));
     }
 
     @Override

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class PgbenchProcess implements AutoCloseable {
 
     static final String EXECUTABLE = "pgbench";
-    static final String MISSING = "pgbench not found on the PATH: install PostgreSQL's client tools"
+    private static final String MISSING = "pgbench not found on the PATH: install PostgreSQL's client tools"
             + " (Debian: apt-get install postgresql-client)";
 
     private final String role;
@@ -45,14 +45,13 @@ final class PgbenchProcess implements AutoCloseable {
         this.failure = failure;
     }
 
-    /** Why pgbench cannot run here, or null when it is on the PATH. */
-    static String unavailableReason() {
-        return find() == null ? MISSING : null;
+    /** Why pgbench cannot run with {@code path} as the PATH, or null when it is on it. */
+    static String unavailableReason(String path) {
+        return find(path) == null ? MISSING : null;
     }
 
-    /** The pgbench executable on the PATH, or null. */
-    static Path find() {
-        String path = System.getenv("PATH");
+    /** The pgbench executable on {@code path}, a PATH, or null. */
+    private static Path find(String path) {
         if (path == null) {
             return null;
         }
@@ -76,7 +75,7 @@ final class PgbenchProcess implements AutoCloseable {
     static PgbenchProcess start(String role, PgbenchScripts.Script script, PgbenchTarget target, int clients,
                                 long seconds, List<String> extra, AtomicReference<Throwable> failure)
             throws IOException {
-        Path executable = find();
+        Path executable = find(System.getenv("PATH"));
         if (executable == null) {
             throw new IllegalStateException(MISSING);
         }

@@ -1,9 +1,16 @@
 package io.dbqueue.bench.driver.pgbench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,8 +53,20 @@ class PgbenchTargetTest {
     }
 
     @Test
-    void aMissingPgbenchSaysHowToInstallIt() {
-        assertTrue(PgbenchProcess.MISSING.contains("apt-get install postgresql-client"));
+    void pgbenchIsAnExecutableOnThePathAndOtherwiseSaysHowToInstallIt(@TempDir Path dir) throws IOException {
+        Path empty = Files.createDirectory(dir.resolve("empty"));
+        Path bin = Files.createDirectory(dir.resolve("bin"));
+        Path pgbench = Files.createFile(bin.resolve("pgbench"));
+        String path = empty + File.pathSeparator + bin;
+        String missing = PgbenchProcess.unavailableReason(empty.toString());
+        assertTrue(missing.contains("apt-get install postgresql-client"), missing);
+        assertEquals(missing, PgbenchProcess.unavailableReason(path), "a pgbench that cannot be executed is none");
+        assertTrue(pgbench.toFile().setExecutable(true));
+        assertNull(PgbenchProcess.unavailableReason(path));
+    }
+
+    @Test
+    void pgbenchsErrorsAndTheServersAreToldFromItsOtherOutput() {
         assertTrue(PgbenchProcess.isError("pgbench: error: client 0 script 0 aborted in command 0 query 1: ERROR: x"));
         assertTrue(PgbenchProcess.isError("pgbench: error: connection to server at \"localhost\" failed"));
         assertFalse(PgbenchProcess.isError("pgbench (15.20, server 18.1)"));
