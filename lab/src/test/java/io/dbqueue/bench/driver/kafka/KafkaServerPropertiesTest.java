@@ -1,5 +1,6 @@
 package io.dbqueue.bench.driver.kafka;
 
+import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -46,8 +47,8 @@ class KafkaServerPropertiesTest {
                 "the broker leaves the write-back to the OS");
         assertEquals(Map.of(), KafkaDriver.osFlush().topicConfig());
         assertEquals(Map.of("flush.messages", "1"), KafkaDriver.fsync().topicConfig());
-        assertEquals("kafka", KafkaDriver.osFlush().name());
-        assertEquals("kafka-fsync", KafkaDriver.fsync().name());
+        assertEquals(DriverName.KAFKA, KafkaDriver.osFlush().name());
+        assertEquals(DriverName.KAFKA_FSYNC, KafkaDriver.fsync().name());
     }
 
     private static Properties parse(String text) throws IOException {
