@@ -3,6 +3,8 @@ package io.dbqueue.bench.workload;
 import io.dbqueue.queue.Wakeup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,29 +117,31 @@ class WorkloadFileTest {
         assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(batch));
     }
 
-    @Test
-    void aBadValueNamesTheFileTheKeyAndTheRule(@TempDir Path dir) throws Exception {
-        assertError(dir, "name: x\nrepeat: three\n", ": 'repeat' must be a whole number, was 'three'");
-        assertError(dir, "name: x\nrepeat: '3'\n", ": 'repeat' must be a whole number, was '3'");
-        assertError(dir, "name: x\nrepeat:\n", ": 'repeat' is missing");
-        assertError(dir, "name: x\nproducers: [1, two]\n", ": 'producers' must list whole numbers, has 'two'");
-        assertError(dir, "name: x\nlog: 5\n", ": 'log' must be a mapping of keys to values, was '5'");
-        assertError(dir, "name: x\nlog:\n  read_batch: lots\n",
-                ", log: 'read_batch' must be a whole number, was 'lots'");
-        assertError(dir, "name: x\nspeed: 3\n", ": unknown key 'speed'; known keys: [backlog, batch_sizes,"
-                + " consumer_batch, consumers, drivers, duration, layouts, log, max_backlog, message_size, messages,"
-                + " mode, name, producer_rate, producers, repeat, server_profile, stack, wakeup, warmup]");
-        assertError(dir, "- name\n- x\n", ": a workload file must be a YAML mapping of keys to values");
-        Path driver = dir.resolve("driver.yaml");
-        Files.writeString(driver, "name: x\ndrivers: [direct, kafka-acks-all]\n");
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(driver)).getMessage()
-                .startsWith("unknown driver 'kafka-acks-all'; known drivers: [direct, raw-sql,"));
-    }
-
-    private static void assertError(Path dir, String yaml, String expected) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            name: x\\nrepeat: three          | : 'repeat' must be a whole number, was 'three'
+            name: x\\nrepeat: '3'            | : 'repeat' must be a whole number, was '3'
+            name: x\\nrepeat:                | : 'repeat' is missing
+            name: x\\nproducers: [1, two]    | : 'producers' must list whole numbers, has 'two'
+            name: x\\nlog: 5                 | : 'log' must be a mapping of keys to values, was '5'
+            name: x\\nlog: {read_batch: lots} | , log: 'read_batch' must be a whole number, was 'lots'
+            - name\\n- x                      | : a workload file must be a YAML mapping of keys to values
+            name: x\\nspeed: 3               | : unknown key 'speed'; known keys: [backlog, batch_sizes, \
+            consumer_batch, consumers, drivers, duration, layouts, log, max_backlog, message_size, messages, mode, name, \
+            producer_rate, producers, repeat, server_profile, stack, wakeup, warmup]
+            """)
+    void aBadValueNamesTheFileTheKeyAndTheRule(String yaml, String expected, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("bad.yaml");
-        Files.writeString(file, yaml);
+        Files.writeString(file, yaml.replace("\\n", "\n"));
         assertEquals(file + expected, assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(file))
                 .getMessage());
+    }
+
+    @Test
+    void anUnknownDriverIsNamed(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("driver.yaml");
+        Files.writeString(file, "name: x\ndrivers: [direct, kafka-acks-all]\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(file)).getMessage()
+                .startsWith("unknown driver 'kafka-acks-all'; known drivers: [direct, raw-sql,"));
     }
 }
