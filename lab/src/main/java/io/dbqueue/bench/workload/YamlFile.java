@@ -30,8 +30,8 @@ import java.util.Optional;
 public final class YamlFile {
 
     /**
-     * As Jackson 2 read them: a second document after {@code ---} is ignored rather than an error, and a quoted
-     * number is text, not a number.
+     * As the lab read them before they were bound: a second document after {@code ---} is ignored rather than an
+     * error, and a quoted number is text, not a number.
      */
     private static final ObjectMapper YAML = YAMLMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
