@@ -1,11 +1,10 @@
 package io.dbqueue.bench.scenario;
 
-import io.dbqueue.common.Transactions;
+import io.dbqueue.DbQueue;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueGroup;
 import io.dbqueue.queue.QueueTable;
-import io.dbqueue.queue.QueueWakeups;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.RetryPolicy;
@@ -15,7 +14,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 
 /**
  * The workers of one consumer process in a scenario run, in a form that crosses a command line
@@ -27,7 +25,11 @@ import java.util.concurrent.Executors;
 record ConsumerSpec(String table, Layout layout, List<String> queueNames, int workers, int batchSize, String mode,
                     Duration work, int groupCap, int attempts, Duration backoff) {
 
-    /** Starts the workers, and their wakeup listener when the mode notifies; they report to {@code events}. */
+    /**
+     * Starts the workers through the library's front door, which also runs their wakeup listener when
+     * the mode notifies and the vacuum of their table; they report to {@code events}. Closing the door
+     * stops them.
+     */
     Running start(DataSource dataSource, TaskEvents events) {
         QueueTable queueTable = new QueueTable(table, layout);
         WakeupSetting wakeup = WakeupSetting.parse(mode);
@@ -37,22 +39,18 @@ record ConsumerSpec(String table, Layout layout, List<String> queueNames, int wo
             config = config.withRetry(RetryPolicy.of(RetryType.GEOMETRIC, backoff, attempts));
         }
         ScenarioHandler handler = new ScenarioHandler(work, events);
-        QueueWorkers workers = queueNames.size() == 1
-                ? QueueWorkers.start(dataSource, config, handler, handler)
-                : QueueWorkers.startGroup(dataSource, config, new QueueGroup(queueTable, queueNames, groupCap), handler,
-                        handler, Executors.defaultThreadFactory(), Transactions.JDBC);
-        QueueWakeups wakeups = wakeup.notifies() ? QueueWakeups.start(dataSource, List.of(workers)) : null;
-        return new Running(workers, wakeups);
+        DbQueue door = DbQueue.builder(dataSource).listener(handler).shutdownTimeout(Duration.ofSeconds(10)).build();
+        QueueWorkers started = queueNames.size() == 1
+                ? door.consume(config, handler)
+                : door.consumeGroup(config, new QueueGroup(queueTable, queueNames, groupCap), handler);
+        return new Running(door, started);
     }
 
-    /** Started workers and their listener. */
-    record Running(QueueWorkers workers, QueueWakeups wakeups) implements AutoCloseable {
+    /** Started workers and the door that runs them. */
+    record Running(DbQueue door, QueueWorkers workers) implements AutoCloseable {
         @Override
         public void close() {
-            if (wakeups != null) {
-                wakeups.close();
-            }
-            workers.shutdown(Duration.ofSeconds(10));
+            door.close();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.dbqueue.bench.driver.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.DbQueue;
 import io.dbqueue.bench.driver.CellContext;
 import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.InProcessMeasurement;
@@ -11,15 +12,11 @@ import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
 import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
-import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
-import io.dbqueue.queue.QueueNotifier;
 import io.dbqueue.queue.QueueProducer;
-import io.dbqueue.queue.QueueWakeups;
-import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.Wakeup;
 
@@ -28,12 +25,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The library in-process, used like any application uses it: a {@link QueueProducer} per
- * producer thread's batches and {@link QueueWorkers} with the experiment's poll settings, claiming
- * the workload's consumer batch (the cell's batch size by default). With the workload's wakeup
- * notify or adaptive, the producer notifies through a {@link QueueNotifier} and {@link QueueWakeups}
- * wakes the idle workers; with poll (the default) they look every 100 ms. A message counts as
- * processed when the library reports its finish committed.
+ * The library in-process, used like any application uses it: through its front door, {@link DbQueue},
+ * a producer for the producer threads' batches and workers with the experiment's poll settings,
+ * claiming the workload's consumer batch (the cell's batch size by default). With the workload's
+ * wakeup notify or adaptive, the door's notifier and LISTEN connection wake the idle workers; with
+ * poll (the default) they look every 100 ms. The door also vacuums the table as it does for any
+ * application. A message counts as processed when the library reports its finish committed.
  */
 public final class DirectDriver implements Driver {
 
@@ -51,29 +48,22 @@ public final class DirectDriver implements Driver {
     public Repetition run(CellContext context) throws Exception {
         Workload workload = context.workload();
         int batchSize = context.cell().batchSize();
-        boolean notifies = workload.wakeup() != Wakeup.POLL;
         // the notifier's and the listener's connections besides the producers' and the workers'
-        int connections = workload.producers() + workload.consumers() + (notifies ? 2 : 0);
-        try (HikariDataSource pool = context.server().dataSource(connections);
-             QueueNotifier notifier = notifies ? new QueueNotifier(pool) : null) {
+        int connections = workload.producers() + workload.consumers() + (workload.wakeup() != Wakeup.POLL ? 2 : 0);
+        try (HikariDataSource pool = context.server().dataSource(connections)) {
             return InProcessMeasurement.run(context, meter -> {
+                DbQueue door = DbQueue.builder(pool).listener(new Processed(meter))
+                        .shutdownTimeout(Duration.ofSeconds(10)).build();
                 QueueLocation location = context.location();
-                QueueProducer producer = new QueueProducer(pool, location, QueueListener.NONE, Transactions.JDBC,
-                        notifier);
+                QueueProducer producer = door.producer(location);
                 QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers()).withMode(workload.mode())
                         .withPoll(PollSettings.DEFAULT.withBatchSize(workload.claimBatch(batchSize)))
                         .withWakeup(workload.wakeup());
-                QueueWorkers workers = QueueWorkers.start(pool, config, batch -> {
-                }, new Processed(meter));
-                QueueWakeups wakeups = notifies ? QueueWakeups.start(pool, List.of(workers)) : null;
+                door.consume(config, batch -> {
+                });
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Producers producers = Producers.start(workload, batchSize, meter, () -> producer::enqueueAll, failure);
-                return new Load(producers, () -> {
-                    if (wakeups != null) {
-                        wakeups.close();
-                    }
-                    workers.shutdown(Duration.ofSeconds(10));
-                }, failure);
+                return new Load(producers, door::close, failure);
             });
         }
     }
