@@ -97,8 +97,9 @@ public final class ChannelListener implements AutoCloseable {
     }
 
     /**
-     * Returns once the session listens on every channel given to {@link #on} so far, or at once while
-     * there is no session (a reconnect listens on them all), or after 10 seconds.
+     * Returns once the session listens on every channel given to {@link #on} so far and has announced those
+     * wanted ({@link #announce}), or at once while there is no session (a reconnect listens on them all), or
+     * after 10 seconds.
      */
     public void awaitChannels() {
         long deadline = System.nanoTime() + FIRST_ATTEMPT_TIMEOUT.toNanos();
@@ -164,13 +165,16 @@ public final class ChannelListener implements AutoCloseable {
     private void listen(Connection c) throws SQLException {
         c.setAutoCommit(true);
         listenNewChannels(c);
-        announce(c);
         listening = true;
         // anything notified while not listening was missed
         byChannelAndPayload.values().forEach(byPayload -> byPayload.values().forEach(l -> l.forEach(Runnable::run)));
     }
 
-    /** LISTENs on the channels added since the last call, then tells those waiting for them. */
+    /**
+     * LISTENs on the channels added since the last call and announces the wanted ones, then tells those waiting
+     * for them: only then does a producer's notification reach them, since it is sent only to a channel whose
+     * presence is announced.
+     */
     private void listenNewChannels(Connection c) throws SQLException {
         long requested;
         synchronized (channelsAdded) {
@@ -183,6 +187,7 @@ public final class ChannelListener implements AutoCloseable {
                 }
             }
         }
+        announce(c);
         synchronized (channelsAdded) {
             channelsListened = requested;
             channelsAdded.notifyAll();
@@ -226,7 +231,6 @@ public final class ChannelListener implements AutoCloseable {
         PGConnection connection = c.unwrap(PGConnection.class);
         while (running) {
             listenNewChannels(c);
-            announce(c);
             PGNotification[] notifications = connection.getNotifications(RECEIVE_TIMEOUT_MILLIS);
             if (notifications == null) {
                 continue;
