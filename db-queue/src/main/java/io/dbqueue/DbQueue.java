@@ -1,5 +1,6 @@
 package io.dbqueue;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.log.GroupConfig;
 import io.dbqueue.log.GroupConsumer;
@@ -63,6 +64,7 @@ public final class DbQueue implements AutoCloseable {
     private final QueueListener listener;
     private final LogListener logListener;
     private final Duration notifyInterval;
+    private final Duration topicNotifyInterval;
     private final Duration shutdownTimeout;
     private final VacuumPolicy defaultVacuum;
     private final Map<QueueTable, VacuumPolicy> vacuumByTable;
@@ -83,6 +85,7 @@ public final class DbQueue implements AutoCloseable {
         this.listener = builder.listener;
         this.logListener = builder.logListener;
         this.notifyInterval = builder.notifyInterval;
+        this.topicNotifyInterval = builder.topicNotifyInterval == null ? notifyInterval : builder.topicNotifyInterval;
         this.shutdownTimeout = builder.shutdownTimeout;
         this.defaultVacuum = builder.defaultVacuum;
         this.vacuumByTable = Map.copyOf(builder.vacuum);
@@ -127,8 +130,7 @@ public final class DbQueue implements AutoCloseable {
     /** A producer of the topic as created, waking the topic's idle readers. Closed with the door. */
     public synchronized TopicProducer topicProducer(String topicName) {
         open();
-        TopicProducer producer = TopicProducer.withWakeups(dataSource, topicName, notifyInterval,
-                transactions);
+        TopicProducer producer = TopicProducer.withWakeups(dataSource, topicName, topicNotifyInterval, transactions);
         producers.add(producer);
         return producer;
     }
@@ -281,6 +283,7 @@ public final class DbQueue implements AutoCloseable {
         private QueueListener listener = QueueListener.NONE;
         private LogListener logListener = LogListener.NONE;
         private Duration notifyInterval = QueueNotifier.DEFAULT_INTERVAL;
+        private Duration topicNotifyInterval; // null: the notifyInterval
         private Duration shutdownTimeout = Duration.ofSeconds(30);
         private Duration keyRetention = Duration.ofHours(24);
         private VacuumPolicy defaultVacuum = VacuumPolicy.DEFAULT;
@@ -314,24 +317,34 @@ public final class DbQueue implements AutoCloseable {
             return this;
         }
 
-        /** At most one wakeup notification per queue or topic per this; default {@link QueueNotifier#DEFAULT_INTERVAL}. */
-        public Builder notifyInterval(Duration value) {
-            this.notifyInterval = positive(value, "notifyInterval");
+        /**
+         * At most one wakeup notification per queue per this, and per topic unless {@link #topicNotifyInterval} says
+         * otherwise; zero sends one per enqueue (no coalescing). Default {@link QueueNotifier#DEFAULT_INTERVAL}.
+         */
+        public Builder notifyInterval(Duration notifyInterval) {
+            Checks.notNegative("notifyInterval", notifyInterval);
+            this.notifyInterval = notifyInterval;
+            return this;
+        }
+
+        /** At most one wakeup notification per topic per this, for the {@link #topicProducer}s; default the {@link #notifyInterval}. */
+        public Builder topicNotifyInterval(Duration topicNotifyInterval) {
+            Checks.notNegative("topicNotifyInterval", topicNotifyInterval);
+            this.topicNotifyInterval = topicNotifyInterval;
             return this;
         }
 
         /** How long {@link DbQueue#close} waits for batches in progress; default 30 seconds. */
-        public Builder shutdownTimeout(Duration value) {
-            if (value == null || value.isNegative()) {
-                throw new IllegalArgumentException("shutdownTimeout must be zero or positive, was " + value);
-            }
-            this.shutdownTimeout = value;
+        public Builder shutdownTimeout(Duration shutdownTimeout) {
+            Checks.notNegative("shutdownTimeout", shutdownTimeout);
+            this.shutdownTimeout = shutdownTimeout;
             return this;
         }
 
         /** How long an idempotency key answers repeats before it is purged; default 24 hours. */
-        public Builder idempotencyKeyRetention(Duration value) {
-            this.keyRetention = positive(value, "idempotencyKeyRetention");
+        public Builder idempotencyKeyRetention(Duration idempotencyKeyRetention) {
+            Checks.positive("idempotencyKeyRetention", idempotencyKeyRetention);
+            this.keyRetention = idempotencyKeyRetention;
             return this;
         }
 
@@ -347,30 +360,25 @@ public final class DbQueue implements AutoCloseable {
             return this;
         }
 
-        /** Applies {@code policy} to {@code topicName} every {@code interval}; by default a topic keeps everything. */
-        public Builder retention(String topicName, RetentionPolicy policy, Duration interval) {
+        /** Applies {@code policy} to {@code topicName} every {@code retentionInterval}; by default a topic keeps everything. */
+        public Builder retention(String topicName, RetentionPolicy policy, Duration retentionInterval) {
+            Checks.positive("retentionInterval", retentionInterval);
             retention.put(Objects.requireNonNull(topicName, "topicName"),
-                    new Retention(Objects.requireNonNull(policy, "policy"), positive(interval, "interval")));
+                    new Retention(Objects.requireNonNull(policy, "policy"), retentionInterval));
             return this;
         }
 
         /** Runs {@code value}'s check every {@code interval} while the door is open; by default nothing is watched. */
         public Builder vacuumWatch(VacuumWatch value, Duration interval) {
+            Checks.positive("interval", interval);
             this.watch = Objects.requireNonNull(value, "vacuumWatch");
-            this.watchInterval = positive(interval, "interval");
+            this.watchInterval = interval;
             return this;
         }
 
         /** Opens the door: starts the maintenance (and the vacuum watch, if any); consumers start as they are asked for. */
         public DbQueue build() {
             return new DbQueue(this);
-        }
-
-        private static Duration positive(Duration value, String name) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive, was " + value);
-            }
-            return value;
         }
     }
 }

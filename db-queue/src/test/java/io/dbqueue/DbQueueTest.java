@@ -1,5 +1,10 @@
 package io.dbqueue;
 
+import io.dbqueue.log.GroupConfig;
+import io.dbqueue.log.LogListener;
+import io.dbqueue.log.LogSchema;
+import io.dbqueue.log.Topic;
+import io.dbqueue.log.TopicProducer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
@@ -12,7 +17,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,6 +55,51 @@ class DbQueueTest {
             assertTrue(idle.await(30, TimeUnit.SECONDS), "the later worker found its queue empty and waits 10 minutes");
             dbq.producer(later).enqueue("wake up");
             assertTrue(handled.await(30, TimeUnit.SECONDS), "the notification woke the later worker");
+        }
+    }
+
+    /** Zero: no coalescing, as {@code QueueNotifier} and the starter's {@code dbq.notify-interval} allow. */
+    @Test
+    void aZeroNotifyIntervalNotifiesEveryEnqueue() throws Exception {
+        QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("zero");
+        BlockingQueue<String> handled = new LinkedBlockingQueue<>();
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).notifyInterval(Duration.ZERO).build()) {
+            dbq.consume(QueueConfig.of(queue).withPoll(RARE_POLL).withWakeup(Wakeup.NOTIFY),
+                    batch -> batch.tasks().forEach(t -> handled.add(t.payload())));
+            for (String payload : List.of("first", "second")) {
+                dbq.producer(queue).enqueue(payload);
+                assertEquals(payload, handled.poll(30, TimeUnit.SECONDS), "each enqueue woke the idle worker");
+            }
+        }
+    }
+
+    /**
+     * A topic producer notifies per {@link DbQueue.Builder#topicNotifyInterval}, not per the queues' interval: with
+     * the queues' at an hour, the second append's wakeup would wait an hour. One partition, so that the member,
+     * once it has committed the first record, reads again only when woken (its poll and heartbeat are minutes).
+     */
+    @Test
+    void topicProducersNotifyPerTheTopicInterval() throws Exception {
+        String topic = "door_topic_interval";
+        LogSchema.recreate(TestDatabase.dataSource(), new Topic(topic, 1, 1_000));
+        BlockingQueue<String> handled = new LinkedBlockingQueue<>();
+        CountDownLatch committed = new CountDownLatch(1);
+        LogListener commits = new LogListener() {
+            @Override
+            public void consumed(String t, String group, int partition, int records, long lag) {
+                committed.countDown();
+            }
+        };
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).notifyInterval(Duration.ofHours(1))
+                .topicNotifyInterval(Duration.ZERO).logListener(commits).build()) {
+            dbq.consumeTopic(GroupConfig.of(topic, "g").withPollInterval(Duration.ofMinutes(10))
+                    .withLease(Duration.ofMinutes(30)), batch -> batch.records().forEach(r -> handled.add(r.payload())));
+            TopicProducer producer = dbq.topicProducer(topic);
+            producer.send("k", "first");
+            assertEquals("first", handled.poll(30, TimeUnit.SECONDS));
+            assertTrue(committed.await(30, TimeUnit.SECONDS), "the member committed the first record and idles");
+            producer.send("k", "second");
+            assertEquals("second", handled.poll(30, TimeUnit.SECONDS), "the second append woke the member at once");
         }
     }
 

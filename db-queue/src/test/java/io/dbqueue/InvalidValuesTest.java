@@ -5,6 +5,7 @@ import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.log.GroupConfig;
 import io.dbqueue.log.Topic;
+import io.dbqueue.maintenance.Maintenance;
 import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.ClaimOrder;
@@ -53,6 +54,7 @@ class InvalidValuesTest {
     private static final QueueConfig CONFIG = QueueConfig.of(QUEUE);
     private static final Duration NEGATIVE = Duration.ofMillis(-1);
     private static final String BAD_NAME = "bad; DROP TABLE x";
+    private static final RetentionPolicy KEEP_CONSUMED = new RetentionPolicy(null, 0, true);
 
     private record Case(String type, Executable call, String field, String rule, Object value) {
     }
@@ -143,6 +145,23 @@ class InvalidValuesTest {
                         NOT_NEGATIVE, NEGATIVE),
                 new Case("CoalescingNotifier", () -> new CoalescingNotifier(NOWHERE, NEGATIVE), "interval",
                         NOT_NEGATIVE, NEGATIVE),
+                new Case("DbQueue.Builder", () -> DbQueue.builder(NOWHERE).notifyInterval(NEGATIVE), "notifyInterval",
+                        NOT_NEGATIVE, NEGATIVE),
+                new Case("DbQueue.Builder", () -> DbQueue.builder(NOWHERE).topicNotifyInterval(null),
+                        "topicNotifyInterval", NOT_NEGATIVE, null),
+                new Case("DbQueue.Builder", () -> DbQueue.builder(NOWHERE).shutdownTimeout(NEGATIVE), "shutdownTimeout",
+                        NOT_NEGATIVE, NEGATIVE),
+                new Case("DbQueue.Builder", () -> DbQueue.builder(NOWHERE).idempotencyKeyRetention(Duration.ZERO),
+                        "idempotencyKeyRetention", POSITIVE, Duration.ZERO),
+                new Case("DbQueue.Builder", () -> DbQueue.builder(NOWHERE).retention("events", KEEP_CONSUMED,
+                        Duration.ZERO), "retentionInterval", POSITIVE, Duration.ZERO),
+                new Case("DbQueue.Builder", () -> DbQueue.builder(NOWHERE).vacuumWatch(
+                        new VacuumWatch(NOWHERE, List.of(TABLE)), NEGATIVE), "interval", POSITIVE, NEGATIVE),
+                new Case("Maintenance.retain", () -> {
+                    try (Maintenance maintenance = new Maintenance(NOWHERE, Duration.ofHours(1))) {
+                        maintenance.retain("events", KEEP_CONSUMED, Duration.ZERO);
+                    }
+                }, "interval", POSITIVE, Duration.ZERO),
                 new Case("VacuumThresholds", () -> new VacuumThresholds(NEGATIVE, 0, 0), "horizonAge", NOT_NEGATIVE,
                         NEGATIVE),
                 new Case("VacuumThresholds", () -> new VacuumThresholds(Duration.ZERO, -1, 0), "horizonTransactions",

@@ -1,5 +1,6 @@
 package io.dbqueue.maintenance;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.internal.DaemonThreads;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueTable;
@@ -54,9 +55,7 @@ public final class Maintenance implements AutoCloseable {
 
     /** Applies {@code policy} to {@code topicName} every {@code interval}, the first time after one interval. */
     public void retain(String topicName, RetentionPolicy policy, Duration interval) {
-        if (interval == null || interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("the retention interval must be positive, was " + interval);
-        }
+        Checks.positive("interval", interval);
         LogRetention retention = LogRetention.of(dataSource, topicName, policy);
         scheduler.scheduleWithFixedDelay(retention::applyQuietly, interval.toMillis(), interval.toMillis(),
                 TimeUnit.MILLISECONDS);
