@@ -4,6 +4,7 @@ import io.dbqueue.DbQueue;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.log.LogListener;
 import io.dbqueue.maintenance.VacuumPolicy;
+import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.QueueListener;
 import org.springframework.beans.factory.BeanFactory;
@@ -113,17 +114,6 @@ public class DbQueueAutoConfiguration {
         return new QueueDataSource(chosen);
     }
 
-    /** After Flyway, Liquibase and spring.sql.init have run: a migration may create the queue tables. */
-    @Bean
-    @ConditionalOnMissingBean
-    @DependsOnDatabaseInitialization
-    public QueueDefinitions dbQueueDefinitions(DbQueueProperties properties, QueueDataSource queues,
-                                               Environment environment) {
-        QueueDefinitions definitions = QueueDefinitions.of(properties, Threading.VIRTUAL.isActive(environment));
-        new QueueTables(queues.dataSource()).ensure(definitions, properties.initializeSchema());
-        return definitions;
-    }
-
     /**
      * Spring's transactions for the queues: producers join the calling thread's transaction, and
      * exactly-once batches run in transactions of the application's transaction manager when it
@@ -154,21 +144,26 @@ public class DbQueueAutoConfiguration {
     }
 
     /**
-     * The front door to the queues: their producers and consumers, and what runs behind them (the wakeups, the
-     * notifier, each table's vacuum, the purge of idempotency keys, and what {@link DbQueueCustomizer} beans add).
+     * The front door to the queues: their producers and consumers, and what runs behind them (wakeups, notifier,
+     * each table's vacuum, the purge of idempotency keys, and what {@link DbQueueCustomizer} beans add). Built after
+     * Flyway, Liquibase and spring.sql.init have run, since a migration may create the queue tables it checks.
      */
     @Bean
     @ConditionalOnMissingBean
-    public DbQueue dbQueue(QueueDataSource queues, QueueDefinitions definitions, DbQueueProperties properties,
-                           Transactions transactions, ObjectProvider<QueueListener> listeners,
-                           ObjectProvider<LogListener> logListeners, ObjectProvider<DbQueueCustomizer> customizers) {
+    @DependsOnDatabaseInitialization
+    public DbQueue dbQueue(QueueDataSource queues, DbQueueProperties properties, Transactions transactions,
+                           ObjectProvider<QueueListener> listeners, ObjectProvider<LogListener> logListeners,
+                           ObjectProvider<DbQueueCustomizer> customizers) {
+        Map<String, QueueConfig> configs = properties.configs();
+        QueueTables.ensure(queues.dataSource(), configs, properties.initializeSchema());
         DbQueue.Builder builder = InvalidQueuePropertyException.check("dbq", () -> DbQueue.builder(queues.dataSource())
                 .transactions(transactions).listener(QueueListener.composite(listeners.orderedStream().toList()))
                 .logListener(LogListener.composite(logListeners.orderedStream().toList()))
                 .notifyInterval(properties.notifyInterval()).shutdownTimeout(properties.shutdownTimeout())
                 .idempotencyKeyRetention(properties.idempotencyKeyRetention()));
         Map<QueueTable, VacuumPolicy> vacuum = new LinkedHashMap<>(); // the first queue on a table sets its vacuum
-        definitions.all().forEach(d -> vacuum.putIfAbsent(d.location().table(), d.vacuum()));
+        configs.forEach((id, config) -> vacuum.putIfAbsent(config.location().table(),
+                properties.queues().get(id).vacuumPolicy(id)));
         vacuum.forEach(builder::vacuum);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
@@ -205,17 +200,16 @@ public class DbQueueAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public QueueConsumerWorkers dbQueueConsumerWorkers(DbQueue door, QueueDefinitions definitions,
-                                                       ObjectProvider<QueueConsumer> consumers,
-                                                       DbQueueProperties properties, BeanFactory beans) {
-        return new QueueConsumerWorkers(door, definitions, consumers, properties.shutdownTimeout(),
-                properties.autoStartup(), beans);
+    public QueueConsumerWorkers dbQueueConsumerWorkers(DbQueue door, DbQueueProperties properties,
+                                                       ObjectProvider<QueueConsumer> consumers, BeanFactory beans,
+                                                       Environment environment) {
+        return new QueueConsumerWorkers(door, properties, consumers, beans, Threading.VIRTUAL.isActive(environment));
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public DbQueues dbQueues(DbQueue door, QueueDefinitions definitions, QueueConsumerWorkers consumers) {
-        return new DbQueues(door, definitions, consumers);
+    public DbQueues dbQueues(DbQueue door, DbQueueProperties properties, QueueConsumerWorkers consumers) {
+        return new DbQueues(door, properties, consumers);
     }
 
     /** Sends messages of any type to the configured queues, through the {@link PayloadSerializer}. */
@@ -241,11 +235,5 @@ public class DbQueueAutoConfiguration {
     @Bean
     static QueueProducerRegistrar dbQueueProducerRegistrar(Environment environment) {
         return new QueueProducerRegistrar(environment);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    public QueueDepths dbQueueDepths(QueueDataSource queues, QueueDefinitions definitions) {
-        return new QueueDepths(queues.dataSource(), definitions);
     }
 }

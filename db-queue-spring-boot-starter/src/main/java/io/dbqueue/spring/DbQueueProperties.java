@@ -1,5 +1,14 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.maintenance.VacuumPolicy;
+import io.dbqueue.queue.CoalescingProducer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.PollSettings;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueGroup;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.RetryPolicy;
 import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.Wakeup;
@@ -11,13 +20,18 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.core.env.Environment;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import static io.dbqueue.spring.InvalidQueuePropertyException.check;
+
 /**
- * The {@code dbq.*} properties, bound as given; {@link QueueDefinitions} maps them to the core's
- * configuration, whose checks name the offending property.
+ * The {@code dbq.*} properties, bound as given and mapped to the core's configuration, whose checks name the
+ * offending property ({@link InvalidQueuePropertyException}).
  *
  * @param enabled                 Whether the db-queue auto-configuration is active.
  * @param initializeSchema        When to create each queue's tables (task, dead-letter and idempotency-key
@@ -58,6 +72,74 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
     static Set<String> queueIds(Environment environment) {
         return Binder.get(environment).bind("dbq.queues", Bindable.mapOf(String.class, Object.class))
                 .orElse(Map.of()).keySet();
+    }
+
+    /** Each queue's configuration by id, all checked, the groups included: a bad value fails naming its property. */
+    public Map<String, QueueConfig> configs() {
+        Map<String, QueueConfig> configs = new LinkedHashMap<>();
+        Map<QueueLocation, String> ids = new HashMap<>();
+        queues.forEach((id, queue) -> {
+            QueueConfig config = queue.config(id);
+            String other = ids.putIfAbsent(config.location(), id);
+            if (other != null) {
+                throw new InvalidQueuePropertyException("dbq.queues." + other + " and dbq.queues." + id
+                        + " both name queue " + config.location() + "; give one of them another queue-name");
+            }
+            configs.put(id, config);
+        });
+        queueGroups(configs);
+        return configs;
+    }
+
+    /** The groups as the core's, by id, checked against the queues' {@code configs}. */
+    Map<String, QueueGroup> queueGroups(Map<String, QueueConfig> configs) {
+        Map<String, QueueGroup> result = new LinkedHashMap<>();
+        Map<String, String> groupOfQueue = new HashMap<>();
+        groups.forEach((id, group) -> {
+            String prefix = "dbq.groups." + id + ".queues";
+            if (queues.containsKey(id)) {
+                throw new InvalidQueuePropertyException("dbq.groups." + id
+                        + ": the id is taken by another queue or group; consumers name one or the other");
+            }
+            if (group.queues().isEmpty()) {
+                throw new InvalidQueuePropertyException(prefix + " must name at least one queue of dbq.queues");
+            }
+            String first = group.queues().get(0);
+            for (String member : group.queues()) {
+                QueueConfig config = configs.get(member);
+                if (config == null) {
+                    throw new InvalidQueuePropertyException(prefix + " names '" + member
+                            + "', which is not configured under dbq.queues (configured: " + configs.keySet() + ")");
+                }
+                String other = groupOfQueue.putIfAbsent(member, id);
+                if (other != null) {
+                    throw new InvalidQueuePropertyException(prefix + " names '" + member + "'" + (other.equals(id)
+                            ? " twice" : ", which is in group '" + other + "' already; a queue belongs to one group at most"));
+                }
+                QueueTable table = configs.get(first).location().table();
+                if (!config.location().table().equals(table)) {
+                    throw new InvalidQueuePropertyException(prefix + " must all be on one table: '" + first + "' is on "
+                            + table.name() + ", '" + member + "' on " + config.location().table().name());
+                }
+                Wakeup wakeup = configs.get(first).wakeup(); // the group's workers listen as the first queue says
+                if (config.wakeup() != wakeup) {
+                    throw new InvalidQueuePropertyException(prefix + ": '" + member + "' has wakeup " + lower(config.wakeup())
+                            + " and '" + first + "' " + lower(wakeup) + "; a group's queues wake alike");
+                }
+                if (queues.get(member).executorBean() != null) {
+                    throw new InvalidQueuePropertyException(prefix + ": '" + member + "' names an executor; a group's"
+                            + " workers handle their batches themselves");
+                }
+            }
+            result.put(id, check("dbq.groups." + id, () -> new QueueGroup(configs.get(first).location().table(),
+                    group.queues().stream().map(q -> configs.get(q).location().queueName()).toList(),
+                    group.maxWorkersPerQueue())));
+        });
+        return result;
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -130,6 +212,61 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                         @DefaultValue Retry retry,
                         @DefaultValue Vacuum vacuum,
                         @DefaultValue Coalesce coalesce) {
+
+        /** The core's configuration of queue {@code id}, its vacuum, coalescing and executor checked too. */
+        QueueConfig config(String id) {
+            String prefix = "dbq.queues." + id;
+            if (table == null || table.isBlank()) {
+                throw new InvalidQueuePropertyException(prefix + ".table is required");
+            }
+            QueueLocation location = check(prefix, () -> new QueueTable(table, layout(prefix))
+                    .queue(queueName == null ? id : queueName));
+            RetryPolicy retryPolicy = check(prefix + ".retry", retry::policy);
+            QueueConfig config = check(prefix, () -> new QueueConfig(location, mode.deliveryMode(), threads,
+                    new PollSettings(batchSize, betweenTaskTimeout, noTaskTimeout, fatalCrashTimeout), retryPolicy,
+                    leaseTimeout, leaseHeartbeat, wakeup));
+            vacuumPolicy(id);
+            coalescing(id);
+            if (executorBean() == null && maxBatchesInFlight != null) {
+                throw new InvalidQueuePropertyException(prefix + ".max-batches-in-flight applies only with an executor:"
+                        + " set " + prefix + ".executor or " + prefix + ".mode=external-executor");
+            }
+            if (executorBean() != null && config.mode() == DeliveryMode.EXACTLY_ONCE) {
+                throw new InvalidQueuePropertyException(prefix + ".executor cannot be used with mode exactly-once:"
+                        + " exactly-once claims, handles and finishes a batch in one transaction on the worker's thread");
+            }
+            if (executorBean() != null && batchesInFlight() < 1) {
+                throw new InvalidQueuePropertyException(prefix + ".max-batches-in-flight must be at least 1, was "
+                        + batchesInFlight());
+            }
+            return config;
+        }
+
+        VacuumPolicy vacuumPolicy(String id) {
+            return check("dbq.queues." + id + ".vacuum", () -> new VacuumPolicy(vacuum.claimedTasks(), vacuum.minInterval()));
+        }
+
+        CoalescingProducer.Settings coalescing(String id) {
+            return check("dbq.queues." + id + ".coalesce",
+                    () -> new CoalescingProducer.Settings(coalesce.linger(), coalesce.maxBatch()));
+        }
+
+        /** The name of the Executor bean that handles the batches (by default Spring Boot's); null when the workers do. */
+        String executorBean() {
+            return executor != null && !executor.isBlank() ? executor.trim()
+                    : mode == QueueMode.EXTERNAL_EXECUTOR ? "applicationTaskExecutor" : null;
+        }
+
+        int batchesInFlight() {
+            return maxBatchesInFlight == null ? threads : maxBatchesInFlight;
+        }
+
+        private Layout layout(String prefix) {
+            return layout != null ? layout.layout() : Layout.presets().stream().filter(l -> l.name().equals(table))
+                    .findFirst().orElseThrow(() -> new InvalidQueuePropertyException(prefix + ".layout must be given"
+                            + " when the table '" + table + "' is not named after a preset; known layouts: "
+                            + Layout.presets().stream().map(Layout::name).toList()));
+        }
     }
 
     /**

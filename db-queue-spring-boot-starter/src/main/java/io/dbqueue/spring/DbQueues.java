@@ -5,6 +5,7 @@ import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.DeadLetters;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueMonitor;
+import io.dbqueue.queue.QueueMonitor.Depth;
 import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueWorkers;
 
@@ -15,32 +16,36 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The application's queues by id ({@code dbq.queues.<id>}): producers to enqueue with, dead letters, depth monitors
- * and the running workers, from the {@link DbQueue}. An unknown id throws {@link IllegalArgumentException} naming it.
+ * The application's queues by id ({@code dbq.queues.<id>}): producers to enqueue with, dead letters, depths and the
+ * running workers, from the {@link DbQueue}. An unknown id throws {@link IllegalArgumentException} naming it.
  */
 public class DbQueues {
 
     private final DbQueue door;
-    private final QueueDefinitions definitions;
+    private final DbQueueProperties properties;
     private final QueueConsumerWorkers consumers;
     private final Map<String, QueueProducer> producers = new LinkedHashMap<>();
     private final Map<String, CoalescingProducer> coalescingProducers = new ConcurrentHashMap<>();
+    private final Map<String, Cached<Depth>> depths = new LinkedHashMap<>();
 
     /** Makes every queue's producer, so that the door purges the idempotency keys of every configured table. */
-    public DbQueues(DbQueue door, QueueDefinitions definitions, QueueConsumerWorkers consumers) {
+    public DbQueues(DbQueue door, DbQueueProperties properties, QueueConsumerWorkers consumers) {
         this.door = door;
-        this.definitions = definitions;
+        this.properties = properties;
         this.consumers = consumers;
-        definitions.all().forEach(d -> producers.put(d.id(), door.producer(d.location())));
+        properties.configs().forEach((id, config) -> {
+            producers.put(id, door.producer(config.location()));
+            depths.put(id, new Cached<>(new QueueMonitor(door.dataSource(), config.location())::depth));
+        });
     }
 
     /** The configured queue ids, in configuration order. */
     public Set<String> ids() {
-        return definitions.ids();
+        return producers.keySet();
     }
 
     public QueueLocation location(String id) {
-        return definitions.get(id).location();
+        return producer(id).location();
     }
 
     /**
@@ -49,8 +54,11 @@ public class DbQueues {
      * tasks exist if and only if it commits.
      */
     public QueueProducer producer(String id) {
-        definitions.get(id); // rejects an unknown id
-        return producers.get(id);
+        QueueProducer producer = producers.get(id);
+        if (producer == null) {
+            throw new IllegalArgumentException("unknown queue id '" + id + "'; configured under dbq.queues: " + ids());
+        }
+        return producer;
     }
 
     /**
@@ -59,18 +67,24 @@ public class DbQueues {
      * commit on their own, never in a caller's transaction. Closed with the {@link DbQueue}.
      */
     public CoalescingProducer coalescingProducer(String id) {
-        QueueDefinition definition = definitions.get(id);
+        QueueLocation location = location(id);
         return coalescingProducers.computeIfAbsent(id,
-                key -> door.coalescingProducer(definition.location(), definition.coalescing()));
+                key -> door.coalescingProducer(location, properties.queues().get(id).coalescing(id)));
     }
 
     public DeadLetters deadLetters(String id) {
         return new DeadLetters(door.dataSource(), location(id));
     }
 
-    /** Reads the depth of queue {@code id} on each call; the metrics and health indicator cache it. */
+    /** Reads the depth of queue {@code id} on each call. */
     public QueueMonitor monitor(String id) {
         return new QueueMonitor(door.dataSource(), location(id));
+    }
+
+    /** The depth of queue {@code id}, read at most once per {@link Cached#MAX_AGE}, as metrics and health use it. */
+    public Depth depth(String id) {
+        location(id); // rejects an unknown id
+        return depths.get(id).get();
     }
 
     /**
@@ -78,8 +92,8 @@ public class DbQueues {
      * {@code id}, present while a {@link QueueConsumer} bean consumes it.
      */
     public Optional<QueueWorkers> workers(String id) {
-        if (!definitions.groups().containsKey(id)) {
-            definitions.get(id); // rejects an unknown id
+        if (!properties.groups().containsKey(id)) {
+            location(id); // rejects an unknown id
         }
         return consumers.workers(id);
     }

@@ -11,12 +11,14 @@ public class InvalidQueuePropertyException extends IllegalArgumentException {
 
     /**
      * The core's fields whose property is not their kebab-case name under the prefix of the properties they are
-     * built from: a queue table's name is its queue's table; a topic's retention policy is flat in its properties.
+     * built from: a queue table's name is its queue's table; a topic's retention policy is flat in its properties;
+     * the door's interval for topics is dbq.log.notify-interval.
      */
     private static final Map<String, String> PROPERTIES = Map.of(
             "name", "table",
             "maxAge", "retention-max-age",
-            "maxBytes", "retention-max-bytes");
+            "maxBytes", "retention-max-bytes",
+            "topicNotifyInterval", "notify-interval");
 
     public InvalidQueuePropertyException(String message) {
         super(message);

@@ -22,7 +22,7 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
  * beans; the starter's metrics read its latest report.
  */
 @AutoConfiguration(after = DbQueueAutoConfiguration.class)
-@ConditionalOnBean({QueueDataSource.class, QueueDefinitions.class})
+@ConditionalOnBean({QueueDataSource.class, DbQueues.class})
 @ConditionalOnBooleanProperty(name = "dbq.vacuum-watch.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(VacuumWatchProperties.class)
 public class VacuumWatchAutoConfiguration {
@@ -30,12 +30,12 @@ public class VacuumWatchAutoConfiguration {
     /** Checks every {@code dbq.vacuum-watch.interval} on a daemon thread, from start-up on. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public VacuumWatch dbQueueVacuumWatch(QueueDataSource queues, QueueDefinitions definitions,
+    public VacuumWatch dbQueueVacuumWatch(QueueDataSource queues, DbQueueProperties queueProperties,
                                           VacuumWatchProperties properties, ObjectProvider<VacuumListener> listeners) {
         String prefix = "dbq.vacuum-watch";
         VacuumThresholds thresholds = check(prefix, () -> new VacuumThresholds(properties.horizonAge(),
                 properties.horizonTransactions(), properties.deadTuples()));
-        List<QueueTable> tables = definitions.all().stream().map(d -> d.location().table()).toList();
+        List<QueueTable> tables = queueProperties.configs().values().stream().map(c -> c.location().table()).toList();
         VacuumWatch watch = new VacuumWatch(queues.dataSource(), tables, thresholds, listeners.orderedStream().toList());
         if (!tables.isEmpty()) {
             check(prefix, () -> watch.start(properties.interval()));

@@ -8,6 +8,7 @@ import io.dbqueue.spring.metrics.DbQueueMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.annotation.ImportCandidates;
@@ -37,7 +38,7 @@ class BackOffTest {
 
     @Test
     void theUsersOwnBeansWin() {
-        configured().withBean("myQueues", DbQueues.class, () -> new DbQueues(null, new QueueDefinitions(List.of()), null))
+        configured().withBean("myQueues", DbQueues.class, () -> new DbQueues(null, new Binder().bindOrCreate("dbq", DbQueueProperties.class), null))
                 .run(context -> {
                     assertThat(context).hasSingleBean(DbQueues.class);
                     assertThat(context.getBean(DbQueues.class).ids()).isEmpty();

@@ -76,7 +76,7 @@ class ConsumerTest {
     }
 
     /** {@code Thread.isVirtual()}, called reflectively since the tests are compiled for JDK 17; false before JDK 21. */
-    private static boolean isVirtual(Thread thread) {
+    static boolean isVirtual(Thread thread) {
         try {
             return Runtime.version().feature() >= 21 && (boolean) Thread.class.getMethod("isVirtual").invoke(thread);
         } catch (ReflectiveOperationException e) {

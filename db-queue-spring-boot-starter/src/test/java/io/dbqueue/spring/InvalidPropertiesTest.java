@@ -113,10 +113,16 @@ class InvalidPropertiesTest {
                 "dbq.queues.main.layout=dbq_seq"), "dbq.queues.main.table: table 'no_such_table' does not exist");
     }
 
-    @Test
-    void shutdownTimeoutMustBePositive() {
-        assertFailsWith(runner().withPropertyValues("dbq.shutdown-timeout=0s"),
-                "dbq.shutdown-timeout must be positive, was PT0S");
+    /** The door's own checks, reported under the property. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "dbq.shutdown-timeout=-1s | dbq.shutdown-timeout must be zero or positive, was PT-1S",
+            "dbq.idempotency-key-retention=0s | dbq.idempotency-key-retention must be positive, was PT0S",
+            "dbq.log.notify-interval=-1ms | dbq.log.notify-interval must be zero or positive, was PT-0.001S",
+            "dbq.log.topics.never_made_3.retention-interval=0s | dbq.log.topics.never_made_3.retention-interval must be positive, was PT0S"})
+    void aBadValueOfTheDoorNamesItsProperty(String property, String expected) {
+        assertFailsWith(runner().withPropertyValues(property, "dbq.log.topics.never_made_3.retention-drop-consumed=true"),
+                expected);
     }
 
     @Test

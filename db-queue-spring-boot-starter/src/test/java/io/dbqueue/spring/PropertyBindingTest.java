@@ -27,12 +27,13 @@ class PropertyBindingTest {
         String table = createTable(Layout.DBQ_SEQ);
         runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
                 .run(context -> {
-                    QueueDefinition main = context.getBean(QueueDefinitions.class).get("main");
+                    QueueConfig main = context.getBean(DbQueueProperties.class).configs().get("main");
                     QueueConfig expected = QueueConfig.of(new QueueTable(table, Layout.DBQ_SEQ).queue("main"));
-                    assertThat(main.config()).isEqualTo(expected);
-                    assertThat(main.config().poll()).isEqualTo(PollSettings.DEFAULT);
-                    assertThat(main.config().retry()).isEqualTo(RetryPolicy.DEFAULT);
-                    assertThat(main.virtualThreads()).isFalse();
+                    assertThat(main).isEqualTo(expected);
+                    assertThat(main.poll()).isEqualTo(PollSettings.DEFAULT);
+                    assertThat(main.retry()).isEqualTo(RetryPolicy.DEFAULT);
+                    assertThat(context.getBean(DbQueueProperties.class).queues().get("main").virtualThreads())
+                            .as("unset: as spring.threads.virtual.enabled").isNull();
                     assertThat(context.getBean(DbQueues.class).location("main").queueName()).isEqualTo("main");
                 });
     }
@@ -58,8 +59,8 @@ class PropertyBindingTest {
                 "dbq.queues.orders.vacuum.claimed-tasks=500",
                 "dbq.queues.orders.vacuum.min-interval=5s",
                 "dbq.queues.orders.virtual-threads=true").run(context -> {
-            QueueDefinition orders = context.getBean(QueueDefinitions.class).get("orders");
-            QueueConfig config = orders.config();
+            DbQueueProperties properties = context.getBean(DbQueueProperties.class);
+            QueueConfig config = properties.configs().get("orders");
             assertThat(config.location().table().name()).isEqualTo(table);
             assertThat(config.location().table().layout()).isEqualTo(Layout.QUEUE_TASKS_2);
             assertThat(config.location().queueName()).isEqualTo("orders.v2");
@@ -70,8 +71,9 @@ class PropertyBindingTest {
             assertThat(config.leaseTimeout()).isEqualTo(Duration.ofSeconds(30));
             assertThat(config.retry()).isEqualTo(RetryPolicy.of(RetryType.LINEAR, Duration.ofMillis(500), 4)
                     .withJitter(0.25));
-            assertThat(orders.vacuum()).isEqualTo(new VacuumPolicy(500, Duration.ofSeconds(5)));
-            assertThat(orders.virtualThreads()).isTrue();
+            assertThat(properties.queues().get("orders").vacuumPolicy("orders"))
+                    .isEqualTo(new VacuumPolicy(500, Duration.ofSeconds(5)));
+            assertThat(properties.queues().get("orders").virtualThreads()).isTrue();
         });
     }
 
@@ -82,7 +84,7 @@ class PropertyBindingTest {
         String table = createTable(Layout.DBQ_SEQ);
         runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
                 "dbq.queues.main.mode=" + value).run(context ->
-                assertThat(context.getBean(QueueDefinitions.class).get("main").config().mode()).isEqualTo(mode));
+                assertThat(context.getBean(DbQueueProperties.class).configs().get("main").mode()).isEqualTo(mode));
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.RetryPolicy.RetryType;
+import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.queue.Wakeup;
 import io.dbqueue.spring.log.TopicListenerContainers;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.dbqueue.spring.StarterTestSupport.count;
 import static io.dbqueue.spring.StarterTestSupport.createTable;
@@ -98,22 +100,11 @@ class StarterConfigurationTest {
         });
     }
 
-    @Test
-    void queuesThatDoNotSayFollowTheVirtualThreadsDefault() {
-        DbQueueProperties properties = bind("main.table=anywhere", "main.layout=dbq_seq",
-                "platform.table=anywhere", "platform.layout=dbq_seq",
-                "platform.virtual-threads=false");
-        QueueDefinitions definitions = QueueDefinitions.of(properties, true);
-        assertThat(definitions.get("main").virtualThreads()).isTrue();
-        assertThat(definitions.get("platform").virtualThreads()).isFalse();
-        assertThat(QueueDefinitions.of(properties, false).get("main").virtualThreads()).isFalse();
-    }
-
     /** Spring Boot binds an empty enum value to nothing, so the default stays. */
     @Test
     void anEmptyValueKeepsTheDefault() {
-        QueueConfig config = QueueDefinitions.of(bind("main.table=anywhere", "main.layout=dbq_seq", "main.mode=",
-                "main.wakeup=", "main.retry.type="), false).get("main").config();
+        QueueConfig config = bind("main.table=anywhere", "main.layout=dbq_seq", "main.mode=",
+                "main.wakeup=", "main.retry.type=").configs().get("main");
         assertThat(config.mode()).isEqualTo(DeliveryMode.AT_LEAST_ONCE);
         assertThat(config.wakeup()).isEqualTo(Wakeup.POLL);
         assertThat(config.retry().type()).isEqualTo(RetryType.GEOMETRIC);
@@ -121,11 +112,10 @@ class StarterConfigurationTest {
 
     @Test
     void retryMaxDelayDefaultsToADayOrTheIntervalWhenLonger() {
-        assertThat(QueueDefinitions.of(bind("main.table=anywhere", "main.layout=dbq_seq", "main.retry.interval=2d"),
-                false).get("main").config().retry().maxDelay()).isEqualTo(Duration.ofDays(2));
-        assertThat(QueueDefinitions.of(bind("main.table=anywhere", "main.layout=dbq_seq", "main.retry.interval=1s",
-                "main.retry.max-delay=5m"), false).get("main").config().retry().maxDelay())
-                .isEqualTo(Duration.ofMinutes(5));
+        assertThat(bind("main.table=anywhere", "main.layout=dbq_seq", "main.retry.interval=2d").configs().get("main")
+                .retry().maxDelay()).isEqualTo(Duration.ofDays(2));
+        assertThat(bind("main.table=anywhere", "main.layout=dbq_seq", "main.retry.interval=1s",
+                "main.retry.max-delay=5m").configs().get("main").retry().maxDelay()).isEqualTo(Duration.ofMinutes(5));
     }
 
     /** {@code dbq.queues.<values>} bound as the application would bind them. */
@@ -137,20 +127,34 @@ class StarterConfigurationTest {
         return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate("dbq", DbQueueProperties.class);
     }
 
+    /** Queues that do not say follow spring.threads.virtual.enabled (on JDK 21 and later); those that say keep it. */
     @Test
     void workersRunOnVirtualThreadsWhenSpringBootsThreadsAreVirtual() {
         String table = createTable(Layout.DBQ_SEQ);
         boolean jdk21 = JavaVersion.getJavaVersion().isEqualOrNewerThan(JavaVersion.TWENTY_ONE);
-        runner().withPropertyValues("spring.threads.virtual.enabled=true",
-                "dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
-                "dbq.queues.platform.table=" + table, "dbq.queues.platform.layout=dbq_seq",
-                "dbq.queues.platform.virtual-threads=false").run(context -> {
-            QueueDefinitions definitions = context.getBean(QueueDefinitions.class);
-            assertThat(definitions.get("main").virtualThreads()).as("only on JDK 21 and later").isEqualTo(jdk21);
-            assertThat(definitions.get("platform").virtualThreads()).isFalse();
-        });
-        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq").run(context ->
-                assertThat(context.getBean(QueueDefinitions.class).get("main").virtualThreads()).isFalse());
+        assertThat(handlerThreadIsVirtual(table, "main", "spring.threads.virtual.enabled=true"))
+                .as("only on JDK 21 and later").isEqualTo(jdk21);
+        assertThat(handlerThreadIsVirtual(table, "platform", "spring.threads.virtual.enabled=true",
+                "dbq.queues.platform.virtual-threads=false")).isFalse();
+        assertThat(handlerThreadIsVirtual(table, "main")).isFalse();
+    }
+
+    private static boolean handlerThreadIsVirtual(String table, String id, String... properties) {
+        AtomicReference<Thread> handler = new AtomicReference<>();
+        RecordingConsumer consumer = new RecordingConsumer(id) {
+            @Override
+            public void handle(TaskBatch batch) throws Exception {
+                handler.set(Thread.currentThread());
+                super.handle(batch);
+            }
+        };
+        runner().withPropertyValues("dbq.queues." + id + ".table=" + table, "dbq.queues." + id + ".layout=dbq_seq",
+                        "dbq.queues." + id + ".queue-name=" + id + "-threads", "dbq.queues." + id + ".no-task-timeout=10ms")
+                .withPropertyValues(properties).withBean(RecordingConsumer.class, () -> consumer).run(context -> {
+                    context.getBean(DbQueues.class).producer(id).enqueue("which thread");
+                    consumer.awaitHandled(1, Duration.ofSeconds(10));
+                });
+        return ConsumerTest.isVirtual(handler.get());
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.dbqueue.consumer;
 
 import io.dbqueue.common.DeliveryMode;
-import io.dbqueue.spring.QueueDefinitions;
+import io.dbqueue.spring.DbQueueProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ProcessingModesTest {
 
     @Autowired
-    QueueDefinitions definitions;
+    DbQueueProperties properties;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -47,6 +47,6 @@ class ProcessingModesTest {
 
     @Test
     void theConsumerAppliesItToItsQueue() {
-        assertThat(definitions.get("messages").config().mode()).isEqualTo(DeliveryMode.EXACTLY_ONCE);
+        assertThat(properties.configs().get("messages").mode()).isEqualTo(DeliveryMode.EXACTLY_ONCE);
     }
 }

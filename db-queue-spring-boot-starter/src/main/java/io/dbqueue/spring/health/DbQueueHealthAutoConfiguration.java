@@ -2,7 +2,6 @@ package io.dbqueue.spring.health;
 
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueues;
-import io.dbqueue.spring.QueueDepths;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -14,13 +13,13 @@ import org.springframework.context.annotation.Bean;
 /** The {@code dbQueue} health indicator, when the application has Spring Boot's health support (Actuator). */
 @AutoConfiguration(after = DbQueueAutoConfiguration.class)
 @ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
-@ConditionalOnBean({DbQueues.class, QueueDepths.class})
+@ConditionalOnBean(DbQueues.class)
 @ConditionalOnEnabledHealthIndicator("dbqueue")
 public class DbQueueHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "dbQueueHealthIndicator")
-    public DbQueueHealthIndicator dbQueueHealthIndicator(DbQueues queues, QueueDepths depths) {
-        return new DbQueueHealthIndicator(queues, depths);
+    public DbQueueHealthIndicator dbQueueHealthIndicator(DbQueues queues) {
+        return new DbQueueHealthIndicator(queues);
     }
 }

@@ -1,8 +1,8 @@
 package io.dbqueue.spring.health;
 
+import io.dbqueue.queue.QueueMonitor.Depth;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.spring.DbQueues;
-import io.dbqueue.spring.QueueDepths;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -11,19 +11,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Health {@code dbQueue}: UP when every queue's depth can be read and every consumed queue's workers
- * are running; DOWN otherwise. Details per queue id: depth, age of the oldest task, and the state of
- * its workers. Depths come from {@link QueueDepths}, so probes do not count the queue each time.
+ * Health {@code dbQueue}: UP when every queue's depth can be read and every consumed queue's workers are running;
+ * DOWN otherwise. Details per queue id: depth, age of the oldest task, and the state of its workers. Depths are
+ * {@link DbQueues#depth}'s, read at most once per few seconds.
  */
 public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
 
     private final DbQueues queues;
-    private final QueueDepths depths;
 
-    public DbQueueHealthIndicator(DbQueues queues, QueueDepths depths) {
+    public DbQueueHealthIndicator(DbQueues queues) {
         super("db-queue health check failed");
         this.queues = queues;
-        this.depths = depths;
     }
 
     @Override
@@ -32,30 +30,23 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
         for (String id : queues.ids()) {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("location", queues.location(id).toString());
-            QueueDepths.Reading reading = depths.read(id);
-            if (reading.depth() != null) {
-                details.put("depth", reading.depth().tasks());
-                details.put("oldestAgeSeconds", reading.depth().oldestAge().toMillis() / 1000.0);
-            } else {
+            try {
+                Depth depth = queues.depth(id);
+                details.put("depth", depth.tasks());
+                details.put("oldestAgeSeconds", depth.oldestAge().toMillis() / 1000.0);
+            } catch (RuntimeException e) {
                 up = false;
-                details.put("error", reading.failure().toString());
+                details.put("error", e.toString());
             }
             Optional<QueueWorkers> workers = queues.workers(id);
-            details.put("workers", workers.map(DbQueueHealthIndicator::state).orElse("none"));
+            details.put("workers", workers.map(w -> !w.isRunning() ? "stopped" : w.isPaused() ? "paused" : "running")
+                    .orElse("none"));
             if (workers.isPresent()) {
                 details.put("busyWorkers", workers.get().busyWorkers());
                 up &= workers.get().isRunning();
             }
             builder.withDetail(id, details);
         }
-        if (up) {
-            builder.up();
-        } else {
-            builder.down();
-        }
-    }
-
-    private static String state(QueueWorkers workers) {
-        return !workers.isRunning() ? "stopped" : workers.isPaused() ? "paused" : "running";
+        builder.status(up ? "UP" : "DOWN");
     }
 }

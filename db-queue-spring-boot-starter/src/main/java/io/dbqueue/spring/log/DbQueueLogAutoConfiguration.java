@@ -1,10 +1,5 @@
 package io.dbqueue.spring.log;
 
-import io.dbqueue.common.Identifiers;
-import io.dbqueue.common.QueueException;
-import io.dbqueue.common.Transactions;
-import io.dbqueue.log.LogSchema;
-import io.dbqueue.log.Topic;
 import io.dbqueue.DbQueue;
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueueCustomizer;
@@ -22,7 +17,6 @@ import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitializat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import javax.sql.DataSource;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -31,9 +25,8 @@ import java.util.Set;
 import static io.dbqueue.spring.InvalidQueuePropertyException.check;
 
 /**
- * The log: creates the topics under {@code dbq.log.topics} that do not exist (unless
- * {@code dbq.log.create-topics=false}), exposes their producers through {@link DbQueueTopics}, and
- * runs the application's {@link TopicListener} beans as group members. Application
+ * The log: the topics under {@code dbq.log.topics} ({@link DbQueueTopics}), their retention and notify interval in
+ * the {@link DbQueue}, and the application's {@link TopicListener} beans run as group members. Application
  * {@link io.dbqueue.log.LogListener} beans observe every member.
  */
 @AutoConfiguration(after = DbQueueAutoConfiguration.class)
@@ -42,33 +35,12 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
 @EnableConfigurationProperties({DbQueueLogProperties.class, DbQueueProperties.class})
 public class DbQueueLogAutoConfiguration {
 
-    @Bean(destroyMethod = "close")
+    @Bean
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     public DbQueueTopics dbQueueTopics(QueueDataSource queues, DbQueueLogProperties properties,
-                                       ObjectProvider<Transactions> transactions) {
-        properties.topics().forEach((name, topic) ->
-                ensure(queues.dataSource(), name, topic, properties.createTopics()));
-        return new DbQueueTopics(queues.dataSource(), properties.topics().keySet(), properties.notifyInterval(),
-                transactions.getIfAvailable(() -> Transactions.JDBC));
-    }
-
-    private static void ensure(DataSource dataSource, String name, DbQueueLogProperties.TopicProperties topic,
-                               boolean create) {
-        try {
-            Identifiers.topicName(name);
-            LogSchema.describe(dataSource, name);
-        } catch (IllegalArgumentException e) {
-            if (!create || !e.getMessage().startsWith("unknown topic")) {
-                throw new IllegalStateException("dbq.log.topics." + name + ": " + e.getMessage(), e);
-            }
-            Topic created = check("dbq.log.topics." + name, () -> new Topic(name, topic.partitions(), topic.segmentSize()));
-            try {
-                LogSchema.create(dataSource, created);
-            } catch (QueueException raced) {
-                LogSchema.describe(dataSource, name); // another instance created it at the same time: it exists now
-            }
-        }
+                                       ObjectProvider<DbQueue> door) {
+        return new DbQueueTopics(queues.dataSource(), properties, door::getObject);
     }
 
     @Bean
@@ -80,11 +52,14 @@ public class DbQueueLogAutoConfiguration {
                 queueProperties.autoStartup());
     }
 
-    /** The retention of every topic that sets one, run by the {@link DbQueue} once the topics exist. */
+    /** The topics' notify interval, and the retention of every topic that sets one, once the topics exist. */
     @Bean
-    public DbQueueCustomizer dbQueueTopicRetention(DbQueueLogProperties properties, DbQueueTopics topics) {
-        return builder -> properties.topics().forEach((topic, t) -> check("dbq.log.topics." + topic,
-                () -> t.retention().map(policy -> builder.retention(topic, policy, t.retentionInterval()))));
+    public DbQueueCustomizer dbQueueLogCustomizer(DbQueueLogProperties properties, DbQueueTopics topics) {
+        return builder -> {
+            check("dbq.log", () -> builder.topicNotifyInterval(properties.notifyInterval()));
+            properties.topics().forEach((topic, t) -> check("dbq.log.topics." + topic,
+                    () -> t.retention().map(policy -> builder.retention(topic, policy, t.retentionInterval()))));
+        };
     }
 
     /** Lag gauges, when the application has a {@link MeterRegistry}. */
@@ -98,8 +73,7 @@ public class DbQueueLogAutoConfiguration {
         TopicLagGauges dbQueueTopicLagGauges(MeterRegistry registry, DbQueueTopics topics,
                                              DbQueueLogProperties properties, ObjectProvider<TopicListener> listeners) {
             Map<String, Set<String>> groups = new LinkedHashMap<>();
-            properties.topics().forEach((topic, t) -> groups.computeIfAbsent(topic, k -> new LinkedHashSet<>())
-                    .addAll(t.groups().keySet()));
+            properties.topics().forEach((topic, t) -> groups.put(topic, new LinkedHashSet<>(t.groups().keySet())));
             listeners.orderedStream().filter(l -> groups.containsKey(l.topic()))
                     .forEach(l -> groups.get(l.topic()).add(l.group()));
             return new TopicLagGauges(registry, topics, groups);

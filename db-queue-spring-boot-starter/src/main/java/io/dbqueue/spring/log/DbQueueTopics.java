@@ -1,39 +1,63 @@
 package io.dbqueue.spring.log;
 
-import io.dbqueue.common.Transactions;
+import io.dbqueue.DbQueue;
+import io.dbqueue.common.Identifiers;
+import io.dbqueue.common.QueueException;
 import io.dbqueue.log.LogAdmin;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
 import io.dbqueue.log.TopicProducer;
+
 import javax.sql.DataSource;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
-/** The configured topics' producers (with wakeups for their readers) and admins, made once per topic. */
-public class DbQueueTopics implements AutoCloseable {
+import static io.dbqueue.spring.InvalidQueuePropertyException.check;
+
+/**
+ * The configured topics, created at start-up where they do not exist (unless {@code dbq.log.create-topics=false}):
+ * their producers (from the {@link DbQueue}, waking the topics' readers) and admins, made once per topic.
+ */
+public class DbQueueTopics {
 
     private final DataSource dataSource;
     private final Set<String> topics;
-    private final Duration notifyInterval;
-    private final Transactions transactions;
+    private final Supplier<DbQueue> door;
     private final Map<String, TopicProducer> producers = new ConcurrentHashMap<>();
 
-    public DbQueueTopics(DataSource dataSource, Set<String> topics, Duration notifyInterval, Transactions transactions) {
+    /** {@code door} is asked for only when a producer is: the door's topic retention needs the topics first. */
+    public DbQueueTopics(DataSource dataSource, DbQueueLogProperties properties, Supplier<DbQueue> door) {
         this.dataSource = dataSource;
-        this.topics = Set.copyOf(topics);
-        this.notifyInterval = notifyInterval;
-        this.transactions = transactions;
+        this.topics = Set.copyOf(properties.topics().keySet());
+        this.door = door;
+        properties.topics().forEach((name, topic) -> ensure(name, topic, properties.createTopics()));
+    }
+
+    private void ensure(String name, DbQueueLogProperties.TopicProperties topic, boolean create) {
+        try {
+            Identifiers.topicName(name);
+            LogSchema.describe(dataSource, name);
+        } catch (IllegalArgumentException e) {
+            if (!create || !e.getMessage().startsWith("unknown topic")) {
+                throw new IllegalStateException("dbq.log.topics." + name + ": " + e.getMessage(), e);
+            }
+            Topic created = check("dbq.log.topics." + name, () -> new Topic(name, topic.partitions(), topic.segmentSize()));
+            try {
+                LogSchema.create(dataSource, created);
+            } catch (QueueException raced) {
+                LogSchema.describe(dataSource, name); // another instance created it at the same time: it exists now
+            }
+        }
     }
 
     /**
-     * The producer of a topic under {@code dbq.log.topics}. Inside a Spring transaction on the
-     * DataSource its sends join it: the records exist if and only if it commits.
+     * The producer of a topic under {@code dbq.log.topics}, notifying at most once per {@code dbq.log.notify-interval}.
+     * Inside a Spring transaction on the DataSource its sends join it: the records exist if and only if it commits.
      */
     public TopicProducer producer(String topic) {
-        return producers.computeIfAbsent(known(topic),
-                t -> TopicProducer.withWakeups(dataSource, t, notifyInterval, transactions));
+        return producers.computeIfAbsent(known(topic), t -> door.get().topicProducer(t));
     }
 
     /** The topic as created: its partitions and segment size. */
@@ -56,10 +80,5 @@ public class DbQueueTopics implements AutoCloseable {
                     + " (dbq.log.topics.<name>)");
         }
         return topic;
-    }
-
-    @Override
-    public void close() {
-        producers.values().forEach(TopicProducer::close);
     }
 }
