@@ -14,11 +14,7 @@ import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/**
- * Finds {@link DbQueueListener} methods on the application's beans and registers each as a
- * {@link io.dbqueue.spring.QueueConsumer} singleton, which the starter's workers then run like any
- * other consumer bean. A method whose signature cannot be a listener fails start-up, naming it.
- */
+/** Registers each {@link DbQueueListener} method of the application's beans as a {@link MethodQueueConsumer} singleton. */
 public final class DbQueueListenerRegistrar implements BeanPostProcessor, BeanFactoryAware {
 
     private ConfigurableListableBeanFactory beanFactory;
@@ -40,11 +36,10 @@ public final class DbQueueListenerRegistrar implements BeanPostProcessor, BeanFa
         Supplier<PayloadSerializer> serializer = () -> beanFactory.getBeanProvider(PayloadSerializer.class)
                 .getIfAvailable(() -> PayloadSerializer.STRINGS);
         methods.forEach((method, annotation) -> {
-            ListenerMethod listener = ListenerMethod.of(method);
             Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
             invocable.setAccessible(true);
             beanFactory.registerSingleton(beanName + "#" + method.getName() + "#dbQueueListener",
-                    new MethodQueueConsumer(bean, invocable, listener, annotation, serializer));
+                    new MethodQueueConsumer(bean, method, invocable, annotation, serializer));
         });
         return bean;
     }

@@ -10,28 +10,54 @@ import io.dbqueue.spring.QueueConsumer;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** A {@link DbQueueListener} method as the {@link QueueConsumer} of its queue. */
+/** A {@link DbQueueListener} method as the {@link QueueConsumer} of its queue; a signature it cannot take fails, naming the method. */
 public final class MethodQueueConsumer implements QueueConsumer {
 
     private final Object bean;
     private final Method invocable;
-    private final ListenerMethod listener;
     private final DbQueueListener annotation;
     private final Supplier<PayloadSerializer> serializer;
+    private final String name;
+    private final Class<?> parameter; // TaskBatch, Task, List or a message type
+    private final Type messageType; // a message's, or a List's elements'; null for TaskBatch and Task
 
-    MethodQueueConsumer(Object bean, Method invocable, ListenerMethod listener, DbQueueListener annotation,
+    MethodQueueConsumer(Object bean, Method method, Method invocable, DbQueueListener annotation,
                         Supplier<PayloadSerializer> serializer) {
         this.bean = bean;
         this.invocable = invocable;
-        this.listener = listener;
         this.annotation = annotation;
         this.serializer = serializer;
+        this.name = method.getDeclaringClass().getName() + "." + method.getName();
+        if (method.getParameterCount() != 1) {
+            throw new IllegalStateException("@DbQueueListener method " + name + " must take one parameter (a message"
+                    + " type, a List of one, Task or TaskBatch); it takes " + method.getParameterCount());
+        }
+        this.parameter = method.getParameterTypes()[0];
+        Type generic = method.getGenericParameterTypes()[0];
+        if (parameter == List.class) {
+            if (!(generic instanceof ParameterizedType list) || !(list.getActualTypeArguments()[0] instanceof Class
+                    || list.getActualTypeArguments()[0] instanceof ParameterizedType)) {
+                throw new IllegalStateException("@DbQueueListener method " + name + " takes a List without a concrete"
+                        + " element type; declare it as List<YourMessage>");
+            }
+            this.messageType = list.getActualTypeArguments()[0];
+        } else {
+            this.messageType = parameter == TaskBatch.class || parameter == Task.class ? null : generic;
+        }
+        boolean perTask = parameter != TaskBatch.class && parameter != List.class;
+        Class<?> returns = method.getReturnType();
+        if (returns != void.class && !(perTask && returns == TaskResult.class)) {
+            throw new IllegalStateException("@DbQueueListener method " + name + " must return void" + (perTask
+                    ? " or TaskResult" : "") + ", returns " + returns.getName());
+        }
         if (annotation.mode().length > 1) {
-            throw new IllegalStateException("@DbQueueListener on " + listener.describe() + " names " + annotation.mode().length
+            throw new IllegalStateException("@DbQueueListener on " + name + " names " + annotation.mode().length
                     + " modes; name one, or none to keep dbq.queues." + annotation.queue() + ".mode");
         }
     }
@@ -53,23 +79,20 @@ public final class MethodQueueConsumer implements QueueConsumer {
                 config = config.withBatchSize(annotation.batchSize());
             }
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("@DbQueueListener on " + listener.describe() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("@DbQueueListener on " + name + ": " + e.getMessage(), e);
         }
-        if (annotation.mode().length == 1) {
-            config = config.withMode(annotation.mode()[0]);
-        }
-        return config;
+        return annotation.mode().length == 1 ? config.withMode(annotation.mode()[0]) : config;
     }
 
     @Override
     public void handle(TaskBatch batch) throws Exception {
-        switch (listener.kind()) {
-            case BATCH -> handleBatch(batch);
-            case LIST -> handleList(batch);
-            case TASK, MESSAGE -> {
-                for (Task task : batch.tasks()) {
-                    handleOne(batch, task);
-                }
+        if (parameter == TaskBatch.class) {
+            handleBatch(batch);
+        } else if (parameter == List.class) {
+            handleList(batch);
+        } else {
+            for (Task task : batch.tasks()) {
+                handleOne(batch, task);
             }
         }
     }
@@ -92,7 +115,7 @@ public final class MethodQueueConsumer implements QueueConsumer {
         List<Task> readable = new ArrayList<>();
         for (Task task : batch.tasks()) {
             try {
-                messages.add(serializer.get().deserialize(task.payload(), listener.messageType()));
+                messages.add(serializer.get().deserialize(task.payload(), messageType));
                 readable.add(task);
             } catch (PayloadException e) {
                 batch.answer(task, TaskResult.deadLetter(e.getMessage()));
@@ -106,22 +129,17 @@ public final class MethodQueueConsumer implements QueueConsumer {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            TaskResult failed = failure(e);
-            readable.forEach(task -> batch.answer(task, failed));
+            readable.forEach(task -> batch.answer(task, failure(e)));
         }
     }
 
     private void handleOne(TaskBatch batch, Task task) throws InterruptedException {
         Object argument;
-        if (listener.kind() == ListenerMethod.Kind.TASK) {
-            argument = task;
-        } else {
-            try {
-                argument = serializer.get().deserialize(task.payload(), listener.messageType());
-            } catch (PayloadException e) {
-                batch.answer(task, TaskResult.deadLetter(e.getMessage()));
-                return;
-            }
+        try {
+            argument = parameter == Task.class ? task : serializer.get().deserialize(task.payload(), messageType);
+        } catch (PayloadException e) {
+            batch.answer(task, TaskResult.deadLetter(e.getMessage()));
+            return;
         }
         try {
             Object result = invoke(argument);
@@ -151,16 +169,15 @@ public final class MethodQueueConsumer implements QueueConsumer {
         try {
             return invocable.invoke(bean, argument);
         } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof Exception exception) {
+            if (e.getCause() instanceof Exception exception) {
                 throw exception;
             }
-            throw (Error) cause;
+            throw (Error) e.getCause();
         }
     }
 
     @Override
     public String toString() {
-        return "@DbQueueListener " + listener.describe();
+        return "@DbQueueListener " + name;
     }
 }
