@@ -202,14 +202,8 @@ public final class DbQueue implements AutoCloseable {
         }
         closed = true;
         long deadline = System.nanoTime() + shutdownTimeout.toNanos();
-        workers.forEach(QueueWorkers::pause);
         members.forEach(GroupConsumer::stopReading);
-        for (QueueWorkers w : workers) {
-            if (!w.shutdown(left(deadline))) {
-                LOG.warn("{}: batches still in progress after {}; their unanswered tasks were released",
-                        w.config().location(), shutdownTimeout);
-            }
-        }
+        QueueWorkers.shutdownAll(workers, shutdownTimeout);
         members.forEach(m -> m.shutdown(left(deadline)));
         producers.forEach(DbQueue::closeQuietly);
         closeQuietly(channels);

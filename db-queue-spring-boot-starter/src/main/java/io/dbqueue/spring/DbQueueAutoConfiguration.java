@@ -45,11 +45,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Validates {@code dbq.queues}, makes sure the queue tables exist, exposes {@link DbQueues} and runs
- * the workers of the application's {@link QueueConsumer} beans. Application {@link QueueListener}
- * beans (and the starter's metrics) observe every queue. Active when the application has one
- * DataSource (or a primary one), one marked {@link DbQueueDataSource}, or a {@link QueueDataSource}
- * bean of its own; with queues configured and none of these, start-up fails saying which to add.
+ * The queues of {@code dbq.queues} through one {@link DbQueue}: {@link DbQueues}, and the workers of the
+ * {@link QueueConsumer} beans; {@link QueueListener} beans observe every queue. Active with one (or a primary)
+ * DataSource, one marked {@link DbQueueDataSource}, or a {@link QueueDataSource} bean; with queues configured and none
+ * of these, start-up fails saying which to add.
  */
 @AutoConfiguration(after = DataSourceAutoConfiguration.class)
 @Conditional(DbQueueAutoConfiguration.QueueDataSourceCondition.class)
@@ -58,10 +57,8 @@ import java.util.Map;
 public class DbQueueAutoConfiguration {
 
     /**
-     * The consumers' lifecycle phase: one below Spring Boot's web server graceful shutdown
-     * (WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE, {@code DEFAULT_PHASE - 1024}), so the
-     * workers stop only after the requests in progress have finished, handlers that call the
-     * application's own endpoints included.
+     * The consumers' phase: one below the web server's graceful shutdown ({@code DEFAULT_PHASE - 1024}), so they stop
+     * after the requests in progress, handlers that call the application's own endpoints included.
      */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1025;
 
@@ -114,11 +111,7 @@ public class DbQueueAutoConfiguration {
         return new QueueDataSource(chosen);
     }
 
-    /**
-     * Spring's transactions for the queues: producers join the calling thread's transaction, and
-     * exactly-once batches run in transactions of the application's transaction manager when it
-     * manages the queues' DataSource (else of a JDBC transaction manager of the starter's own on it).
-     */
+    /** Exactly-once batches run in the application's transaction manager when it manages the queues' DataSource. */
     @Bean
     @ConditionalOnMissingBean
     public Transactions dbQueueTransactions(QueueDataSource queues, ObjectProvider<PlatformTransactionManager> managers) {
@@ -127,10 +120,7 @@ public class DbQueueAutoConfiguration {
                 : new DataSourceTransactionManager(queues.dataSource()));
     }
 
-    /**
-     * Whether {@code manager}'s transactions hold a connection of {@code dataSource}: a JDBC manager's
-     * resource is the DataSource; JPA's and Hibernate's managers expose theirs as getDataSource().
-     */
+    /** A JDBC manager's resource is the DataSource; JPA's and Hibernate's managers expose theirs as getDataSource(). */
     private static boolean manages(PlatformTransactionManager manager, DataSource dataSource) {
         Object target = TransactionSynchronizationUtils.unwrapResourceIfNecessary(dataSource);
         if (manager instanceof ResourceTransactionManager resources
@@ -143,11 +133,7 @@ public class DbQueueAutoConfiguration {
                 && TransactionSynchronizationUtils.unwrapResourceIfNecessary(QueueDataSource.unwrapped(ds)) == target;
     }
 
-    /**
-     * The front door to the queues: their producers and consumers, and what runs behind them (wakeups, notifier,
-     * each table's vacuum, the purge of idempotency keys, and what {@link DbQueueCustomizer} beans add). Built after
-     * Flyway, Liquibase and spring.sql.init have run, since a migration may create the queue tables it checks.
-     */
+    /** Built after Flyway, Liquibase and spring.sql.init: a migration may create the queue tables it checks. */
     @Bean
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
@@ -172,28 +158,14 @@ public class DbQueueAutoConfiguration {
     /** Closes the {@link DbQueue} as the context stops, in the phase after the consumers': below {@link #PHASE}. */
     @Bean
     public SmartLifecycle dbQueueClose(DbQueue door) {
-        return new SmartLifecycle() {
-            private volatile boolean running;
-
+        return new DbQueueLifecycle(true, PHASE - 1) {
             @Override
-            public void start() {
-                running = true;
+            protected void doStart() {
             }
 
             @Override
-            public void stop() {
-                running = false;
+            protected void doStop() {
                 door.close();
-            }
-
-            @Override
-            public boolean isRunning() {
-                return running;
-            }
-
-            @Override
-            public int getPhase() {
-                return PHASE - 1;
             }
         };
     }

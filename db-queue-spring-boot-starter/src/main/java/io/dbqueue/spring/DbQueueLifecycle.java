@@ -2,43 +2,39 @@ package io.dbqueue.spring;
 
 import org.springframework.context.SmartLifecycle;
 
-/**
- * The starter's consumers (queue workers, topic listeners): they start and stop in {@link DbQueueAutoConfiguration#PHASE},
- * with the context unless {@code dbq.auto-startup=false}. A start that fails stops what it had started.
- */
+/** A lifecycle of the starter's (its consumers', its door's close); a start that fails stops what it started. */
 public abstract class DbQueueLifecycle implements SmartLifecycle {
 
     private final boolean autoStartup;
+    private final int phase;
     private volatile boolean running;
 
-    protected DbQueueLifecycle(boolean autoStartup) {
+    protected DbQueueLifecycle(boolean autoStartup, int phase) {
         this.autoStartup = autoStartup;
+        this.phase = phase;
     }
 
-    /** Checks every consumer, then starts them all. */
-    protected abstract void startConsumers();
+    protected abstract void doStart();
 
-    /** Stops what {@link #startConsumers} started, gracefully within {@code dbq.shutdown-timeout}. */
-    protected abstract void stopConsumers();
+    protected abstract void doStop();
 
     @Override
     public final synchronized void start() {
-        if (running) {
-            return;
+        if (!running) {
+            try {
+                doStart();
+            } catch (RuntimeException e) {
+                doStop();
+                throw e;
+            }
+            running = true;
         }
-        try {
-            startConsumers();
-        } catch (RuntimeException e) {
-            stopConsumers();
-            throw e;
-        }
-        running = true;
     }
 
     @Override
     public final synchronized void stop() {
         running = false;
-        stopConsumers();
+        doStop();
     }
 
     @Override
@@ -53,6 +49,6 @@ public abstract class DbQueueLifecycle implements SmartLifecycle {
 
     @Override
     public final int getPhase() {
-        return DbQueueAutoConfiguration.PHASE;
+        return phase;
     }
 }

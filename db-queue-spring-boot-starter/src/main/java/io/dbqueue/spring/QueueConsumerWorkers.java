@@ -13,7 +13,6 @@ import org.springframework.boot.system.JavaVersion;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,7 +45,7 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
      */
     public QueueConsumerWorkers(DbQueue door, DbQueueProperties properties, ObjectProvider<QueueConsumer> consumers,
                                 BeanFactory beans, boolean virtualThreads) {
-        super(properties.autoStartup());
+        super(properties.autoStartup(), DbQueueAutoConfiguration.PHASE);
         this.door = door;
         this.properties = properties;
         this.consumers = consumers;
@@ -62,7 +61,7 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
     }
 
     @Override
-    protected void startConsumers() {
+    protected void doStart() {
         Map<String, QueueConfig> configs = properties.configs();
         Map<String, QueueGroup> groups = properties.queueGroups(configs);
         List<QueueConsumer> all = consumers.orderedStream().toList();
@@ -90,17 +89,10 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
     }
 
     @Override
-    protected void stopConsumers() {
+    protected void doStop() {
         List<QueueWorkers> stopping = new ArrayList<>(workers.values());
         workers.clear();
-        stopping.forEach(QueueWorkers::pause); // every queue stops claiming at once; they share one deadline
-        long deadline = System.nanoTime() + properties.shutdownTimeout().toNanos();
-        for (QueueWorkers queue : stopping) {
-            if (!queue.shutdown(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
-                LOG.warn("dbq: {} did not finish its batches within {}; unanswered tasks were released",
-                        queue.config().location(), properties.shutdownTimeout());
-            }
-        }
+        QueueWorkers.shutdownAll(stopping, properties.shutdownTimeout());
     }
 
     /** A consumer by its own toString() if it has one (a {@code @DbQueueListener} method's names it), else by its class. */

@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -221,6 +222,21 @@ public final class QueueWorkers implements AutoCloseable {
 
     public boolean isRunning() {
         return running && threads.stream().anyMatch(Thread::isAlive);
+    }
+
+    /**
+     * Stops {@code workers} together: all stop claiming at once, then their batches in progress get up to
+     * {@code timeout} between them ({@link #shutdown}); those not done in time are logged.
+     */
+    public static void shutdownAll(Collection<QueueWorkers> workers, Duration timeout) {
+        workers.forEach(QueueWorkers::pause);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (QueueWorkers w : workers) {
+            if (!w.shutdown(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                LOG.warn("{}: batches still in progress after {}; their unanswered tasks were released",
+                        w.config().location(), timeout);
+            }
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.dbqueue.spring.log;
 
 import io.dbqueue.DbQueue;
 import io.dbqueue.log.GroupConsumer;
+import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueueLifecycle;
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -25,7 +26,7 @@ public final class TopicListenerContainers extends DbQueueLifecycle {
     public TopicListenerContainers(DbQueue door, DbQueueLogProperties properties,
                                    ObjectProvider<TopicListener> listeners, Duration shutdownTimeout,
                                    boolean autoStartup) {
-        super(autoStartup);
+        super(autoStartup, DbQueueAutoConfiguration.PHASE);
         this.door = door;
         this.properties = properties;
         this.listeners = listeners;
@@ -33,7 +34,7 @@ public final class TopicListenerContainers extends DbQueueLifecycle {
     }
 
     @Override
-    protected void startConsumers() {
+    protected void doStart() {
         List<TopicListener> all = listeners.orderedStream().toList();
         for (TopicListener listener : all) {
             if (!properties.topics().containsKey(listener.topic())) {
@@ -51,7 +52,7 @@ public final class TopicListenerContainers extends DbQueueLifecycle {
     }
 
     @Override
-    protected void stopConsumers() {
+    protected void doStop() {
         GroupConsumer.shutdownAll(members, shutdownTimeout);
         members.clear();
     }
