@@ -1,12 +1,8 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.common.DeliveryMode;
-import java.util.Locale;
 
-/**
- * {@code dbq.queues.<id>.mode}: the core's three delivery modes, and at-least-once with the batches
- * handled on an executor bean.
- */
+/** {@code dbq.queues.<id>.mode}: the core's three delivery modes, and at-least-once with the batches on an executor bean. */
 public enum QueueMode {
 
     /** Claim with a lease, handle, then delete: a task whose consumer dies is handed out again. */
@@ -26,10 +22,5 @@ public enum QueueMode {
 
     public DeliveryMode deliveryMode() {
         return deliveryMode;
-    }
-
-    /** As written in properties, e.g. at-least-once. */
-    public String propertyValue() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }
