@@ -15,7 +15,6 @@ import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import javax.sql.DataSource;
-import java.util.List;
 
 import static io.dbqueue.spring.StarterTestSupport.createTable;
 import static io.dbqueue.spring.StarterTestSupport.runner;

@@ -57,7 +57,7 @@ public final class TopicListenerContainers extends DbQueueLifecycle {
         members.clear();
     }
 
-    /** The members running now, for health and tests. */
+    /** The members running now. */
     public synchronized List<GroupConsumer> members() {
         return List.copyOf(members);
     }
