@@ -9,8 +9,13 @@ public interface Driver {
     /** The name used in workloads, flags and results. */
     DriverName name();
 
-    /** Why this driver cannot run on this machine right now, or null when it can. Asked once per bench run. */
-    String unavailableReason();
+    /**
+     * Why this driver cannot run on this machine right now, or null when it can (the in-process
+     * PostgreSQL drivers always can). Asked once per bench run.
+     */
+    default String unavailableReason() {
+        return null;
+    }
 
     /**
      * Whether the load runs in this JVM (the library, its JDBC loop, the brokers' clients), whose JIT

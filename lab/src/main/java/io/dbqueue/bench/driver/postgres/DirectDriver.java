@@ -39,10 +39,6 @@ public final class DirectDriver implements Driver {
         return DriverName.DIRECT;
     }
 
-    @Override
-    public String unavailableReason() {
-        return null;
-    }
 
     @Override
     public Repetition run(CellContext context) throws Exception {

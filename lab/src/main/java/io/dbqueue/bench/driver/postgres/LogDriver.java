@@ -49,10 +49,6 @@ public final class LogDriver implements Driver {
         return DriverName.LOG;
     }
 
-    @Override
-    public String unavailableReason() {
-        return null;
-    }
 
     @Override
     public Repetition run(CellContext context) throws Exception {

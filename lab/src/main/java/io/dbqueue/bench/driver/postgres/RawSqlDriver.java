@@ -35,10 +35,6 @@ public final class RawSqlDriver implements Driver {
         return DriverName.RAW_SQL;
     }
 
-    @Override
-    public String unavailableReason() {
-        return null;
-    }
 
     @Override
     public Repetition run(CellContext context) throws Exception {
