@@ -108,21 +108,32 @@ public final class DbQueue implements AutoCloseable {
      * builder's {@link Builder#transactions} if the calling thread is in one, and wake the queue's
      * consumers (of any process) that listen.
      */
-    public synchronized QueueProducer producer(QueueLocation queue) {
+    public QueueProducer producer(QueueLocation queue) {
+        return producer(queue, Wakeup.NOTIFY);
+    }
+
+    /**
+     * As {@link #producer(QueueLocation)}, for a queue whose consumers wake as {@code consumers} says:
+     * with {@link Wakeup#POLL} it sends no wakeups, so its enqueues skip even the check whether
+     * anyone listens.
+     */
+    public synchronized QueueProducer producer(QueueLocation queue, Wakeup consumers) {
         open();
         maintenance.purgeKeys(queue.table());
-        return new QueueProducer(dataSource, queue, listener, transactions, notifier());
+        return new QueueProducer(dataSource, queue, listener, transactions, notifierFor(consumers));
     }
 
     /**
      * A producer of {@code queue} that merges single enqueues from many threads into batches
-     * ({@link CoalescingProducer}); it commits on its own connections. Closed with the door.
+     * ({@link CoalescingProducer}); it commits on its own connections and wakes the consumers as
+     * {@link #producer(QueueLocation, Wakeup)} does. Closed with the door.
      */
-    public synchronized CoalescingProducer coalescingProducer(QueueLocation queue, CoalescingProducer.Settings batching) {
+    public synchronized CoalescingProducer coalescingProducer(QueueLocation queue, CoalescingProducer.Settings batching,
+                                                              Wakeup consumers) {
         open();
         maintenance.purgeKeys(queue.table());
         CoalescingProducer producer = new CoalescingProducer(
-                new QueueProducer(dataSource, queue, listener, Transactions.JDBC, notifier()), batching);
+                new QueueProducer(dataSource, queue, listener, Transactions.JDBC, notifierFor(consumers)), batching);
         producers.add(producer);
         return producer;
     }
@@ -259,7 +270,11 @@ public final class DbQueue implements AutoCloseable {
         return channels;
     }
 
-    private QueueNotifier notifier() {
+    /** The shared notifier, or null for consumers that only poll. */
+    private QueueNotifier notifierFor(Wakeup consumers) {
+        if (consumers == Wakeup.POLL) {
+            return null;
+        }
         if (notifier == null) {
             notifier = new QueueNotifier(dataSource, notifyInterval);
         }

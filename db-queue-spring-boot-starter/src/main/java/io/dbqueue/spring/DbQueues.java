@@ -34,7 +34,7 @@ public class DbQueues {
         this.properties = properties;
         this.consumers = consumers;
         properties.configs().forEach((id, config) -> {
-            producers.put(id, door.producer(config.location()));
+            producers.put(id, door.producer(config.location(), config.wakeup()));
             depths.put(id, new Cached<>(new QueueMonitor(door.dataSource(), config.location())::depth));
         });
     }
@@ -50,8 +50,8 @@ public class DbQueues {
 
     /**
      * The producer of queue {@code id}; thread-safe, one per queue, reported to the queue listeners, and waking the
-     * queue's listening consumers. Inside a Spring transaction on the queues' DataSource its enqueues join it: the
-     * tasks exist if and only if it commits.
+     * queue's listening consumers unless its wakeup is poll. Inside a Spring transaction on the queues' DataSource its
+     * enqueues join it: the tasks exist if and only if it commits.
      */
     public QueueProducer producer(String id) {
         QueueProducer producer = producers.get(id);
@@ -69,7 +69,8 @@ public class DbQueues {
     public CoalescingProducer coalescingProducer(String id) {
         QueueLocation location = location(id);
         return coalescingProducers.computeIfAbsent(id,
-                key -> door.coalescingProducer(location, properties.queues().get(id).coalescing(id)));
+                key -> door.coalescingProducer(location, properties.queues().get(id).coalescing(id),
+                        properties.queues().get(id).wakeup()));
     }
 
     public DeadLetters deadLetters(String id) {

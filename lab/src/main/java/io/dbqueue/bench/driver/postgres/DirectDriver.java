@@ -39,7 +39,6 @@ public final class DirectDriver implements Driver {
         return DriverName.DIRECT;
     }
 
-
     @Override
     public Repetition run(CellContext context) throws Exception {
         Workload workload = context.workload();
@@ -51,7 +50,7 @@ public final class DirectDriver implements Driver {
                 DbQueue door = DbQueue.builder(pool).listener(new Processed(meter))
                         .shutdownTimeout(Duration.ofSeconds(10)).build();
                 QueueLocation location = context.location();
-                QueueProducer producer = door.producer(location);
+                QueueProducer producer = door.producer(location, workload.wakeup());
                 QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers()).withMode(workload.mode())
                         .withPoll(PollSettings.DEFAULT.withBatchSize(workload.claimBatch(batchSize)))
                         .withWakeup(workload.wakeup());
