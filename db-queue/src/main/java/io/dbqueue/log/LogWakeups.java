@@ -1,15 +1,13 @@
 package io.dbqueue.log;
 
 import io.dbqueue.wakeup.ChannelListener;
-import javax.sql.DataSource;
-import java.util.Collection;
 
 /**
  * Wakes idle group members when a producer made {@link TopicProducer#withWakeups} appends to a
  * partition they hold, so that a topic read by idle members costs a poll now and then and a fresh
  * message is still read within milliseconds. A notification names the partition, so only its
- * holders (one member per group) wake, not every member of the topic. One connection listens for
- * all the given (or {@link #add added}) members ({@link ChannelListener}); after a reconnect every member is woken.
+ * holders (one member per group) wake, not every member of the topic. The door's one connection
+ * listens for every {@link #add added} member ({@link ChannelListener}); after a reconnect every member is woken.
  */
 public final class LogWakeups implements AutoCloseable {
 
@@ -17,12 +15,6 @@ public final class LogWakeups implements AutoCloseable {
 
     private LogWakeups(ChannelListener listener) {
         this.listener = listener;
-    }
-
-    public static LogWakeups start(DataSource dataSource, Collection<GroupConsumer> members) {
-        LogWakeups wakeups = new LogWakeups(ChannelListener.start(dataSource, "dbq-log-wakeups"));
-        members.forEach(wakeups::add);
-        return wakeups;
     }
 
     /** Wakeups on a connection shared with others ({@code DbQueue}'s); closing either closes both. */

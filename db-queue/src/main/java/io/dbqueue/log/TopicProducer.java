@@ -55,15 +55,9 @@ public final class TopicProducer implements AutoCloseable {
 
     /**
      * As {@link #create}, and after each append sends a coalesced NOTIFY (at most one per
-     * {@code interval}) that {@link LogWakeups} passes on to the topic's idle readers.
-     */
-    public static TopicProducer withWakeups(DataSource dataSource, String topicName, Duration interval) {
-        return withWakeups(dataSource, topicName, interval, Transactions.JDBC);
-    }
-
-    /**
-     * As {@link #withWakeups(DataSource, String, Duration)}; a send without a connection joins the
-     * transaction {@code transactions} finds the calling thread in, as {@link #sendAll(Connection, List)}.
+     * {@code interval}) that {@link LogWakeups} passes on to the topic's idle readers; a send without
+     * a connection joins the transaction {@code transactions} finds the calling thread in, as
+     * {@link #sendAll(Connection, List)}.
      */
     public static TopicProducer withWakeups(DataSource dataSource, String topicName, Duration interval,
                                             Transactions transactions) {

@@ -1,6 +1,5 @@
 package io.dbqueue.maintenance;
 
-import io.dbqueue.internal.DaemonThreads;
 import io.dbqueue.internal.Jdbc;
 import io.dbqueue.log.Topic;
 import io.dbqueue.log.TopicSegments;
@@ -11,14 +10,10 @@ import org.slf4j.LoggerFactory;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Applies a {@link RetentionPolicy} to a topic by dropping whole segments, oldest first, and raising
@@ -26,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * leaves no dead tuples behind. A drop waits at most 2 s for its locks ({@link TopicSegments#drop}) (readers and
  * writers of the partition queue behind a waiting DROP); one that times out is tried next round.
  */
-public final class LogRetention implements AutoCloseable {
+public final class LogRetention {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogRetention.class);
     private static final String LOCK_NOT_AVAILABLE = "55P03";
@@ -35,7 +30,6 @@ public final class LogRetention implements AutoCloseable {
     private final Topic topic;
     private final TopicSegments segments;
     private final RetentionPolicy policy;
-    private ScheduledExecutorService scheduler;
 
     private LogRetention(DataSource dataSource, TopicSegments segments, RetentionPolicy policy) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -46,17 +40,6 @@ public final class LogRetention implements AutoCloseable {
 
     public static LogRetention of(DataSource dataSource, String topicName, RetentionPolicy policy) {
         return new LogRetention(dataSource, TopicSegments.of(dataSource, topicName), policy);
-    }
-
-    /** Applies the policy every {@code interval} on a daemon thread until closed. */
-    public static LogRetention start(DataSource dataSource, String topicName, RetentionPolicy policy,
-                                     Duration interval) {
-        LogRetention retention = of(dataSource, topicName, policy);
-        retention.scheduler = Executors.newSingleThreadScheduledExecutor(
-                DaemonThreads.named("dbq-log-retention-" + topicName));
-        retention.scheduler.scheduleWithFixedDelay(retention::applyQuietly, interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
-        return retention;
     }
 
     /** {@link #apply}, a failure logged: for a schedule, whose next round tries again. */
@@ -125,13 +108,6 @@ public final class LogRetention implements AutoCloseable {
                 return false;
             }
             throw e;
-        }
-    }
-
-    @Override
-    public void close() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.dbqueue.bench.driver.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.DbQueue;
 import io.dbqueue.bench.driver.CellContext;
 import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.InProcessMeasurement;
@@ -13,11 +14,8 @@ import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.log.GroupConfig;
-import io.dbqueue.log.GroupConsumer;
 import io.dbqueue.log.LogMessage;
-import io.dbqueue.maintenance.LogRetention;
 import io.dbqueue.log.LogSchema;
-import io.dbqueue.log.LogWakeups;
 import io.dbqueue.log.RecordHandler;
 import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.log.Topic;
@@ -34,8 +32,10 @@ import java.util.stream.IntStream;
  * partitions, the workload's producers appending batches of the cell's batch size through one
  * {@link TopicProducer}, and {@link LogLoad#groups()} consumer groups of the workload's
  * {@code consumers} members each, at the workload's delivery mode, woken by the producer's
- * notifications, and the workload's retention every 10 seconds. A record counts as processed when a group's handler gets it, once per group: the
- * cell's throughput is the read rate summed over the groups, its enqueue throughput the write rate.
+ * notifications, and the workload's retention every 10 seconds, all through the front door,
+ * {@link DbQueue}. A record counts as processed when a group's handler gets it, once per group:
+ * the cell's throughput is the read rate summed over the groups, its enqueue throughput the write
+ * rate.
  */
 public final class LogDriver implements Driver {
 
@@ -49,7 +49,6 @@ public final class LogDriver implements Driver {
         return DriverName.LOG;
     }
 
-
     @Override
     public Repetition run(CellContext context) throws Exception {
         Workload workload = context.workload();
@@ -62,53 +61,41 @@ public final class LogDriver implements Driver {
             IntStream.range(0, log.partitions()).forEach(p -> tables.add(TOPIC + "_p" + p));
             return InProcessMeasurement.run(context, tables, log.groups(), meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
-                TopicProducer producer = TopicProducer.withWakeups(pool, TOPIC, NOTIFY_INTERVAL);
-                Readers readers = Readers.start(pool, workload, meter);
-                RetentionPolicy retention = log.retentionPolicy();
-                AutoCloseable retaining = retention == null ? () -> { }
-                        : LogRetention.start(pool, TOPIC, retention, RETENTION_INTERVAL);
+                DbQueue door = door(pool, log.retentionPolicy());
+                TopicProducer producer = door.topicProducer(TOPIC);
+                for (int g = 0; g < log.groups(); g++) {
+                    for (int m = 0; m < workload.consumers(); m++) {
+                        GroupConfig config = GroupConfig.of(TOPIC, "group-" + (g + 1)).withMode(workload.mode())
+                                .withBatchSize(workload.readBatch()).withPollInterval(POLL_INTERVAL)
+                                .withMemberId("group-" + (g + 1) + "-member-" + (m + 1));
+                        door.consumeTopic(config, counting(meter, workload.readBatch()));
+                    }
+                }
                 Producers producers = Producers.start(workload, context.cell().batchSize(), meter,
                         () -> payloads -> producer.sendAll(payloads.stream().map(LogMessage::of).toList()), failure);
-                return new Load(() -> {
-                    producers.close();
-                    producer.close();
-                    retaining.close();
-                }, readers, failure);
+                return new Load(producers, door::close, failure);
             });
         }
     }
 
-    /** The groups' members and the wakeups that cut their waits. */
-    private record Readers(List<GroupConsumer> members, LogWakeups wakeups) implements AutoCloseable {
+    /** The front door: the producer's wakeups, the members' LISTEN connection and the retention, if any. */
+    private static DbQueue door(HikariDataSource pool, RetentionPolicy retention) {
+        DbQueue.Builder builder = DbQueue.builder(pool).topicNotifyInterval(NOTIFY_INTERVAL)
+                .shutdownTimeout(Duration.ofSeconds(10));
+        if (retention != null) {
+            builder.retention(TOPIC, retention, RETENTION_INTERVAL);
+        }
+        return builder.build();
+    }
 
-        static Readers start(HikariDataSource pool, Workload workload, Meter meter) {
-            List<GroupConsumer> members = new ArrayList<>();
-            for (int g = 0; g < workload.log().groups(); g++) {
-                for (int m = 0; m < workload.consumers(); m++) {
-                    GroupConfig config = GroupConfig.of(TOPIC, "group-" + (g + 1)).withMode(workload.mode())
-                            .withBatchSize(workload.readBatch()).withPollInterval(POLL_INTERVAL)
-                            .withMemberId("group-" + (g + 1) + "-member-" + (m + 1));
-                    members.add(GroupConsumer.start(pool, config, counting(meter, workload.readBatch())));
-                }
+    private static RecordHandler counting(Meter meter, int readBatch) {
+        long[] stamps = new long[readBatch];
+        return batch -> {
+            int count = batch.records().size();
+            for (int i = 0; i < count; i++) {
+                stamps[i] = Payloads.stamp(batch.records().get(i).payload());
             }
-            return new Readers(members, LogWakeups.start(pool, members));
-        }
-
-        private static RecordHandler counting(Meter meter, int readBatch) {
-            long[] stamps = new long[readBatch];
-            return batch -> {
-                int count = batch.records().size();
-                for (int i = 0; i < count; i++) {
-                    stamps[i] = Payloads.stamp(batch.records().get(i).payload());
-                }
-                meter.processed(stamps, count);
-            };
-        }
-
-        @Override
-        public void close() {
-            wakeups.close();
-            GroupConsumer.shutdownAll(members, Duration.ofSeconds(10));
-        }
+            meter.processed(stamps, count);
+        };
     }
 }

@@ -35,7 +35,6 @@ public final class RawSqlDriver implements Driver {
         return DriverName.RAW_SQL;
     }
 
-
     @Override
     public Repetition run(CellContext context) throws Exception {
         String queue = context.location().queueName();
