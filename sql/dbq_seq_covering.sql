@@ -33,3 +33,8 @@ CREATE TABLE IF NOT EXISTS dbq_seq_covering_keys (
     PRIMARY KEY (queue_name, key)
 );
 CREATE INDEX IF NOT EXISTS dbq_seq_covering_keys_age_idx ON dbq_seq_covering_keys (created_at);
+-- queues paused by an operator (QueueAdmin.pause): their workers in every process stop claiming
+CREATE TABLE IF NOT EXISTS dbq_seq_covering_pauses (
+    queue_name        text PRIMARY KEY,
+    paused_at         timestamptz NOT NULL DEFAULT now()
+);

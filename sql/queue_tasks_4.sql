@@ -40,3 +40,8 @@ CREATE TABLE IF NOT EXISTS queue_tasks_4_keys (
     PRIMARY KEY (queue_name, key)
 );
 CREATE INDEX IF NOT EXISTS queue_tasks_4_keys_age_idx ON queue_tasks_4_keys (created_at);
+-- queues paused by an operator (QueueAdmin.pause): their workers in every process stop claiming
+CREATE TABLE IF NOT EXISTS queue_tasks_4_pauses (
+    queue_name        text PRIMARY KEY,
+    paused_at         timestamptz NOT NULL DEFAULT now()
+);

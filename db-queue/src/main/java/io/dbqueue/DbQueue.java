@@ -13,6 +13,8 @@ import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.BatchHandler;
 import io.dbqueue.queue.CoalescingProducer;
+import io.dbqueue.queue.PauseWatch;
+import io.dbqueue.queue.QueueAdmin;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueGroup;
 import io.dbqueue.queue.QueueListener;
@@ -77,6 +79,7 @@ public final class DbQueue implements AutoCloseable {
     private QueueWakeups queueWakeups; // guarded by this
     private LogWakeups logWakeups; // guarded by this
     private QueueNotifier notifier; // guarded by this; null until the first queue producer
+    private PauseWatch pauses; // guarded by this; null until the first queue consumer
     private boolean closed; // guarded by this
 
     private DbQueue(Builder builder) {
@@ -195,6 +198,14 @@ public final class DbQueue implements AutoCloseable {
         return member;
     }
 
+    /**
+     * An operator's hold on {@code queue}: its stats, pause and resume (observed within a second by the workers of
+     * every door on the database), cancel and reschedule of waiting tasks, and its dead letters.
+     */
+    public QueueAdmin queueAdmin(QueueLocation queue) {
+        return new QueueAdmin(dataSource, queue);
+    }
+
     /** Whether the LISTEN connection that wakes this door's consumers is up; false before one needs it. */
     public synchronized boolean isListening() {
         return channels != null && channels.isListening();
@@ -217,6 +228,7 @@ public final class DbQueue implements AutoCloseable {
         QueueWorkers.shutdownAll(workers, shutdownTimeout);
         members.forEach(m -> m.shutdown(left(deadline)));
         producers.forEach(DbQueue::closeQuietly);
+        closeQuietly(pauses);
         closeQuietly(channels);
         closeQuietly(notifier);
         maintenance.close();
@@ -254,6 +266,10 @@ public final class DbQueue implements AutoCloseable {
 
     private QueueWorkers started(QueueWorkers started) {
         workers.add(started);
+        if (pauses == null) {
+            pauses = PauseWatch.start(dataSource, PauseWatch.DEFAULT_INTERVAL);
+        }
+        pauses.add(started);
         if (started.config().wakeup() != Wakeup.POLL) {
             if (queueWakeups == null) {
                 queueWakeups = QueueWakeups.on(channels());

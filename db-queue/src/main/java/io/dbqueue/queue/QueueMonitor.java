@@ -12,13 +12,30 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Reads a queue's depth and the age of its oldest task, for metrics and health checks; and, for tests
- * and operators, its tasks, and empties it.
+ * Reads a queue's depth and the age of its oldest task, for metrics and health checks; its {@link Stats}, for
+ * operators; and, for tests and operators, its tasks, and empties it.
  */
 public final class QueueMonitor {
 
     /** @param oldestAge age of the oldest task in the queue, zero when it is empty */
     public record Depth(long tasks, Duration oldestAge) {
+    }
+
+    /**
+     * What a queue holds, read in one statement (a scan of the queue's rows, as {@link #depth}).
+     *
+     * @param waiting          tasks due now and not claimed (an exactly-once batch's tasks count here while it runs:
+     *                         it holds them by row locks, not leases)
+     * @param oldestWaitingAge age (since enqueue) of the oldest waiting task; zero when none waits
+     * @param leased           tasks claimed under a lease, and tasks waiting out a retry's backoff: the table
+     *                         cannot tell the two apart
+     * @param scheduled        tasks due later that no worker has claimed yet: enqueued with a delay, rescheduled,
+     *                         or re-enqueued by their handler
+     * @param deadLetters      tasks that ran out of attempts
+     * @param paused           whether an operator paused the queue ({@link QueueAdmin#pause})
+     */
+    public record Stats(long waiting, Duration oldestWaitingAge, long leased, long scheduled, long deadLetters,
+                        boolean paused) {
     }
 
     private final DataSource dataSource;
@@ -42,8 +59,23 @@ public final class QueueMonitor {
                 ps.setString(1, location.queueName());
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    double seconds = rs.getDouble(2);
-                    return new Depth(rs.getLong(1), Duration.ofNanos((long) (seconds * 1e9)));
+                    return new Depth(rs.getLong(1), seconds(rs.getDouble(2)));
+                }
+            }
+        });
+    }
+
+    /** The queue's {@link Stats}. Needs the pauses table ({@link Schema#createIfMissing} adds it to older tables). */
+    public Stats stats() {
+        return Jdbc.autoCommitted(dataSource, "read stats of " + location, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.stats)) {
+                for (int p = 1; p <= 3; p++) {
+                    ps.setString(p, location.queueName());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return new Stats(rs.getLong(1), seconds(rs.getDouble(2)), rs.getLong(3), rs.getLong(4),
+                            rs.getLong(5), rs.getBoolean(6));
                 }
             }
         });
@@ -71,6 +103,10 @@ public final class QueueMonitor {
                 return tasks(ps);
             }
         });
+    }
+
+    private static Duration seconds(double seconds) {
+        return Duration.ofNanos((long) (seconds * 1e9));
     }
 
     private static List<Task> tasks(PreparedStatement ps) throws SQLException {

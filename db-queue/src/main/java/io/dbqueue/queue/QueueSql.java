@@ -4,6 +4,7 @@ import io.dbqueue.wakeup.ListenerPresence;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -67,6 +68,20 @@ final class QueueSql {
     /** params: queue */
     final String purge;
     final String purgeKeys;
+    /** Waiting, oldest waiting age, leased, scheduled, dead letters, paused; params: queue, queue, queue */
+    final String stats;
+    /** params: queue, id, [queue] */
+    final String cancel;
+    /** params: queue, queue, key, [queue] */
+    final String cancelByKey;
+    /** params: due at, queue, id, [queue] */
+    final String reschedule;
+    /** params: queue */
+    final String pause;
+    /** params: queue */
+    final String resume;
+    /** The paused queues of the table. */
+    final String pausedQueues;
 
     QueueSql(QueueTable table) {
         String t = table.name();
@@ -129,8 +144,9 @@ final class QueueSql {
         listDead = "SELECT id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt,"
                 + " failed_at, last_error FROM " + dead + " WHERE queue_name = ? AND id > ? ORDER BY id LIMIT ?";
         countDead = "SELECT count(*) FROM " + dead + " WHERE queue_name = ?";
-        String requeue = " INSERT INTO " + t + " (queue_name, payload, created_at, reenqueue_attempt, total_attempt)"
-                + " SELECT queue_name, payload, created_at, reenqueue_attempt, total_attempt FROM moved";
+        // A requeued task keeps its id, so that an operator can follow it (and its idempotency key still names it).
+        String requeue = " INSERT INTO " + t + " (id, queue_name, payload, created_at, reenqueue_attempt, total_attempt)"
+                + " SELECT id, queue_name, payload, created_at, reenqueue_attempt, total_attempt FROM moved";
         // params: queue, bigint[] ids
         requeueDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])"
                 + " RETURNING *)" + requeue;
@@ -141,10 +157,40 @@ final class QueueSql {
         // A chunk of keys older than the retention; ctid keeps it to the rows the subquery found. params: age in microseconds
         purgeKeys = "DELETE FROM " + table.keysTable() + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table.keysTable()
                 + " WHERE created_at < now() - ? * interval '1 microsecond' LIMIT " + IdempotencyKeys.PURGE_CHUNK + "))";
+        String due = "next_process_at <= now()";
+        stats = "SELECT count(*) FILTER (WHERE " + due + "),"
+                + " extract(epoch FROM now() - min(created_at) FILTER (WHERE " + due + ")),"
+                + " count(*) FILTER (WHERE NOT " + due + " AND attempt > 0),"
+                + " count(*) FILTER (WHERE NOT " + due + " AND attempt = 0),"
+                + " (SELECT count(*) FROM " + dead + " WHERE queue_name = ?),"
+                + " EXISTS (SELECT 1 FROM " + table.pausesTable() + " WHERE queue_name = ?)"
+                + " FROM " + t + " WHERE queue_name = ?";
+        // A waiting task is due and unclaimed, or due later and never claimed; SKIP LOCKED leaves alone one that an
+        // exactly-once batch holds. A leased task (claimed, or waiting out a retry) is the worker's.
+        String waiting = "ARRAY(SELECT id FROM " + t + " WHERE queue_name = ? AND id = %s"
+                + " AND (" + due + " OR attempt = 0) FOR UPDATE SKIP LOCKED)";
+        String byKey = "(SELECT task_id FROM " + table.keysTable() + " WHERE queue_name = ? AND key = ?)";
+        cancel = "DELETE FROM " + t + " WHERE id = ANY(" + waiting.formatted("?") + ")" + ofQueue();
+        cancelByKey = "DELETE FROM " + t + " WHERE id = ANY(" + waiting.formatted(byKey) + ")" + ofQueue();
+        reschedule = "UPDATE " + t + " SET next_process_at = ? WHERE id = ANY(" + waiting.formatted("?") + ")"
+                + ofQueue();
+        pause = "INSERT INTO " + table.pausesTable() + " (queue_name) VALUES (?) ON CONFLICT DO NOTHING";
+        resume = "DELETE FROM " + table.pausesTable() + " WHERE queue_name = ?";
+        pausedQueues = "SELECT queue_name FROM " + table.pausesTable();
         depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
         peek = "SELECT " + TASK_COLUMNS + " FROM " + t + " WHERE queue_name = ? ORDER BY id LIMIT ?";
         purge = "WITH purged AS (DELETE FROM " + t + " WHERE queue_name = ? RETURNING " + TASK_COLUMNS + ")"
                 + " SELECT " + TASK_COLUMNS + " FROM purged ORDER BY id";
+    }
+
+    /** The parameters of a statement by id, with {@code queueName} last where the statement takes it. */
+    Object[] byId(String queueName, Object... params) {
+        if (!byIdNamesQueue) {
+            return params;
+        }
+        Object[] withQueue = Arrays.copyOf(params, params.length + 1);
+        withQueue[params.length] = queueName;
+        return withQueue;
     }
 
     /** A task from a row of {@code TASK_COLUMNS}. */

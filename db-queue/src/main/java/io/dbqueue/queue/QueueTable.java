@@ -29,6 +29,11 @@ public record QueueTable(String name, Layout layout) {
         return name + "_keys";
     }
 
+    /** Queues of this table that an operator paused ({@link QueueAdmin#pause}) are listed in a companion table with this name. */
+    public String pausesTable() {
+        return name + "_pauses";
+    }
+
     public QueueLocation queue(String queueName) {
         return new QueueLocation(this, queueName);
     }

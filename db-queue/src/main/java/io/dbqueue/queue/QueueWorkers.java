@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
@@ -54,6 +55,7 @@ public final class QueueWorkers implements AutoCloseable {
     private final Semaphore batchesInFlight;
     private volatile boolean running = true;
     private volatile boolean paused;
+    private volatile Set<QueueLocation> held = Set.of(); // paused by an operator, see hold()
 
     private QueueWorkers(DataSource dataSource, QueueConfig config, QueueGroup group, BatchHandler handler,
                          QueueListener listener, Transactions transactions, Executor handlers, int maxBatchesInFlight) {
@@ -177,6 +179,27 @@ public final class QueueWorkers implements AutoCloseable {
 
     public boolean isPaused() {
         return paused;
+    }
+
+    /**
+     * Which of {@link #locations()} these workers leave alone because an operator paused them
+     * ({@link QueueAdmin#pause}), as the {@link PauseWatch} last read; with all of them held the workers wait as
+     * paused. Separate from {@link #pause()}: neither undoes the other.
+     */
+    public Set<QueueLocation> heldQueues() {
+        return held;
+    }
+
+    void hold(Set<QueueLocation> paused) {
+        Set<QueueLocation> mine = Set.copyOf(locations.stream().filter(paused::contains).toList());
+        if (!mine.equals(held)) {
+            held = mine;
+            signal.signalAll();
+        }
+    }
+
+    private boolean stopped() {
+        return paused || held.size() == locations.size();
     }
 
     /** Cuts idle workers' poll wait short, e.g. right after this process enqueued. */
@@ -308,15 +331,15 @@ public final class QueueWorkers implements AutoCloseable {
         int failures = 0;
         while (running) {
             try {
-                if (paused) {
-                    signal.awaitWhile(() -> paused && running);
+                if (stopped()) {
+                    signal.awaitWhile(() -> stopped() && running);
                     continue;
                 }
                 long wait;
                 long signalsSeen = signal.generation();
                 busy.incrementAndGet();
                 try {
-                    if (paused) {
+                    if (stopped()) {
                         // pause() came after the check above; whoever waits for busyWorkers() == 0 relies on this.
                         continue;
                     }
@@ -381,7 +404,7 @@ public final class QueueWorkers implements AutoCloseable {
     /** Claims from queue {@code q} of a group, unless it has its most workers already. */
     private int claimFrom(int q) throws SQLException, InterruptedException {
         Semaphore slots = queueSlots.get(q);
-        if (!slots.tryAcquire()) {
+        if (held.contains(locations.get(q)) || !slots.tryAcquire()) {
             return 0;
         }
         try {
@@ -430,7 +453,7 @@ public final class QueueWorkers implements AutoCloseable {
     /** Waits for room on the executor, then claims a batch and hands it over. */
     private int dispatch() throws SQLException, InterruptedException {
         batchesInFlight.acquire();
-        if (!running || paused) {
+        if (!running || stopped()) {
             batchesInFlight.release();
             return 0;
         }

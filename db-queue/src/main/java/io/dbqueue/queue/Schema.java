@@ -79,7 +79,8 @@ public final class Schema {
                 .append(");\n")
                 .append("CREATE INDEX ").append(table.deadLetterTable()).append("_queue_idx ON ")
                 .append(table.deadLetterTable()).append(" (queue_name, id);\n")
-                .append(keysDdl(table));
+                .append(keysDdl(table))
+                .append(pausesDdl(table));
         return sql.toString();
     }
 
@@ -119,13 +120,25 @@ public final class Schema {
                 + "CREATE INDEX IF NOT EXISTS " + keys + "_age_idx ON " + keys + " (created_at);\n";
     }
 
+    /**
+     * The queues of {@code table} an operator paused: every worker of a listed queue, in any process, stops claiming
+     * from it within a second ({@link PauseWatch}). Idempotent DDL, as {@link #keysDdl}.
+     */
+    static String pausesDdl(QueueTable table) {
+        return "-- queues paused by an operator (QueueAdmin.pause): their workers in every process stop claiming\n"
+                + "CREATE TABLE IF NOT EXISTS " + table.pausesTable() + " (\n"
+                + "    queue_name        text PRIMARY KEY,\n"
+                + "    paused_at         timestamptz NOT NULL DEFAULT now()\n"
+                + ");\n";
+    }
+
     public static void create(DataSource dataSource, QueueTable table) throws SQLException {
         execute(dataSource, ddl(table));
     }
 
     /**
-     * Creates the table unless it exists, and its idempotency keys table, which tables created by
-     * earlier versions lack, unless that exists; nothing is run on a complete schema, so a role
+     * Creates the table unless it exists, and its idempotency keys and pauses tables, which tables created by
+     * earlier versions lack, unless they exist; nothing is run on a complete schema, so a role
      * without the right to create may start against it. An advisory lock on the table name serialises concurrent
      * callers, so several instances of a service can start at once.
      */
@@ -136,8 +149,8 @@ public final class Schema {
                     lock.setString(1, table.name());
                     lock.execute();
                 }
-                String ddl = !exists(tx, table) ? ddl(table) : visible(tx, table.keysTable()) ? null : keysDdl(table);
-                if (ddl != null) {
+                String ddl = !exists(tx, table) ? ddl(table) : missingCompanions(tx, table);
+                if (!ddl.isEmpty()) {
                     try (Statement st = tx.createStatement()) {
                         st.execute(ddl);
                     }
@@ -145,6 +158,12 @@ public final class Schema {
                 return null;
             });
         }
+    }
+
+    /** The DDL of the companion tables that later versions added and {@code table} lacks; empty when none. */
+    private static String missingCompanions(Connection c, QueueTable table) throws SQLException {
+        return (visible(c, table.keysTable()) ? "" : keysDdl(table))
+                + (visible(c, table.pausesTable()) ? "" : pausesDdl(table));
     }
 
     /** Whether the queue table and its dead-letter table both exist. */
@@ -181,7 +200,8 @@ public final class Schema {
     }
 
     private static String dropAll(QueueTable table) {
-        return "DROP TABLE IF EXISTS " + table.name() + ", " + table.deadLetterTable() + ", " + table.keysTable();
+        return "DROP TABLE IF EXISTS " + table.name() + ", " + table.deadLetterTable() + ", " + table.keysTable()
+                + ", " + table.pausesTable();
     }
 
     private static void execute(DataSource dataSource, String sql) throws SQLException {

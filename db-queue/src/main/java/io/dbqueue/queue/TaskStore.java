@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -179,14 +178,8 @@ final class TaskStore {
                 Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages)));
     }
 
-    /** The parameters of a statement by id, with the queue name last where the statement takes it. */
     private Object[] byId(Object... params) {
-        if (!sql.byIdNamesQueue) {
-            return params;
-        }
-        Object[] withQueue = Arrays.copyOf(params, params.length + 1);
-        withQueue[params.length] = location.queueName();
-        return withQueue;
+        return sql.byId(location.queueName(), params);
     }
 
     private static int[] counter(List<Task> tasks, ToIntFunction<Task> counter) {

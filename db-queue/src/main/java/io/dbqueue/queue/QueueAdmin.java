@@ -1,0 +1,90 @@
+package io.dbqueue.queue;
+
+import io.dbqueue.internal.Jdbc;
+
+import javax.sql.DataSource;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Objects;
+
+/**
+ * An operator's hold on one queue: its {@link QueueMonitor.Stats}; pausing and resuming its consumption in every
+ * process (workers observe the pause within a second, see {@link PauseWatch}); cancelling and rescheduling a waiting
+ * task; and its {@link DeadLetters}. A waiting task is one no worker holds: due and unclaimed, or due later and never
+ * claimed. A task that is claimed, or waiting out a retry's backoff, is left alone.
+ */
+public final class QueueAdmin {
+
+    private final DataSource dataSource;
+    private final QueueLocation location;
+    private final QueueSql sql;
+
+    public QueueAdmin(DataSource dataSource, QueueLocation location) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.location = Objects.requireNonNull(location, "location");
+        this.sql = new QueueSql(location.table());
+    }
+
+    public QueueLocation location() {
+        return location;
+    }
+
+    public QueueMonitor.Stats stats() {
+        return new QueueMonitor(dataSource, location).stats();
+    }
+
+    public DeadLetters deadLetters() {
+        return new DeadLetters(dataSource, location);
+    }
+
+    /**
+     * Stops the queue's consumption in every process: it is stored in the table's pauses table, and every
+     * {@code DbQueue}'s workers on the queue stop claiming from it within a second; batches in progress complete.
+     * Returns whether it was running.
+     */
+    public boolean pause() {
+        return update("pause", sql.pause, location.queueName()) > 0;
+    }
+
+    /** Undoes {@link #pause}: workers claim again within a second. Returns whether it was paused. */
+    public boolean resume() {
+        return update("resume", sql.resume, location.queueName()) > 0;
+    }
+
+    /** Deletes waiting task {@code id} of the queue. Returns false when there is none (or it is claimed). */
+    public boolean cancel(long id) {
+        return update("cancel task " + id, sql.cancel, byId(location.queueName(), id)) > 0;
+    }
+
+    /**
+     * Deletes the waiting task that was enqueued with idempotency key {@code key}. The key stays (until purged), so a
+     * repeated enqueue with it still answers the cancelled task's id rather than enqueueing it again. Returns false
+     * when no waiting task has that key.
+     */
+    public boolean cancelByKey(String key) {
+        Objects.requireNonNull(key, "key");
+        return update("cancel the task of a key", sql.cancelByKey,
+                byId(location.queueName(), location.queueName(), key)) > 0;
+    }
+
+    /** Makes waiting task {@code id} due at {@code dueAt}. Returns false when there is none (or it is claimed). */
+    public boolean reschedule(long id, Instant dueAt) {
+        Objects.requireNonNull(dueAt, "dueAt");
+        return update("reschedule task " + id, sql.reschedule,
+                byId(OffsetDateTime.ofInstant(dueAt, ZoneOffset.UTC), location.queueName(), id)) > 0;
+    }
+
+    private Object[] byId(Object... params) {
+        return sql.byId(location.queueName(), params);
+    }
+
+    private int update(String what, String statement, Object... params) {
+        return Jdbc.autoCommitted(dataSource, what + " of " + location, c -> Jdbc.update(c, statement, params));
+    }
+
+    @Override
+    public String toString() {
+        return "QueueAdmin[" + location + "]";
+    }
+}
