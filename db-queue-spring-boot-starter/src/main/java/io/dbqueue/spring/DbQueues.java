@@ -3,6 +3,7 @@ package io.dbqueue.spring;
 import io.dbqueue.DbQueue;
 import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.DeadLetters;
+import io.dbqueue.queue.QueueAdmin;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueMonitor;
 import io.dbqueue.queue.QueueMonitor.Depth;
@@ -75,6 +76,11 @@ public class DbQueues {
 
     public DeadLetters deadLetters(String id) {
         return new DeadLetters(door.dataSource(), location(id));
+    }
+
+    /** An operator's hold on queue {@code id}: stats, pause and resume for every instance, cancel, reschedule. */
+    public QueueAdmin admin(String id) {
+        return door.queueAdmin(location(id));
     }
 
     /** Reads the depth of queue {@code id} on each call. */

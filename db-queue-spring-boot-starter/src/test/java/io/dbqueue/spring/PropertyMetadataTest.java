@@ -38,7 +38,8 @@ class PropertyMetadataTest {
             "dbq.shutdown-timeout, 30s", "dbq.notify-interval, 2ms", "dbq.idempotency-key-retention, 24h",
             "dbq.log.create-topics, true", "dbq.log.notify-interval, 10ms", "dbq.vacuum-watch.enabled, true",
             "dbq.vacuum-watch.interval, 30s", "dbq.vacuum-watch.horizon-age, 60s",
-            "dbq.vacuum-watch.horizon-transactions, 100000", "dbq.vacuum-watch.dead-tuples, 1000"})
+            "dbq.vacuum-watch.horizon-transactions, 100000", "dbq.vacuum-watch.dead-tuples, 1000",
+            "dbq.endpoint.write-enabled, false", "dbq.endpoint.recent-minutes, 5"})
     void everyPropertyHasItsDefaultAndADescription(String name, String defaultValue) throws IOException {
         JsonNode property = property(name);
         assertThat(property.get("defaultValue").asString()).isEqualTo(defaultValue);

@@ -1,0 +1,189 @@
+package io.dbqueue.spring.actuate;
+
+import io.dbqueue.log.GroupLag;
+import io.dbqueue.queue.DeadLetters;
+import io.dbqueue.queue.QueueActivity;
+import io.dbqueue.queue.QueueAdmin;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueMonitor;
+import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.spring.DbQueues;
+import io.dbqueue.spring.actuate.DbQueueReport.Group;
+import io.dbqueue.spring.actuate.DbQueueReport.PartitionLag;
+import io.dbqueue.spring.actuate.DbQueueReport.Queue;
+import io.dbqueue.spring.actuate.DbQueueReport.Recent;
+import io.dbqueue.spring.actuate.DbQueueReport.Topic;
+import io.dbqueue.spring.actuate.DbQueueReport.Workers;
+import io.dbqueue.spring.actuate.DbQueueReport.WriteResult;
+import io.dbqueue.spring.log.DbQueueTopics;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+import java.lang.management.ManagementFactory;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Actuator endpoint {@code dbqueue}: {@code GET /actuator/dbqueue} reads every queue and topic
+ * ({@link DbQueueReport}), {@code GET /actuator/dbqueue/{queue}} one queue (404 when no such queue is configured),
+ * and {@code POST /actuator/dbqueue/{queue}/{action}} changes a queue, only with {@code dbq.endpoint.write-enabled}
+ * (else 400). Actions and their JSON body: {@code pause} and {@code resume} (every instance, within a second);
+ * {@code requeue} and {@code delete} of dead letters, {@code {"ids": [..]}} or {@code {"all": true}};
+ * {@code cancel} of a waiting task, {@code {"id": n}} or {@code {"key": "..."}}; {@code reschedule},
+ * {@code {"id": n, "dueAt": "2026-01-01T00:00:00Z"}}. Bad input is answered 400, naming the field.
+ */
+@Endpoint(id = "dbqueue")
+public class DbQueueEndpoint {
+
+    private static final List<String> ACTIONS = List.of("pause", "resume", "requeue", "delete", "cancel", "reschedule");
+
+    private final DbQueues queues;
+    private final DbQueueTopics topics; // null without dbq.log
+    private final QueueActivity activity;
+    private final DbQueueEndpointProperties properties;
+    private final String instance = ManagementFactory.getRuntimeMXBean().getName();
+
+    public DbQueueEndpoint(DbQueues queues, @Nullable DbQueueTopics topics, QueueActivity activity,
+                           DbQueueEndpointProperties properties) {
+        this.queues = queues;
+        this.topics = topics;
+        this.activity = activity;
+        this.properties = properties;
+    }
+
+    @ReadOperation
+    public DbQueueReport report() {
+        Map<String, Queue> byId = new LinkedHashMap<>();
+        queues.ids().forEach(queue -> byId.put(queue, queue(queue)));
+        Map<String, Topic> byName = new LinkedHashMap<>();
+        if (topics != null) {
+            topics.topics().forEach(name -> byName.put(name, topic(name)));
+        }
+        return new DbQueueReport(instance, properties.writeEnabled(), byId, byName);
+    }
+
+    /** One queue; null (404) when {@code queue} is not a configured queue's id. */
+    @ReadOperation
+    public @Nullable Queue queue(@Selector String queue) {
+        if (!queues.ids().contains(queue)) {
+            return null;
+        }
+        QueueLocation location = queues.location(queue);
+        Workers workers = queues.workers(queue).map(DbQueueEndpoint::workers).orElse(null);
+        QueueActivity.Recent r = activity.recent(location, properties.recentMinutes());
+        Recent recent = new Recent(r.minutes(), r.finished(), r.failed(), r.deadLettered());
+        try {
+            QueueMonitor.Stats s = queues.admin(queue).stats();
+            return new Queue(location.toString(), s.waiting(), s.oldestWaitingAge().toMillis() / 1000.0, s.leased(),
+                    s.scheduled(), s.deadLetters(), s.paused(), workers, recent, null);
+        } catch (RuntimeException e) {
+            return new Queue(location.toString(), null, null, null, null, null, null, workers, recent, e.getMessage());
+        }
+    }
+
+    @WriteOperation
+    public WriteResult change(@Selector String queue, @Selector String action, @Nullable List<?> ids,
+                              @Nullable Boolean all, @Nullable Long id, @Nullable String key,
+                              @Nullable String dueAt) {
+        if (!properties.writeEnabled()) {
+            throw refused("write operations of the dbqueue endpoint are disabled; set dbq.endpoint.write-enabled=true"
+                    + " (and secure the endpoint) to enable them");
+        }
+        if (!queues.ids().contains(queue)) {
+            throw refused("unknown queue id '" + queue + "'; configured under dbq.queues: " + queues.ids());
+        }
+        QueueAdmin admin = queues.admin(queue);
+        long affected = switch (action) {
+            case "pause" -> admin.pause() ? 1 : 0;
+            case "resume" -> admin.resume() ? 1 : 0;
+            case "requeue" -> deadLetters(admin.deadLetters(), ids, all, true);
+            case "delete" -> deadLetters(admin.deadLetters(), ids, all, false);
+            case "cancel" -> cancel(admin, id, key) ? 1 : 0;
+            case "reschedule" -> admin.reschedule(required("id", id), instant(dueAt)) ? 1 : 0;
+            default -> throw refused("unknown action '" + action + "'; actions: " + ACTIONS);
+        };
+        return new WriteResult(queue, action, affected);
+    }
+
+    private static Workers workers(QueueWorkers w) {
+        String state = !w.isRunning() ? "stopped" : w.isPaused() ? "paused"
+                : w.heldQueues().size() == w.locations().size() ? "held" : "running";
+        return new Workers(state, w.config().threads(), w.busyWorkers(), w.config().wakeup().name().toLowerCase(Locale.ROOT),
+                w.locations().stream().map(QueueLocation::queueName).toList());
+    }
+
+    private Topic topic(String name) {
+        try {
+            Map<String, List<PartitionLag>> partitions = new LinkedHashMap<>();
+            for (GroupLag lag : topics.admin(name).lag()) {
+                partitions.computeIfAbsent(lag.group(), g -> new ArrayList<>()).add(new PartitionLag(lag.partition(),
+                        lag.lag(), lag.committedOffset(), lag.nextOffset(), lag.owner()));
+            }
+            Map<String, Group> groups = new LinkedHashMap<>();
+            partitions.forEach((group, lags) -> groups.put(group,
+                    new Group(lags.stream().mapToLong(PartitionLag::lag).sum(), lags)));
+            return new Topic(topics.describe(name).partitions(), groups, null);
+        } catch (RuntimeException e) {
+            return new Topic(null, Map.of(), e.getMessage());
+        }
+    }
+
+    private static long deadLetters(DeadLetters dead, @Nullable List<?> ids, @Nullable Boolean all, boolean requeue) {
+        if (Boolean.TRUE.equals(all) == (ids != null)) {
+            throw refused("give either ids (a list of dead letters' ids) or all: true");
+        }
+        if (ids == null) {
+            return requeue ? dead.requeueAll() : dead.deleteAll();
+        }
+        List<Long> values = new ArrayList<>();
+        for (Object id : ids) {
+            values.add(id(String.valueOf(id)));
+        }
+        try {
+            return requeue ? dead.requeue(values) : dead.delete(values);
+        } catch (IllegalArgumentException e) {
+            throw refused(e.getMessage());
+        }
+    }
+
+    private static boolean cancel(QueueAdmin admin, @Nullable Long taskId, @Nullable String key) {
+        if ((taskId == null) == (key == null)) {
+            throw refused("give either id (a waiting task's id) or key (the idempotency key it was enqueued with)");
+        }
+        return taskId != null ? admin.cancel(taskId) : admin.cancelByKey(key);
+    }
+
+    private static long id(String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw refused("ids must be task ids (whole numbers), was " + value);
+        }
+    }
+
+    private static Instant instant(@Nullable String dueAt) {
+        try {
+            return Instant.parse(required("dueAt", dueAt));
+        } catch (DateTimeParseException e) {
+            throw refused("dueAt must be an ISO-8601 instant such as 2026-01-01T12:00:00Z, was " + dueAt);
+        }
+    }
+
+    private static <T> T required(String field, @Nullable T value) {
+        return Optional.ofNullable(value).orElseThrow(() -> refused(field + " is required for this action"));
+    }
+
+    private static InvalidEndpointRequestException refused(String reason) {
+        return new InvalidEndpointRequestException(reason, reason);
+    }
+}
