@@ -79,7 +79,7 @@ class EndpointTest {
                     assertThat(report.topics().get(topic).partitions()).isEqualTo(2);
                     assertThat(endpoint.queue("nope")).isNull();
 
-                    assertThat(endpoint.change("jobs", "requeue", List.of(failed.get(1)), null, null, null, null)
+                    assertThat(endpoint.change("jobs", "requeue", String.valueOf(failed.get(1)), null, null, null, null)
                             .affected()).isEqualTo(1);
                     jobs.awaitHandled(4, TIMEOUT);
                     assertThat(jobs.handled()).endsWith("fail-1");

@@ -37,10 +37,11 @@ import java.util.Optional;
  * The Actuator endpoint {@code dbqueue}: {@code GET /actuator/dbqueue} reads every queue and topic
  * ({@link DbQueueReport}), {@code GET /actuator/dbqueue/{queue}} one queue (404 when no such queue is configured),
  * and {@code POST /actuator/dbqueue/{queue}/{action}} changes a queue, only with {@code dbq.endpoint.write-enabled}
- * (else 400). Actions and their JSON body: {@code pause} and {@code resume} (every instance, within a second);
- * {@code requeue} and {@code delete} of dead letters, {@code {"ids": [..]}} or {@code {"all": true}};
+ * (else {@link WritesDisabledException}: 403 over HTTP, see {@link DbQueueWebEndpointExtension}). Actions and their JSON body: {@code pause} and {@code resume} (every instance, within a second);
+ * {@code requeue} and {@code delete} of dead letters, {@code {"ids": "41,42"}} or {@code {"all": true}};
  * {@code cancel} of a waiting task, {@code {"id": n}} or {@code {"key": "..."}}; {@code reschedule},
- * {@code {"id": n, "dueAt": "2026-01-01T00:00:00Z"}}. Bad input is answered 400, naming the field.
+ * {@code {"id": n, "dueAt": "2026-01-01T00:00:00Z"}}. Bad input is answered 400, naming the field. (Actuator reads a
+ * body's values as strings, so ids are one comma-separated string, not a JSON array.)
  */
 @Endpoint(id = "dbqueue")
 public class DbQueueEndpoint {
@@ -92,12 +93,11 @@ public class DbQueueEndpoint {
     }
 
     @WriteOperation
-    public WriteResult change(@Selector String queue, @Selector String action, @Nullable List<?> ids,
+    public WriteResult change(@Selector String queue, @Selector String action, @Nullable String ids,
                               @Nullable Boolean all, @Nullable Long id, @Nullable String key,
                               @Nullable String dueAt) {
         if (!properties.writeEnabled()) {
-            throw refused("write operations of the dbqueue endpoint are disabled; set dbq.endpoint.write-enabled=true"
-                    + " (and secure the endpoint) to enable them");
+            throw new WritesDisabledException();
         }
         if (!queues.ids().contains(queue)) {
             throw refused("unknown queue id '" + queue + "'; configured under dbq.queues: " + queues.ids());
@@ -138,16 +138,16 @@ public class DbQueueEndpoint {
         }
     }
 
-    private static long deadLetters(DeadLetters dead, @Nullable List<?> ids, @Nullable Boolean all, boolean requeue) {
+    private static long deadLetters(DeadLetters dead, @Nullable String ids, @Nullable Boolean all, boolean requeue) {
         if (Boolean.TRUE.equals(all) == (ids != null)) {
-            throw refused("give either ids (a list of dead letters' ids) or all: true");
+            throw refused("give either ids (dead letters' ids, comma-separated) or all: true");
         }
         if (ids == null) {
             return requeue ? dead.requeueAll() : dead.deleteAll();
         }
         List<Long> values = new ArrayList<>();
-        for (Object id : ids) {
-            values.add(id(String.valueOf(id)));
+        for (String id : ids.split(",")) {
+            values.add(id(id.strip()));
         }
         try {
             return requeue ? dead.requeue(values) : dead.delete(values);
@@ -167,7 +167,7 @@ public class DbQueueEndpoint {
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw refused("ids must be task ids (whole numbers), was " + value);
+            throw refused("ids must be task ids (whole numbers, comma-separated), was " + value);
         }
     }
 

@@ -44,4 +44,10 @@ public class DbQueueEndpointAutoConfiguration {
         });
         return new DbQueueEndpoint(queues, topics.getIfAvailable(), activity, properties);
     }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public DbQueueWebEndpointExtension dbQueueWebEndpointExtension(DbQueueEndpoint endpoint) {
+        return new DbQueueWebEndpointExtension(endpoint);
+    }
 }
