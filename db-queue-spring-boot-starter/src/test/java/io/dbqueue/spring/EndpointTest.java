@@ -1,9 +1,11 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.log.LogMessage;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.spring.actuate.DbQueueEndpoint;
 import io.dbqueue.spring.actuate.DbQueueEndpointAutoConfiguration;
 import io.dbqueue.spring.actuate.DbQueueReport;
+import io.dbqueue.spring.log.DbQueueTopics;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -53,9 +55,11 @@ class EndpointTest {
         String table = createTable(Layout.DBQ_SEQ);
         String topic = StarterTestSupport.uniqueTable();
         RecordingConsumer jobs = new RecordingConsumer("jobs");
+        LogStarterTest.AuditListener audit = new LogStarterTest.AuditListener(topic);
         instance(table).withPropertyValues("dbq.endpoint.write-enabled=true",
-                        "dbq.log.topics." + topic + ".partitions=2")
+                        "dbq.log.topics." + topic + ".partitions=2", "dbq.log.topics." + topic + ".groups.audit.members=1")
                 .withBean(RecordingConsumer.class, () -> jobs)
+                .withBean(LogStarterTest.AuditListener.class, () -> audit)
                 .run(context -> {
                     DbQueueEndpoint endpoint = context.getBean(DbQueueEndpoint.class);
                     DbQueues queues = context.getBean(DbQueues.class);
@@ -77,6 +81,15 @@ class EndpointTest {
                     await(TIMEOUT, "the finish counted", () -> endpoint.queue("jobs").recent().finished() == 1);
                     assertThat(endpoint.queue("jobs").recent()).isEqualTo(new DbQueueReport.Recent(5, 1, 2, 2));
                     assertThat(report.topics().get(topic).partitions()).isEqualTo(2);
+                    context.getBean(DbQueueTopics.class).producer(topic)
+                            .sendAll(List.of(new LogMessage("a", "1"), new LogMessage("b", "2"), new LogMessage("c", "3")));
+                    await(TIMEOUT, "the audit group read the topic", () -> audit.payloads.size() == 3);
+                    await(TIMEOUT, "the audit group committed", () -> {
+                        DbQueueReport.Group group = endpoint.report().topics().get(topic).groups().get("audit");
+                        return group != null && group.lag() == 0 && group.partitions().size() == 2;
+                    });
+                    assertThat(endpoint.report().topics().get(topic).groups().get("audit").partitions())
+                            .extracting(DbQueueReport.PartitionLag::partition).containsExactly(0, 1);
                     assertThat(endpoint.queue("nope")).isNull();
 
                     assertThat(endpoint.change("jobs", "requeue", String.valueOf(failed.get(1)), null, null, null, null)
