@@ -1,10 +1,14 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.DbQueue;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.common.QueueException;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,6 +49,26 @@ class SchemaTest {
         new QueueProducer(TestDatabase.dataSource(), table.queue("q")).enqueue("kept");
         Schema.createIfMissing(TestDatabase.dataSource(), table);
         assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM created_once"));
+    }
+
+    /** A schema from before pauses: workers run, stats fail naming the table, and createIfMissing adds it. */
+    @Test
+    void aTableCreatedBeforePausesGainsItsPausesTable() throws Exception {
+        QueueTable table = TestDatabase.freshTable(Layout.DBQ_SEQ);
+        TestDatabase.execute("DROP TABLE " + table.pausesTable());
+        QueueLocation queue = table.queue("q");
+        QueueAdmin admin = new QueueAdmin(TestDatabase.dataSource(), queue);
+        QueueException e = assertThrows(QueueException.class, admin::stats);
+        assertTrue(e.getMessage().contains(table.pausesTable()), e.getMessage());
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
+            CountDownLatch handled = new CountDownLatch(1);
+            dbq.consume(QueueConfig.of(queue), batch -> handled.countDown());
+            dbq.producer(queue).enqueue("handled although pauses cannot be read");
+            assertTrue(handled.await(30, TimeUnit.SECONDS));
+        }
+        Schema.createIfMissing(TestDatabase.dataSource(), table);
+        assertTrue(admin.pause());
+        assertTrue(admin.stats().paused());
     }
 
     @Test
