@@ -99,6 +99,24 @@ class EndpointTest {
                     await(TIMEOUT, "the requeued task failed again", () -> endpoint.queue("jobs").deadLetters() == 2);
                     assertThat(queues.deadLetters("jobs").list(0, 10)).extracting(t -> t.id())
                             .as("the requeued dead letter kept its id").containsExactly(failed.get(1), failed.get(2));
+                    DbQueueReport.DeadLetterPage page = (DbQueueReport.DeadLetterPage) endpoint.view("jobs",
+                            "dead-letters", null, null, null, 1);
+                    assertThat(page.deadLetters()).extracting(DbQueueReport.DeadLetter::payload).containsExactly("fail-1");
+                    assertThat(page.deadLetters().get(0).lastError()).isEqualTo("told to fail");
+                    assertThat(page.next()).isEqualTo(failed.get(1));
+                    page = (DbQueueReport.DeadLetterPage) endpoint.view("jobs", "dead-letters", null, null, page.next(), 1);
+                    assertThat(page.deadLetters()).extracting(DbQueueReport.DeadLetter::id).containsExactly(failed.get(2));
+                    assertThat(((DbQueueReport.TaskLookup) endpoint.view("jobs", "task", failed.get(2), null, null,
+                            null)).state()).isEqualTo("DEAD");
+                    assertThat(((DbQueueReport.TaskLookup) endpoint.view("jobs", "task", failed.get(0), null, null,
+                            null)).state()).as("finished").isEqualTo("GONE");
+                    assertThat(((DbQueueReport.TaskLookup) endpoint.view("control", "task", null, "order-7", null,
+                            null))).extracting(DbQueueReport.TaskLookup::id, DbQueueReport.TaskLookup::state,
+                            DbQueueReport.TaskLookup::payload).containsExactly(keyed, "WAITING", "keyed");
+                    assertThat(endpoint.view("control", "task", null, "order-8", null, null)).as("unknown key").isNull();
+                    assertThat(endpoint.view("nope", "task", 1L, null, null, null)).isNull();
+                    assertThatThrownBy(() -> endpoint.view("control", "tasks", 1L, null, null, null))
+                            .isInstanceOf(InvalidEndpointRequestException.class).hasMessageContaining("unknown view");
                     assertThat(endpoint.change("jobs", "delete", null, true, null, null, null).affected()).isEqualTo(2);
 
                     assertThat(endpoint.change("control", "reschedule", null, null, waiting, null,

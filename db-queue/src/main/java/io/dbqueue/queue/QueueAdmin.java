@@ -3,10 +3,15 @@ package io.dbqueue.queue;
 import io.dbqueue.internal.Jdbc;
 
 import javax.sql.DataSource;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * An operator's hold on one queue: its {@link QueueMonitor.Stats}; pausing and resuming its consumption in every
@@ -73,6 +78,47 @@ public final class QueueAdmin {
         Objects.requireNonNull(dueAt, "dueAt");
         return update("reschedule task " + id, sql.reschedule,
                 byId(OffsetDateTime.ofInstant(dueAt, ZoneOffset.UTC), location.queueName(), id)) > 0;
+    }
+
+    /**
+     * Where task {@code id} of this queue is now: waiting, scheduled, leased or dead. Empty when it is in none of these:
+     * finished, cancelled, or never enqueued into this queue.
+     */
+    public Optional<FoundTask> find(long id) {
+        return Jdbc.autoCommitted(dataSource, "find task " + id + " of " + location, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.find)) {
+                ps.setLong(1, id);
+                ps.setLong(2, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        if (rs.getString(1).equals(location.queueName())) {
+                            return Optional.of(new FoundTask(rs.getLong(2), FoundTask.State.valueOf(rs.getString(9)),
+                                    rs.getString(3), instant(rs, 4), instant(rs, 5), rs.getInt(6), rs.getInt(7),
+                                    rs.getString(8)));
+                        }
+                    }
+                    return Optional.empty();
+                }
+            }
+        });
+    }
+
+    /** The id of the task enqueued with idempotency key {@code key}, while the key is kept; empty for an unknown key. */
+    public OptionalLong taskIdOfKey(String key) {
+        Objects.requireNonNull(key, "key");
+        return Jdbc.autoCommitted(dataSource, "read a key of " + location, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.taskOfKey)) {
+                ps.setString(1, location.queueName());
+                ps.setString(2, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+                }
+            }
+        });
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        return rs.getTimestamp(column).toInstant();
     }
 
     private Object[] byId(Object... params) {

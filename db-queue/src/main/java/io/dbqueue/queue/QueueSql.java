@@ -74,6 +74,10 @@ final class QueueSql {
     final String cancel;
     /** params: queue, queue, key, [queue] */
     final String cancelByKey;
+    /** A task by id, in the table or its dead letters, and where it is; params: id, id. */
+    final String find;
+    /** The task id an idempotency key was enqueued with; params: queue, key. */
+    final String taskOfKey;
     /** params: due at, queue, id, [queue] */
     final String reschedule;
     /** params: queue */
@@ -174,6 +178,13 @@ final class QueueSql {
         cancelByKey = "DELETE FROM " + t + " WHERE id = ANY(" + waiting.formatted(byKey) + ")" + ofQueue();
         reschedule = "UPDATE " + t + " SET next_process_at = ? WHERE id = ANY(" + waiting.formatted("?") + ")"
                 + ofQueue();
+        // By id alone, as every layout's primary key or unique index reads it; the caller checks the queue name.
+        find = "SELECT queue_name, id, payload, created_at, next_process_at, attempt, total_attempt, NULL,"
+                + " CASE WHEN " + due + " THEN 'WAITING' WHEN attempt > 0 THEN 'LEASED' ELSE 'SCHEDULED' END"
+                + " FROM " + t + " WHERE id = ?"
+                + " UNION ALL SELECT queue_name, id, payload, created_at, failed_at, attempt, total_attempt, last_error,"
+                + " 'DEAD' FROM " + dead + " WHERE id = ?";
+        taskOfKey = byKey.substring(1, byKey.length() - 1);
         pause = "INSERT INTO " + table.pausesTable() + " (queue_name) VALUES (?) ON CONFLICT DO NOTHING";
         resume = "DELETE FROM " + table.pausesTable() + " WHERE queue_name = ?";
         pausedQueues = "SELECT queue_name FROM " + table.pausesTable();

@@ -124,6 +124,33 @@ class QueueAdminContractTest {
         assertEquals(List.of(id), lease(10).stream().map(Task::id).toList());
     }
 
+    @Test
+    void findSaysWhereATaskIsByIdOrByKey() throws Exception {
+        long leased = producer.enqueue("leased");
+        lease(1);
+        long dead = producer.enqueue("poison");
+        new BatchProcessor(ds, QueueConfig.of(queue), BatchHandler.perTask((task, batch) ->
+                TaskResult.deadLetter("no stock")), QueueListener.NONE, Transactions.JDBC).runOnce();
+        long waiting = producer.enqueue("waiting");
+        long scheduled = producer.enqueueOnce("order-9", "later").id();
+        admin.reschedule(scheduled, Instant.now().plus(Duration.ofHours(1)));
+        long other = dbq.producer(table.queue("other")).enqueue("other queue");
+
+        assertEquals(FoundTask.State.LEASED, admin.find(leased).orElseThrow().state());
+        FoundTask found = admin.find(waiting).orElseThrow();
+        assertEquals(new FoundTask(waiting, FoundTask.State.WAITING, "waiting", found.createdAt(), found.since(), 0, 0,
+                null), found);
+        assertEquals(FoundTask.State.SCHEDULED, admin.find(scheduled).orElseThrow().state());
+        FoundTask deadLetter = admin.find(dead).orElseThrow();
+        assertEquals(FoundTask.State.DEAD, deadLetter.state());
+        assertEquals("no stock", deadLetter.lastError());
+        assertTrue(admin.find(other).isEmpty(), "a task of another queue");
+        assertEquals(scheduled, admin.taskIdOfKey("order-9").orElseThrow());
+        assertTrue(admin.taskIdOfKey("order-10").isEmpty());
+        assertTrue(admin.cancel(waiting));
+        assertTrue(admin.find(waiting).isEmpty(), "cancelled");
+    }
+
     /**
      * Two doors stand for two processes: a pause through one stops the workers of both within a second, a group's
      * workers go on with the group's other queue, and a resume restarts them all.

@@ -8,10 +8,13 @@ import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueMonitor;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.spring.DbQueues;
+import io.dbqueue.spring.actuate.DbQueueReport.DeadLetter;
+import io.dbqueue.spring.actuate.DbQueueReport.DeadLetterPage;
 import io.dbqueue.spring.actuate.DbQueueReport.Group;
 import io.dbqueue.spring.actuate.DbQueueReport.PartitionLag;
 import io.dbqueue.spring.actuate.DbQueueReport.Queue;
 import io.dbqueue.spring.actuate.DbQueueReport.Recent;
+import io.dbqueue.spring.actuate.DbQueueReport.TaskLookup;
 import io.dbqueue.spring.actuate.DbQueueReport.Topic;
 import io.dbqueue.spring.actuate.DbQueueReport.Workers;
 import io.dbqueue.spring.actuate.DbQueueReport.WriteResult;
@@ -32,19 +35,27 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The Actuator endpoint {@code dbqueue}: {@code GET /actuator/dbqueue} reads every queue and topic
  * ({@link DbQueueReport}), {@code GET /actuator/dbqueue/{queue}} one queue (404 when no such queue is configured),
- * and {@code POST /actuator/dbqueue/{queue}/{action}} changes a queue, only with {@code dbq.endpoint.write-enabled}
- * (else {@link WritesDisabledException}: 403 over HTTP, see {@link DbQueueWebEndpointExtension}). Actions and their JSON body: {@code pause} and {@code resume} (every instance, within a second);
- * {@code requeue} and {@code delete} of dead letters, {@code {"ids": "41,42"}} or {@code {"all": true}};
+ * {@code GET /actuator/dbqueue/{queue}/dead-letters} and {@code GET /actuator/dbqueue/{queue}/task?id=} (or
+ * {@code ?key=}) a page of its dead letters and one task, and {@code POST /actuator/dbqueue/{queue}/{action}} changes
+ * a queue, only with {@code dbq.endpoint.write-enabled} (else {@link WritesDisabledException}: 403 over HTTP, see
+ * {@link DbQueueWebEndpointExtension}). Actions and their JSON body: {@code pause} and {@code resume} (every instance,
+ * within a second); {@code requeue} and {@code delete} of dead letters, {@code {"ids": "41,42"}} or {@code {"all": true}};
  * {@code cancel} of a waiting task, {@code {"id": n}} or {@code {"key": "..."}}; {@code reschedule},
  * {@code {"id": n, "dueAt": "2026-01-01T00:00:00Z"}}. Bad input is answered 400, naming the field. (Actuator reads a
  * body's values as strings, so ids are one comma-separated string, not a JSON array.)
  */
 @Endpoint(id = "dbqueue")
 public class DbQueueEndpoint {
+
+    /** Dead letters per page, at most. */
+    static final int PAGE = 100;
+    /** Characters of a payload shown. */
+    static final int PREVIEW = 500;
 
     private static final List<String> ACTIONS = List.of("pause", "resume", "requeue", "delete", "cancel", "reschedule");
 
@@ -90,6 +101,53 @@ public class DbQueueEndpoint {
         } catch (RuntimeException e) {
             return new Queue(location.toString(), null, null, null, null, null, null, workers, recent, e.getMessage());
         }
+    }
+
+    /**
+     * {@code dead-letters}: a page of the queue's dead letters after id {@code after} (default 0), up to {@code limit}
+     * (default and at most {@value #PAGE}); {@code task}: the task with {@code id}, or enqueued with {@code key}.
+     * Null (404) for an unknown queue, or a key the queue does not know.
+     */
+    @ReadOperation
+    public @Nullable Object view(@Selector String queue, @Selector String view, @Nullable Long id,
+                                 @Nullable String key, @Nullable Long after, @Nullable Integer limit) {
+        if (!queues.ids().contains(queue)) {
+            return null;
+        }
+        QueueAdmin admin = queues.admin(queue);
+        return switch (view) {
+            case "dead-letters" -> deadLetters(admin.deadLetters(), after == null ? 0 : after,
+                    limit == null ? PAGE : Math.min(limit, PAGE));
+            case "task" -> lookup(admin, id, key);
+            default -> throw refused("unknown view '" + view + "'; views: [dead-letters, task]");
+        };
+    }
+
+    private static DeadLetterPage deadLetters(DeadLetters dead, long after, int limit) {
+        if (limit < 1) {
+            throw refused("limit must be at least 1, was " + limit);
+        }
+        List<DeadLetter> page = dead.list(after, limit).stream().map(t -> new DeadLetter(t.id(), preview(t.payload()),
+                t.payload() == null ? 0 : t.payload().length(), t.createdAt(), t.failedAt(), t.attempt(),
+                t.totalAttempt(), t.lastError())).toList();
+        return new DeadLetterPage(page, page.size() < limit ? null : page.get(page.size() - 1).id());
+    }
+
+    private static @Nullable TaskLookup lookup(QueueAdmin admin, @Nullable Long taskId, @Nullable String key) {
+        if ((taskId == null) == (key == null)) {
+            throw refused("give either id (a task's id) or key (the idempotency key it was enqueued with)");
+        }
+        OptionalLong id = taskId != null ? OptionalLong.of(taskId) : admin.taskIdOfKey(key);
+        if (id.isEmpty()) {
+            return null;
+        }
+        return admin.find(id.getAsLong()).map(t -> new TaskLookup(t.id(), t.state().name(), preview(t.payload()),
+                        t.createdAt(), t.since(), t.attempt(), t.lastError()))
+                .orElse(new TaskLookup(id.getAsLong(), "GONE", null, null, null, null, null));
+    }
+
+    private static @Nullable String preview(@Nullable String payload) {
+        return payload == null || payload.length() <= PREVIEW ? payload : payload.substring(0, PREVIEW);
     }
 
     @WriteOperation

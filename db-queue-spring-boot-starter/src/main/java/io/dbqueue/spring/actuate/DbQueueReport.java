@@ -1,5 +1,6 @@
 package io.dbqueue.spring.actuate;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -64,6 +65,34 @@ public record DbQueueReport(String instance, boolean writeEnabled, Map<String, Q
 
     /** @param owner the member holding the partition; null when none does */
     public record PartitionLag(int partition, long lag, long committedOffset, long nextOffset, String owner) {
+    }
+
+    /**
+     * A page of a queue's dead letters, oldest first ({@code GET /actuator/dbqueue/{queue}/dead-letters}).
+     *
+     * @param next the {@code after} of the next page; null on the last page
+     */
+    public record DeadLetterPage(List<DeadLetter> deadLetters, Long next) {
+    }
+
+    /**
+     * @param payload     the payload's first {@value DbQueueEndpoint#PREVIEW} characters
+     * @param payloadSize the payload's length in characters
+     */
+    public record DeadLetter(long id, String payload, int payloadSize, Instant createdAt, Instant failedAt,
+                             int attempt, int totalAttempt, String lastError) {
+    }
+
+    /**
+     * A task looked up by id or idempotency key ({@code GET /actuator/dbqueue/{queue}/task?id=} or {@code ?key=}).
+     *
+     * @param state     WAITING, SCHEDULED, LEASED, DEAD, or GONE: no longer in the queue (finished or cancelled)
+     * @param since     when it becomes due, its lease or backoff ends, or it was dead-lettered; null when GONE
+     * @param payload   the payload's first {@value DbQueueEndpoint#PREVIEW} characters; null when GONE
+     * @param lastError its error when DEAD
+     */
+    public record TaskLookup(long id, String state, String payload, Instant createdAt, Instant since,
+                             Integer attempt, String lastError) {
     }
 
     /**
