@@ -35,6 +35,14 @@ import java.util.stream.Collectors;
  */
 public final class Stack implements AutoCloseable {
 
+    /**
+     * Each consumer serves the dashboard at {@code /dbqueue} on its endpoint {@code dbqueue}, writes on: the stack
+     * listens on 127.0.0.1 only.
+     */
+    static final Map<String, String> DASHBOARD = Map.of("MANAGEMENT_ENDPOINTS", "health,dbqueue",
+            "DBQ_DASHBOARD_ENABLED", "true", "DBQ_ENDPOINT_WRITEENABLED", "true");
+
+
     public static final String RESULTS_DATABASE = "dbq_results";
     private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
     private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
@@ -105,6 +113,11 @@ public final class Stack implements AutoCloseable {
         return database.connect();
     }
 
+    /** The dashboard of each consumer. */
+    public List<String> dashboardUrls() {
+        return consumerUrls().stream().map(url -> url + "/dbqueue").toList();
+    }
+
     public StackOptions options() {
         return options;
     }
@@ -134,6 +147,7 @@ public final class Stack implements AutoCloseable {
         consumerEnv.put("PROCESSING_MODE", options.mode());
         consumerEnv.put("TEST_APP_URL", "http://127.0.0.1:" + testAppPort);
         consumerEnv.putAll(statsEnvironment());
+        consumerEnv.putAll(DASHBOARD);
         for (int i = 0; i < options.consumers(); i++) {
             consumers.add(start("consumer-app-" + (i + 1), "consumer-app", port(8090, i, free), consumerEnv));
         }

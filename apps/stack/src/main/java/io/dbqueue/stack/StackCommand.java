@@ -93,6 +93,7 @@ public final class StackCommand implements Callable<Integer> {
                 "  test-app     " + testApp,
                 "  producers    " + String.join(" ", stack.producerUrls()),
                 "  consumers    " + String.join(" ", stack.consumerUrls()),
+                "  dashboard    " + String.join(" ", stack.dashboardUrls()),
                 "  PostgreSQL   " + stack.jdbcUrl() + " (results in database " + Stack.RESULTS_DATABASE + ")",
                 "",
                 "Start a run and read the results:",

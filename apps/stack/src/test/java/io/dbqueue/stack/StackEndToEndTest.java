@@ -72,6 +72,12 @@ class StackEndToEndTest {
             JsonNode buckets = run.get("latencyBuckets");
             assertEquals(MESSAGES, buckets.get(buckets.size() - 1).get("upTo").asLong());
             assertEquals(0, remainingTasks(stack), "queue table empty after the run");
+            assertTrue(send(HttpRequest.newBuilder(URI.create(stack.dashboardUrls().get(0)))).contains("<title>db-queue"),
+                    "the consumers serve the dashboard");
+            JsonNode queues = JSON.readTree(send(HttpRequest.newBuilder(URI.create(stack.consumerUrls().get(0)
+                    + "/actuator/dbqueue")))).get("queues");
+            assertEquals(0, queues.properties().iterator().next().getValue().get("waiting").asLong(),
+                    "the dashboard's endpoint reads the queue");
         }
     }
 
