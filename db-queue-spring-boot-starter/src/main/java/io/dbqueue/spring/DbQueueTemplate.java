@@ -1,5 +1,9 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.queue.QueueProducer.Enqueued;
+
+import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -21,6 +25,26 @@ public final class DbQueueTemplate {
     /** Enqueues one message into queue {@code queueId}; returns the task's id. */
     public long send(String queueId, Object message) {
         return queues.producer(queueId).enqueue(serializer.serialize(checked(message)));
+    }
+
+    /** Enqueues one message that becomes due after {@code delay}; returns the task's id. */
+    public long send(String queueId, Object message, Duration delay) {
+        return queues.producer(queueId).enqueue(serializer.serialize(checked(message)), delay);
+    }
+
+    /**
+     * Enqueues one message, due now, unless {@code key} was enqueued into the queue before (within
+     * {@code dbq.idempotency-key-retention}); the answer holds the first task's id and whether this call stored it.
+     */
+    public Enqueued sendOnce(String queueId, String key, Object message) {
+        return sendOnce(queueId, key, message, Duration.ZERO);
+    }
+
+    /** As {@link #sendOnce(String, String, Object)}, the task becoming due after {@code delay}. */
+    public Enqueued sendOnce(String queueId, String key, Object message, Duration delay) {
+        // Not List.of: a null key must reach the producer's check, which names it.
+        return queues.producer(queueId).enqueueAllOnce(Collections.singletonList(key),
+                List.of(serializer.serialize(checked(message))), delay).get(0);
     }
 
     /** Enqueues messages in one statement; returns their ids in order. Nothing is stored if one cannot be written. */

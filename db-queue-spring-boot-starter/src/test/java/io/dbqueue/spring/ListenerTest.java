@@ -4,6 +4,7 @@ import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.DeadLetters;
 import io.dbqueue.queue.DeadTask;
 import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueProducer.Enqueued;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.spring.listener.DbQueueListener;
 import org.junit.jupiter.api.Test;
@@ -140,6 +141,25 @@ class ListenerTest {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(
                     "@DbQueueListener method " + WrongListener.class.getName() + ".on must take one parameter");
+        });
+    }
+
+    @Test
+    void theTemplateSendsWithADelayAndOncePerKey() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues(properties(table)).run(context -> {
+            DbQueueTemplate template = context.getBean(DbQueueTemplate.class);
+            long delayed = template.send("orders", new Order("e-1", 1), Duration.ofHours(1));
+            Enqueued first = template.sendOnce("orders", "order-e-2", new Order("e-2", 1));
+            Enqueued repeat = template.sendOnce("orders", "order-e-2", new Order("e-2", 9), Duration.ofHours(1));
+            Enqueued later = template.sendOnce("orders", "order-e-3", new Order("e-3", 1), Duration.ofHours(1));
+            assertThat(first.stored()).isTrue();
+            assertThat(repeat).isEqualTo(new Enqueued(first.id(), false));
+            assertThat(count("SELECT count(*) FROM " + table)).isEqualTo(3);
+            assertThat(count("SELECT count(*) FROM " + table + " WHERE next_process_at > now() + interval '59 minutes'"
+                    + " AND id IN (" + delayed + ", " + later.id() + ")")).isEqualTo(2);
+            assertThatThrownBy(() -> template.sendOnce("orders", null, new Order("e-4", 1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
         });
     }
 
