@@ -13,6 +13,7 @@ import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.BatchHandler;
 import io.dbqueue.queue.CoalescingProducer;
+import io.dbqueue.queue.FailureLog;
 import io.dbqueue.queue.PauseWatch;
 import io.dbqueue.queue.QueueAdmin;
 import io.dbqueue.queue.QueueConfig;
@@ -65,6 +66,7 @@ public final class DbQueue implements AutoCloseable {
     private final DataSource dataSource;
     private final Transactions transactions;
     private final QueueListener listener;
+    private final QueueListener failureLog;
     private final LogListener logListener;
     private final Duration notifyInterval;
     private final Duration topicNotifyInterval;
@@ -87,6 +89,7 @@ public final class DbQueue implements AutoCloseable {
         this.dataSource = builder.dataSource;
         this.transactions = builder.transactions;
         this.listener = builder.listener;
+        this.failureLog = FailureLog.of(builder.failureLogging);
         this.logListener = builder.logListener;
         this.notifyInterval = builder.notifyInterval;
         this.topicNotifyInterval = builder.topicNotifyInterval == null ? notifyInterval : builder.topicNotifyInterval;
@@ -257,12 +260,14 @@ public final class DbQueue implements AutoCloseable {
         }
     }
 
-    /** The builder's listener, and the vacuum of the config's table. */
+    /** The builder's listener, the vacuum of the config's table and the failure log. */
     private QueueListener listenerFor(QueueConfig config) {
         QueueTable table = config.location().table();
         maintenance.purgeKeys(table);
         QueueListener vacuum = maintenance.vacuum(table, vacuumByTable.getOrDefault(table, defaultVacuum));
-        return vacuum == QueueListener.NONE ? listener : QueueListener.composite(List.of(vacuum, listener));
+        List<QueueListener> listeners = List.of(vacuum, failureLog, listener).stream()
+                .filter(l -> l != QueueListener.NONE).toList();
+        return listeners.size() == 1 ? listeners.get(0) : QueueListener.composite(listeners);
     }
 
     private QueueWorkers started(QueueWorkers started) {
@@ -308,6 +313,7 @@ public final class DbQueue implements AutoCloseable {
         private Transactions transactions = Transactions.JDBC;
         private QueueListener listener = QueueListener.NONE;
         private LogListener logListener = LogListener.NONE;
+        private FailureLog.Level failureLogging = FailureLog.Level.WARN;
         private Duration notifyInterval = QueueNotifier.DEFAULT_INTERVAL;
         private Duration topicNotifyInterval; // null: the notifyInterval
         private Duration shutdownTimeout = Duration.ofSeconds(30);
@@ -334,6 +340,16 @@ public final class DbQueue implements AutoCloseable {
         /** Hears of every queue producer's and consumer's work, e.g. for metrics; default none. */
         public Builder listener(QueueListener value) {
             this.listener = Objects.requireNonNull(value, "listener");
+            return this;
+        }
+
+        /**
+         * Which failures of the consumers' tasks are logged, rate-limited per queue ({@link FailureLog}): default
+         * {@code WARN}, each failed attempt at WARN and each dead-lettering at ERROR; {@code ERROR} only the
+         * dead-letterings; {@code OFF} none.
+         */
+        public Builder failureLogging(FailureLog.Level value) {
+            this.failureLogging = Objects.requireNonNull(value, "failureLogging");
             return this;
         }
 
