@@ -1,50 +1,110 @@
 package io.dbqueue.spring;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
  * A value read at most once per {@code maxAge}, so that metric scrapes and health probes do not query the database
- * over and over; a failed read is kept as long, and thrown again.
+ * over and over. A caller waits at most {@code timeout} for a read, so that a database that does not answer cannot
+ * hold up a scrape or a probe: the read runs on a daemon thread, one at a time, and callers meanwhile share it. A
+ * failed read is not kept: the next call reads again, so a value is back as soon as the database is.
  */
 public final class Cached<T> implements Supplier<T> {
 
     public static final Duration MAX_AGE = Duration.ofSeconds(5);
+    public static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+    private static final ExecutorService READERS = Executors.newCachedThreadPool(read -> {
+        Thread thread = new Thread(read, "dbq-reader");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final Supplier<T> read;
     private final long maxAgeNanos;
+    private final Duration timeout;
     private final LongSupplier clock;
+    private final Executor executor;
     private T value;
-    private RuntimeException failure;
-    private Long readAt; // null before the first read
+    private Long readAt; // null before the first successful read
+    private CompletableFuture<T> reading; // the read in progress, or null
 
-    public Cached(Supplier<T> read, Duration maxAge, LongSupplier clock) {
+    /** @param clock nanoseconds, as {@link System#nanoTime()}; {@code executor} runs the reads */
+    Cached(Supplier<T> read, Duration maxAge, Duration timeout, LongSupplier clock, Executor executor) {
         this.read = read;
         this.maxAgeNanos = maxAge.toNanos();
+        this.timeout = timeout;
         this.clock = clock;
+        this.executor = executor;
     }
 
-    /** Read at most once per {@link #MAX_AGE}. */
+    /** Read at most once per {@code maxAge}, waited for at most {@code timeout}. */
+    public Cached(Supplier<T> read, Duration maxAge, Duration timeout) {
+        this(read, maxAge, timeout, System::nanoTime, READERS);
+    }
+
+    /** Read at most once per {@link #MAX_AGE}, waited for at most {@link #TIMEOUT}. */
     public Cached(Supplier<T> read) {
-        this(read, MAX_AGE, System::nanoTime);
+        this(read, MAX_AGE, TIMEOUT);
     }
 
+    /**
+     * The value read less than {@code maxAge} ago, or a new one.
+     *
+     * @throws ReadTimeoutException when the read takes longer than the timeout; it goes on, and a later call may
+     *                              take its value
+     * @throws RuntimeException     what the read threw
+     */
     @Override
-    public synchronized T get() {
-        long now = clock.getAsLong();
-        if (readAt == null || now - readAt >= maxAgeNanos) {
-            try {
-                value = read.get();
-                failure = null;
-            } catch (RuntimeException e) {
-                failure = e;
+    public T get() {
+        CompletableFuture<T> current;
+        synchronized (this) {
+            if (readAt != null && clock.getAsLong() - readAt < maxAgeNanos) {
+                return value;
             }
-            readAt = now;
+            current = reading;
+            if (current == null) {
+                CompletableFuture<T> started = CompletableFuture.supplyAsync(read, executor);
+                reading = started;
+                started.whenComplete((result, failure) -> done(started, result, failure)); // at once if it is done
+                current = started;
+            }
         }
-        if (failure != null) {
-            throw failure;
+        try {
+            return current.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new ReadTimeoutException(timeout);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading", e);
         }
-        return value;
+    }
+
+    private synchronized void done(CompletableFuture<T> finished, T result, Throwable failure) {
+        if (failure == null) {
+            value = result;
+            readAt = clock.getAsLong();
+        }
+        if (reading == finished) {
+            reading = null;
+        }
+    }
+
+    /** A read that has not answered within its timeout. */
+    public static final class ReadTimeoutException extends IllegalStateException {
+
+        ReadTimeoutException(Duration timeout) {
+            super("no answer from the database within " + timeout.toMillis() + " ms");
+        }
     }
 }

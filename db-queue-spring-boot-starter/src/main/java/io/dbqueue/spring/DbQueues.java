@@ -28,6 +28,7 @@ public class DbQueues {
     private final Map<String, QueueProducer> producers = new LinkedHashMap<>();
     private final Map<String, CoalescingProducer> coalescingProducers = new ConcurrentHashMap<>();
     private final Map<String, Cached<Depth>> depths = new LinkedHashMap<>();
+    private final Map<String, Cached<Long>> deadLetterCounts = new LinkedHashMap<>();
 
     /** Makes every queue's producer, so that the door purges the idempotency keys of every configured table. */
     public DbQueues(DbQueue door, DbQueueProperties properties, QueueConsumerWorkers consumers) {
@@ -37,6 +38,7 @@ public class DbQueues {
         properties.configs().forEach((id, config) -> {
             producers.put(id, door.producer(config.location(), config.wakeup()));
             depths.put(id, new Cached<>(new QueueMonitor(door.dataSource(), config.location())::depth));
+            deadLetterCounts.put(id, new Cached<>(new DeadLetters(door.dataSource(), config.location())::count));
         });
     }
 
@@ -88,10 +90,19 @@ public class DbQueues {
         return new QueueMonitor(door.dataSource(), location(id));
     }
 
-    /** The depth of queue {@code id}, read at most once per {@link Cached#MAX_AGE}, as metrics and health use it. */
+    /**
+     * The depth of queue {@code id}, read at most once per {@link Cached#MAX_AGE} and waited for at most
+     * {@link Cached#TIMEOUT}, as metrics and health use it.
+     */
     public Depth depth(String id) {
         location(id); // rejects an unknown id
         return depths.get(id).get();
+    }
+
+    /** The dead letters of queue {@code id} waiting in its dead-letter table, read as {@link #depth} is. */
+    public long deadLetterCount(String id) {
+        location(id); // rejects an unknown id
+        return deadLetterCounts.get(id).get();
     }
 
     /**

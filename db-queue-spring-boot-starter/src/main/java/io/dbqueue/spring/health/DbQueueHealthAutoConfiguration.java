@@ -2,10 +2,12 @@ package io.dbqueue.spring.health;
 
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueues;
+import io.dbqueue.spring.QueueDataSource;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -15,11 +17,13 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
 @ConditionalOnBean(DbQueues.class)
 @ConditionalOnEnabledHealthIndicator("dbqueue")
+@EnableConfigurationProperties(DbQueueHealthProperties.class)
 public class DbQueueHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "dbQueueHealthIndicator")
-    public DbQueueHealthIndicator dbQueueHealthIndicator(DbQueues queues) {
-        return new DbQueueHealthIndicator(queues);
+    public DbQueueHealthIndicator dbQueueHealthIndicator(DbQueues queues, QueueDataSource dataSource,
+                                                         DbQueueHealthProperties properties) {
+        return new DbQueueHealthIndicator(queues, dataSource.dataSource(), properties);
     }
 }

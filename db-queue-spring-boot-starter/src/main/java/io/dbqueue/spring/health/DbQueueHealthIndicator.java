@@ -2,41 +2,71 @@ package io.dbqueue.spring.health;
 
 import io.dbqueue.queue.QueueMonitor.Depth;
 import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.spring.Cached;
 import io.dbqueue.spring.DbQueues;
+import io.dbqueue.spring.health.DbQueueHealthProperties.Thresholds;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Health {@code dbQueue}: UP when every queue's depth can be read and every consumed queue's workers are running;
- * DOWN otherwise. Details per queue id: depth, age of the oldest task, and the state of its workers. Depths are
- * {@link DbQueues#depth}'s, read at most once per few seconds.
+ * Health {@code dbQueue}: UP when the database answers, every queue's depth and dead letters can be read and are
+ * within the {@code dbq.health.*} thresholds, and every consumed queue's workers are running; DOWN otherwise. Details
+ * per queue id: depth, age of the oldest task, dead letters, the state of its workers and the thresholds it passed.
+ * Each reading waits at most {@link Cached#TIMEOUT}: while the database does not answer, health says DOWN within
+ * that rather than wait for it. The figures are {@link DbQueues}', read at most once per few seconds; whether the
+ * database answers is asked anew on each check.
  */
 public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
 
     private final DbQueues queues;
+    private final DbQueueHealthProperties properties;
+    private final Cached<Boolean> reachable;
 
-    public DbQueueHealthIndicator(DbQueues queues) {
+    public DbQueueHealthIndicator(DbQueues queues, DataSource dataSource, DbQueueHealthProperties properties) {
         super("db-queue health check failed");
+        properties.check(queues.ids());
         this.queues = queues;
+        this.properties = properties;
+        this.reachable = new Cached<>(() -> ping(dataSource), Duration.ZERO, Cached.TIMEOUT);
+    }
+
+    private static boolean ping(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection()) {
+            if (!c.isValid((int) Math.max(1, Cached.TIMEOUT.toSeconds()))) {
+                throw new IllegalStateException("the database connection is not valid");
+            }
+            return true;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         boolean up = true;
+        String unreachable = null;
+        try {
+            reachable.get();
+        } catch (RuntimeException e) {
+            up = false;
+            unreachable = e.getMessage();
+            builder.withDetail("error", "database unreachable: " + unreachable);
+        }
         for (String id : queues.ids()) {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("location", queues.location(id).toString());
-            try {
-                Depth depth = queues.depth(id);
-                details.put("depth", depth.tasks());
-                details.put("oldestAgeSeconds", depth.oldestAge().toMillis() / 1000.0);
-            } catch (RuntimeException e) {
-                up = false;
-                details.put("error", e.toString());
+            if (unreachable == null) {
+                up &= figures(id, details);
             }
             Optional<QueueWorkers> workers = queues.workers(id);
             details.put("workers", workers.map(w -> !w.isRunning() ? "stopped" : w.isPaused() ? "paused" : "running")
@@ -48,5 +78,32 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
             builder.withDetail(id, details);
         }
         builder.status(up ? "UP" : "DOWN");
+    }
+
+    /** Puts queue {@code id}'s figures in {@code details}; whether they are readable and within its thresholds. */
+    private boolean figures(String id, Map<String, Object> details) {
+        try {
+            Depth depth = queues.depth(id);
+            long deadLetters = queues.deadLetterCount(id);
+            details.put("depth", depth.tasks());
+            details.put("oldestAgeSeconds", depth.oldestAge().toMillis() / 1000.0);
+            details.put("deadLetters", deadLetters);
+            Thresholds thresholds = properties.thresholds(id);
+            List<String> exceeded = new ArrayList<>();
+            if (thresholds.maxDeadLetters() != null && deadLetters > thresholds.maxDeadLetters()) {
+                exceeded.add(deadLetters + " dead letters, more than max-dead-letters " + thresholds.maxDeadLetters());
+            }
+            if (thresholds.maxOldestAge() != null && depth.oldestAge().compareTo(thresholds.maxOldestAge()) > 0) {
+                exceeded.add("oldest task " + depth.oldestAge().toSeconds() + " s old, older than max-oldest-age "
+                        + thresholds.maxOldestAge().toSeconds() + " s");
+            }
+            if (!exceeded.isEmpty()) {
+                details.put("exceeded", exceeded);
+            }
+            return exceeded.isEmpty();
+        } catch (RuntimeException e) {
+            details.put("error", e.toString());
+            return false;
+        }
     }
 }
