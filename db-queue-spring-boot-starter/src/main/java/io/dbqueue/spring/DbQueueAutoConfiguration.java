@@ -146,7 +146,8 @@ public class DbQueueAutoConfiguration {
                 .transactions(transactions).listener(QueueListener.composite(listeners.orderedStream().toList()))
                 .logListener(LogListener.composite(logListeners.orderedStream().toList()))
                 .notifyInterval(properties.notifyInterval()).shutdownTimeout(properties.shutdownTimeout())
-                .idempotencyKeyRetention(properties.idempotencyKeyRetention()));
+                .idempotencyKeyRetention(properties.idempotencyKeyRetention())
+                .failureLogging(properties.failureLogging()));
         Map<QueueTable, VacuumPolicy> vacuum = new LinkedHashMap<>(); // the first queue on a table sets its vacuum
         configs.forEach((id, config) -> vacuum.putIfAbsent(config.location().table(),
                 properties.queues().get(id).vacuumPolicy(id)));

@@ -3,6 +3,7 @@ package io.dbqueue.spring;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.CoalescingProducer;
+import io.dbqueue.queue.FailureLog;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
@@ -49,6 +50,9 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
  * @param idempotencyKeyRetention How long an idempotency key answers repeats with its first task's id (how long
  *                                a client may take to retry); older keys are purged from every configured queue
  *                                table.
+ * @param failureLogging          Which failures of the consumers' tasks are logged, at most 10 lines of each kind
+ *                                per queue per minute: warn logs each failed attempt at WARN and each task moved to
+ *                                the dead letters at ERROR; error logs only the dead-letterings; off logs none.
  * @param queues                  The queues, by id: the id names the queue in DbQueues, in QueueConsumer#queueId()
  *                                and in the metrics' queue tag.
  * @param groups                  Groups of queues of one table consumed fairly by one consumer (e.g. a queue per
@@ -61,6 +65,7 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                                 @DefaultValue("30s") Duration shutdownTimeout,
                                 @DefaultValue("2ms") Duration notifyInterval,
                                 @DefaultValue("24h") Duration idempotencyKeyRetention,
+                                @DefaultValue("warn") FailureLog.Level failureLogging,
                                 Map<String, Queue> queues, Map<String, Group> groups) {
 
     public DbQueueProperties {

@@ -36,6 +36,7 @@ class PropertyMetadataTest {
     @ParameterizedTest
     @CsvSource({"dbq.enabled, true", "dbq.initialize-schema, embedded", "dbq.auto-startup, true",
             "dbq.shutdown-timeout, 30s", "dbq.notify-interval, 2ms", "dbq.idempotency-key-retention, 24h",
+            "dbq.failure-logging, warn",
             "dbq.log.create-topics, true", "dbq.log.notify-interval, 10ms", "dbq.vacuum-watch.enabled, true",
             "dbq.vacuum-watch.interval, 30s", "dbq.vacuum-watch.horizon-age, 60s",
             "dbq.vacuum-watch.horizon-transactions, 100000", "dbq.vacuum-watch.dead-tuples, 1000",
