@@ -12,18 +12,25 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Meters of the configured queues, tagged {@code queue=<id>}: as a {@link QueueListener}, tasks enqueued, processed,
- * failed and dead-lettered, the latency of each claim and the size of each non-empty batch (created up front, so
- * callbacks only look them up); and the gauges {@code dbq.queue.depth} and {@code dbq.queue.oldest.age.seconds},
- * read through {@code depths} ({@link DbQueues#depth}; NaN when the depth cannot be read).
+ * Meters of the configured queues, tagged {@code queue=<id>}, named so that they export to Prometheus as they read
+ * ({@code dbq.tasks.enqueued} as {@code dbq_tasks_enqueued_total}, timers in seconds). As a {@link QueueListener}:
+ * tasks enqueued, processed, failed and dead-lettered, the latency of each claim and the size of each non-empty
+ * batch (created up front, so callbacks only look them up); each handled task's share of its batch's handler time,
+ * tagged with its {@code result} and {@code exception}; and each finished task's time since it was enqueued. The
+ * gauges {@code dbq.queue.depth}, {@code dbq.queue.oldest.age} and {@code dbq.queue.dead.letters} are read through
+ * {@link DbQueues} (NaN when they cannot be read).
  */
 public final class DbQueueMetrics implements QueueListener {
 
@@ -33,20 +40,46 @@ public final class DbQueueMetrics implements QueueListener {
     public static final String DEAD = "dbq.tasks.dead";
     public static final String CLAIM_LATENCY = "dbq.claim.latency";
     public static final String BATCH_SIZE = "dbq.batch.size";
+    public static final String HANDLED = "dbq.task.handled";
+    public static final String LATENCY = "dbq.task.latency";
     public static final String DEPTH = "dbq.queue.depth";
-    public static final String OLDEST_AGE = "dbq.queue.oldest.age.seconds";
+    public static final String OLDEST_AGE = "dbq.queue.oldest.age";
+    public static final String DEAD_LETTERS = "dbq.queue.dead.letters";
     public static final String TAG = "queue";
 
-    private record Meters(Counter enqueued, Counter processed, Counter failed, Counter dead, Timer claimLatency,
-                          DistributionSummary batchSize) {
+    /** {@link #HANDLED}'s results: finished, failed and to be retried, moved to the dead letters, re-enqueued. */
+    public static final String SUCCESS = "success";
+    public static final String RETRY = "retry";
+    public static final String DEAD_LETTERED = "dead-lettered";
+    public static final String REENQUEUED = "reenqueued";
+
+    /**
+     * A task's error as {@code TaskBatch.describe} writes a thrown exception: its simple name and the message, or its
+     * full name alone.
+     */
+    private static final Pattern EXCEPTION =
+            Pattern.compile("^(?:[a-z_$][\\w$]*\\.)*([A-Za-z_$][\\w$]*(?:Exception|Error|Throwable))(?::|$)");
+
+    private record Meters(String id, Counter enqueued, Counter processed, Counter failed, Counter dead,
+                          Timer claimLatency, DistributionSummary batchSize, Timer latency) {
     }
 
+    /** The share of its batch's handler time of each task the calling thread's handler last ran, by task id. */
+    private static final ThreadLocal<Map<Long, Long>> HANDLER_NANOS = ThreadLocal.withInitial(HashMap::new);
+
+    private final MeterRegistry registry;
     private final Map<QueueLocation, Meters> byLocation = new HashMap<>();
 
-    /** {@code configs}: the queues by id, as {@code DbQueueProperties.configs()} maps them. */
-    public DbQueueMetrics(MeterRegistry registry, Map<String, QueueConfig> configs, Function<String, Depth> depths) {
+    /**
+     * @param configs     the queues by id, as {@code DbQueueProperties.configs()} maps them
+     * @param depths      a queue's depth by id, as {@link DbQueues#depth}
+     * @param deadLetters a queue's dead letters by id, as {@link DbQueues#deadLetterCount}
+     */
+    public DbQueueMetrics(MeterRegistry registry, Map<String, QueueConfig> configs, Function<String, Depth> depths,
+                          Function<String, Long> deadLetters) {
+        this.registry = registry;
         configs.forEach((id, config) -> {
-            byLocation.put(config.location(), new Meters(
+            byLocation.put(config.location(), new Meters(id,
                     counter(registry, ENQUEUED, id, "Tasks written to the queue"),
                     counter(registry, PROCESSED, id, "Tasks that completed and left the queue"),
                     counter(registry, FAILED, id, "Task attempts that failed, dead-lettered or not"),
@@ -54,10 +87,14 @@ public final class DbQueueMetrics implements QueueListener {
                     Timer.builder(CLAIM_LATENCY).description("Time of one claim query, empty claims included")
                             .tag(TAG, id).register(registry),
                     DistributionSummary.builder(BATCH_SIZE).description("Tasks per non-empty claim")
-                            .baseUnit("tasks").tag(TAG, id).register(registry)));
-            gauge(registry, DEPTH, "Tasks in the queue, due or not", "tasks", depths, id, Depth::tasks);
-            gauge(registry, OLDEST_AGE, "Age of the oldest task in the queue, zero when empty", "seconds", depths, id,
-                    depth -> depth.oldestAge().toNanos() / 1e9);
+                            .tag(TAG, id).register(registry),
+                    Timer.builder(LATENCY).description("Time from a task's enqueue (its created_at) to its finish")
+                            .tag(TAG, id).register(registry)));
+            gauge(registry, DEPTH, "Tasks in the queue, due or not", null, id, queue -> depths.apply(queue).tasks());
+            gauge(registry, OLDEST_AGE, "Age of the oldest task in the queue, zero when empty", "seconds", id,
+                    queue -> depths.apply(queue).oldestAge().toNanos() / 1e9);
+            gauge(registry, DEAD_LETTERS, "Dead letters waiting in the queue's dead-letter table", null, id,
+                    deadLetters::apply);
         });
     }
 
@@ -80,11 +117,28 @@ public final class DbQueueMetrics implements QueueListener {
         }
     }
 
+    /** Keeps each task's share of the handler time until its answer is reported, on this same thread. */
+    @Override
+    public void executed(QueueLocation queue, List<Task> tasks, long handlerNanos) {
+        Map<Long, Long> shares = HANDLER_NANOS.get();
+        shares.clear(); // a batch whose answers were never reported (its acknowledgement failed)
+        if (byLocation.containsKey(queue) && !tasks.isEmpty()) {
+            tasks.forEach(task -> shares.put(task.id(), handlerNanos / tasks.size()));
+        }
+    }
+
     @Override
     public void finished(QueueLocation queue, List<Task> tasks) {
         Meters meters = byLocation.get(queue); // null: not a configured queue
         if (meters != null) {
             meters.processed.increment(tasks.size());
+            Instant now = Instant.now();
+            for (Task task : tasks) {
+                handled(meters, task, SUCCESS, "none");
+                Duration sinceEnqueued = Duration.between(task.createdAt(), now);
+                // negative when the database's clock, which wrote created_at, is ahead of this host's
+                meters.latency.record(sinceEnqueued.isNegative() ? Duration.ZERO : sinceEnqueued);
+            }
         }
     }
 
@@ -96,18 +150,43 @@ public final class DbQueueMetrics implements QueueListener {
             if (deadLettered) {
                 meters.dead.increment();
             }
+            handled(meters, task, deadLettered ? DEAD_LETTERED : RETRY, exception(error));
+        }
+    }
+
+    @Override
+    public void reenqueued(QueueLocation queue, Task task) {
+        Meters meters = byLocation.get(queue); // null: not a configured queue
+        if (meters != null) {
+            handled(meters, task, REENQUEUED, "none");
+        }
+    }
+
+    /** The exception a task's error names, or "none" when the handler failed it with words of its own. */
+    static String exception(String error) {
+        Matcher matcher = EXCEPTION.matcher(error);
+        return matcher.find() ? matcher.group(1) : "none";
+    }
+
+    /** Records a task's share of its handler's time; none for a task no handler ran here (its lease expired). */
+    private void handled(Meters meters, Task task, String result, String exception) {
+        Long nanos = HANDLER_NANOS.get().remove(task.id());
+        if (nanos != null) {
+            Timer.builder(HANDLED).description("Each task's share of its batch's handler time, by its answer")
+                    .tags(TAG, meters.id, "result", result, "exception", exception).register(registry)
+                    .record(nanos, TimeUnit.NANOSECONDS);
         }
     }
 
     private static Counter counter(MeterRegistry registry, String name, String id, String description) {
-        return Counter.builder(name).description(description).baseUnit("tasks").tag(TAG, id).register(registry);
+        return Counter.builder(name).description(description).tag(TAG, id).register(registry);
     }
 
-    private static void gauge(MeterRegistry registry, String name, String description, String unit,
-                              Function<String, Depth> depths, String id, ToDoubleFunction<Depth> value) {
-        Gauge.builder(name, depths, d -> {
+    private static void gauge(MeterRegistry registry, String name, String description, String unit, String id,
+                              ToDoubleFunction<String> value) {
+        Gauge.builder(name, id, queue -> {
             try {
-                return value.applyAsDouble(d.apply(id));
+                return value.applyAsDouble(queue);
             } catch (RuntimeException e) {
                 return Double.NaN;
             }

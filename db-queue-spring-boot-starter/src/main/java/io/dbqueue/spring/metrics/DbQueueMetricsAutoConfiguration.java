@@ -27,7 +27,8 @@ public class DbQueueMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     public DbQueueMetrics dbQueueMetrics(MeterRegistry registry, DbQueueProperties properties,
                                          ObjectProvider<DbQueues> queues) {
-        return new DbQueueMetrics(registry, properties.configs(), id -> queues.getObject().depth(id));
+        return new DbQueueMetrics(registry, properties.configs(), id -> queues.getObject().depth(id),
+                id -> queues.getObject().deadLetterCount(id));
     }
 
     @Bean
