@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The application's queues by id ({@code dbq.queues.<id>}): producers to enqueue with, dead letters, depths and the
- * running workers, from the {@link DbQueue}. An unknown id throws {@link IllegalArgumentException} naming it.
+ * running workers, from the {@link DbQueue}. An unknown id throws {@link UnknownQueueIdException} naming it.
  */
 public class DbQueues {
 
@@ -59,7 +59,8 @@ public class DbQueues {
     public QueueProducer producer(String id) {
         QueueProducer producer = producers.get(id);
         if (producer == null) {
-            throw new IllegalArgumentException("unknown queue id '" + id + "'; configured under dbq.queues: " + ids());
+            throw new UnknownQueueIdException("unknown queue id '" + id + "'; configured under dbq.queues: " + ids(),
+                    id, ids());
         }
         return producer;
     }

@@ -15,9 +15,11 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
@@ -106,9 +108,12 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
         for (QueueConsumer consumer : all) {
             String id = consumer.queueId();
             if (!configs.containsKey(id) && !groups.containsKey(id)) {
-                throw new IllegalStateException("consumer " + describe(consumer) + " names queue id '" + id
+                Set<String> configured = new LinkedHashSet<>(configs.keySet());
+                configured.addAll(groups.keySet());
+                throw new UnknownQueueIdException("consumer " + describe(consumer) + " names queue id '" + id
                         + "', which is not configured: add dbq.queues." + id + ".table (configured ids: "
-                        + configs.keySet() + (groups.isEmpty() ? "" : ", groups: " + groups.keySet()) + ")");
+                        + configs.keySet() + (groups.isEmpty() ? "" : ", groups: " + groups.keySet()) + ")",
+                        id, configured);
             }
             QueueConsumer other = byQueue.putIfAbsent(id, consumer);
             if (other != null) {
