@@ -22,15 +22,16 @@ import java.util.Optional;
  * Health {@code dbQueue}: UP when the database answers, every queue's depth and dead letters can be read and are
  * within the {@code dbq.health.*} thresholds, and every consumed queue's workers are running; DOWN otherwise. Details
  * per queue id: depth, age of the oldest task, dead letters, the state of its workers and the thresholds it passed.
- * Each reading waits at most {@link Cached#TIMEOUT}: while the database does not answer, health says DOWN within
- * that rather than wait for it. The figures are {@link DbQueues}', read at most once per few seconds; whether the
- * database answers is asked anew on each check.
+ * A check answers within {@link Cached#TIMEOUT}: while the database does not answer, health says DOWN within that
+ * rather than wait for it (the check goes on in the background, and the next one may take its result). The figures
+ * are {@link DbQueues}', read at most once per few seconds; whether the database answers is asked anew on each check.
  */
 public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
 
     private final DbQueues queues;
     private final DbQueueHealthProperties properties;
     private final Cached<Boolean> reachable;
+    private final Cached<Health> check = new Cached<>(this::check, Duration.ZERO, Cached.TIMEOUT);
 
     public DbQueueHealthIndicator(DbQueues queues, DataSource dataSource, DbQueueHealthProperties properties) {
         super("db-queue health check failed");
@@ -53,6 +54,17 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
+        try {
+            Health health = check.get();
+            builder.status(health.getStatus()).withDetails(health.getDetails());
+        } catch (Cached.ReadTimeoutException e) {
+            builder.down().withDetail("error", e.getMessage());
+        }
+    }
+
+    /** The health, each reading it takes bounded on its own. */
+    private Health check() {
+        Health.Builder builder = Health.unknown();
         boolean up = true;
         String unreachable = null;
         try {
@@ -77,7 +89,7 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
             }
             builder.withDetail(id, details);
         }
-        builder.status(up ? "UP" : "DOWN");
+        return builder.status(up ? "UP" : "DOWN").build();
     }
 
     /** Puts queue {@code id}'s figures in {@code details}; whether they are readable and within its thresholds. */
