@@ -38,7 +38,7 @@ final class QueueTables {
                 if (create) {
                     Schema.createIfMissing(dataSource, table);
                 } else if (!Schema.exists(dataSource, table)) {
-                    throw new InvalidQueuePropertyException("dbq.queues." + id + ".table: table '" + table.name()
+                    throw new MissingQueueTableException("dbq.queues." + id + ".table: table '" + table.name()
                             + "' does not exist (or its dead-letter table '" + table.deadLetterTable() + "' does not);"
                             + " create them with io/dbqueue/sql/" + table.layout().name() + ".sql (on the classpath;"
                             + " sql/ in the source) in a migration, or set dbq.initialize-schema=always");

@@ -114,6 +114,8 @@ class FailureAnalysisTest {
         start(App.class, "dbq.queues.audit.table=no_such_table", "dbq.initialize-schema=never");
 
         assertThat(output.getAll()).contains("APPLICATION FAILED TO START",
-                "dbq.queues.audit.table: table 'no_such_table' does not exist", "dbq.initialize-schema=always");
+                "dbq.queues.audit.table: table 'no_such_table' does not exist", "Action:",
+                "Create the queue's tables in a migration (Flyway, Liquibase) from its layout's DDL, or let the starter"
+                        + " create them at start-up with dbq.initialize-schema=always.");
     }
 }
