@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS dbq_seq_eager_vacuum_keys (
     key               text NOT NULL,
     task_id           bigint NOT NULL,
     created_at        timestamptz NOT NULL DEFAULT now(),
+    request_hash      text,
     PRIMARY KEY (queue_name, key)
 );
 CREATE INDEX IF NOT EXISTS dbq_seq_eager_vacuum_keys_age_idx ON dbq_seq_eager_vacuum_keys (created_at);

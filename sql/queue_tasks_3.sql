@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS queue_tasks_3_keys (
     key               text NOT NULL,
     task_id           bigint NOT NULL,
     created_at        timestamptz NOT NULL DEFAULT now(),
+    request_hash      text,
     PRIMARY KEY (queue_name, key)
 );
 CREATE INDEX IF NOT EXISTS queue_tasks_3_keys_age_idx ON queue_tasks_3_keys (created_at);

@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS queue_tasks_6_keys (
     key               text NOT NULL,
     task_id           bigint NOT NULL,
     created_at        timestamptz NOT NULL DEFAULT now(),
+    request_hash      text,
     PRIMARY KEY (queue_name, key)
 );
 CREATE INDEX IF NOT EXISTS queue_tasks_6_keys_age_idx ON queue_tasks_6_keys (created_at);

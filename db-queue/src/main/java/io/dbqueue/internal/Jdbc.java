@@ -1,5 +1,6 @@
 package io.dbqueue.internal;
 
+import io.dbqueue.common.CommitOutcomeUnknownException;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
 import javax.sql.DataSource;
@@ -33,6 +34,60 @@ public final class Jdbc {
         } catch (SQLException e) {
             throw new QueueException(what + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Runs a write on a pooled connection and commits it: in auto-commit, where the statement carries
+     * its own commit, or, with {@code ownTransaction}, in a transaction it commits (rolled back when
+     * {@code work} throws). A failure before the commit was sent throws {@link QueueException}: not
+     * stored. The connection lost once it was sent throws {@link CommitOutcomeUnknownException}: the
+     * server may have committed just before it went, so "not stored" would be a guess.
+     */
+    public static <T> T written(DataSource dataSource, String what, boolean ownTransaction, Work<T> work) {
+        boolean commitSent = false;
+        try (Connection c = dataSource.getConnection()) {
+            if (c.getAutoCommit() == ownTransaction) {
+                c.setAutoCommit(!ownTransaction);
+            }
+            T result;
+            try {
+                commitSent = !ownTransaction;
+                result = work.run(c);
+            } catch (SQLException | RuntimeException e) {
+                if (ownTransaction) {
+                    rollbackQuietly(c, e);
+                }
+                throw e;
+            }
+            if (ownTransaction) {
+                commitSent = true;
+                c.commit();
+                c.setAutoCommit(true);
+            }
+            return result;
+        } catch (SQLException e) {
+            if (commitSent && connectionLost(e)) {
+                throw new CommitOutcomeUnknownException(what + ": outcome unknown, the connection was lost while"
+                        + " committing (" + e.getMessage() + "); send it again with the same idempotency key", e);
+            }
+            throw new QueueException(what + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether {@code e}, or an exception chained to it, says the session ended: a connection failure
+     * (SQLState class 08) or the server terminating it (57P01 administrator command, 57P02 crash).
+     */
+    static boolean connectionLost(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            for (SQLException s = t instanceof SQLException q ? q : null; s != null; s = s.getNextException()) {
+                String state = s.getSQLState();
+                if (state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -11,6 +11,8 @@ import java.util.Objects;
  * The idempotency keys of a queue table ({@link QueueTable#keysTable()}). A key answers repeats with
  * its first task's id for as long as it is kept; {@link #purge} removes the keys older than the
  * retention, which is how long a client may take to retry ({@code DbQueue} runs it on a schedule).
+ * A key may be stored with a request fingerprint ({@code request_hash}), so that the key reused for
+ * another request is told from a repeat ({@link IdempotencyKeyReusedException}).
  */
 public final class IdempotencyKeys {
 
@@ -35,6 +37,16 @@ public final class IdempotencyKeys {
             deleted += chunk;
         } while (chunk == PURGE_CHUNK);
         return deleted;
+    }
+
+    /** {@code fingerprint}, checked as a key is, or null (none). */
+    static String checkedFingerprint(String fingerprint, String field) {
+        return fingerprint == null ? null : checked(fingerprint, field);
+    }
+
+    /** Whether two fingerprints tell two different requests apart: both known and unequal. */
+    static boolean differ(String stored, String sent) {
+        return stored != null && sent != null && !stored.equals(sent);
     }
 
     /** {@code key}, checked: 1 to {@value #MAX_KEY_LENGTH} characters, no NUL. */

@@ -8,8 +8,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +30,13 @@ import java.util.function.ToIntFunction;
  * <p>The {@code ...Once} methods take an idempotency key per task: a key seen before (in this
  * queue, within the keys' retention, see {@link IdempotencyKeys}) stores nothing and answers with
  * the first task's id, so a client that got no answer can send the same request again. A batch is
- * still one statement, and a key repeated within one batch is one task.
+ * still one statement, and a key repeated within one batch is one task. A key may carry a request
+ * fingerprint (a hash of the request it stands for): the same key with another fingerprint is a
+ * client reusing a key for a different request, and throws {@link IdempotencyKeyReusedException}.
+ *
+ * <p>A write that fails before its commit was sent throws {@link io.dbqueue.common.QueueException}:
+ * nothing was stored. The connection lost while committing throws its subtype
+ * {@link io.dbqueue.common.CommitOutcomeUnknownException}: it may have been stored.
  */
 public final class QueueProducer {
 
@@ -105,7 +113,7 @@ public final class QueueProducer {
         String[] values = checkedPayloads(payloads);
         checkDelay(delay);
         Jdbc.Work<List<Long>> notifying = notifier != null && delay.isZero() ? c -> insertNotifying(c, values) : null;
-        return write(c -> insert(c, values, delay), notifying, List::size);
+        return write(c -> insert(c, values, delay), notifying, false, List::size);
     }
 
     /** Enqueues one task in the caller's transaction on {@code connection}; does not commit. */
@@ -134,20 +142,45 @@ public final class QueueProducer {
     }
 
     /**
+     * As {@link #enqueueOnce(String, String)}, the key stored with {@code fingerprint} (a hash of the
+     * request the key stands for, at most {@value IdempotencyKeys#MAX_KEY_LENGTH} characters; null:
+     * none). The key sent again with another fingerprint stores nothing and throws
+     * {@link IdempotencyKeyReusedException}; a key stored without one matches any.
+     */
+    public Enqueued enqueueOnce(String key, String fingerprint, String payload) {
+        return enqueueAllOnce(Collections.singletonList(key), Collections.singletonList(fingerprint),
+                List.of(checkedPayload(payload)), Duration.ZERO).get(0);
+    }
+
+    /**
      * Enqueues the tasks whose keys were not enqueued before, in one statement, and commits.
      * {@code keys.get(i)} is the key of {@code payloads.get(i)}; the answers are in that order.
      */
     public List<Enqueued> enqueueAllOnce(List<String> keys, List<String> payloads, Duration delay) {
-        KeyedBatch batch = KeyedBatch.of(keys, checkedPayloads(payloads));
+        return enqueueAllOnce(keys, null, payloads, delay);
+    }
+
+    /**
+     * As {@link #enqueueAllOnce(List, List, Duration)}, each key stored with its request fingerprint
+     * ({@code fingerprints.get(i)} of {@code keys.get(i)}, null elements: none). If any key was
+     * enqueued before with another fingerprint, nothing of the batch is stored and
+     * {@link IdempotencyKeyReusedException} names the first such key. So that it can be undone, a batch
+     * of several keys with fingerprints runs in a savepoint, in a transaction of its own unless it joins
+     * the calling thread's (three round trips more than one statement in auto-commit).
+     */
+    public List<Enqueued> enqueueAllOnce(List<String> keys, List<String> fingerprints, List<String> payloads,
+                                         Duration delay) {
+        KeyedBatch batch = KeyedBatch.of(keys, fingerprints, checkedPayloads(payloads));
         checkDelay(delay);
-        return write(c -> insertOnce(c, batch, delay), null, QueueProducer::stored);
+        // Savepoints need a transaction; in auto-commit there would be none to undo the batch in.
+        return write(c -> insertOnce(c, batch, delay), null, batch.undoable(), QueueProducer::stored);
     }
 
     /** As {@link #enqueueAllOnce(List, List, Duration)} in the caller's transaction on {@code connection}; does not commit. */
     public List<Enqueued> enqueueAllOnce(Connection connection, List<String> keys, List<String> payloads,
                                          Duration delay) throws SQLException {
         Objects.requireNonNull(connection, "connection");
-        KeyedBatch batch = KeyedBatch.of(keys, checkedPayloads(payloads));
+        KeyedBatch batch = KeyedBatch.of(keys, null, checkedPayloads(payloads));
         checkDelay(delay);
         List<Enqueued> answers = insertOnce(connection, batch, delay);
         transactions.afterCommit(() -> reportEnqueued(stored(answers)));
@@ -157,9 +190,12 @@ public final class QueueProducer {
     /**
      * Runs {@code insert} in the calling thread's transaction, reporting the tasks to the listener once
      * it commits, or else on a connection of its own, reporting them at once; there, when the notifier
-     * reserves this enqueue's notification, it runs {@code insertNotifying} (if not null) instead.
+     * reserves this enqueue's notification, it runs {@code insertNotifying} (if not null) instead; with
+     * {@code ownTransaction}, in a transaction (else auto-commit), so that {@code insert} can undo its
+     * statement by throwing.
      */
-    private <T> T write(Jdbc.Work<T> insert, Jdbc.Work<T> insertNotifying, ToIntFunction<T> enqueued) {
+    private <T> T write(Jdbc.Work<T> insert, Jdbc.Work<T> insertNotifying, boolean ownTransaction,
+                        ToIntFunction<T> enqueued) {
         String what = "enqueue into " + location;
         return Jdbc.joinedOr(transactions, dataSource, what, c -> {
             T result = insert.run(c);
@@ -169,7 +205,7 @@ public final class QueueProducer {
             boolean inline = insertNotifying != null && notifier.reserveInline(location);
             T result;
             try {
-                result = Jdbc.autoCommitted(dataSource, what, inline ? insertNotifying : insert);
+                result = Jdbc.written(dataSource, what, ownTransaction, inline ? insertNotifying : insert);
             } finally {
                 if (inline) {
                     notifier.releaseInline();
@@ -204,19 +240,43 @@ public final class QueueProducer {
         }
     }
 
+    /**
+     * The keyed insert. A key whose stored fingerprint differs throws {@link IdempotencyKeyReusedException};
+     * where the other keys of the batch would stay stored ({@link KeyedBatch#undoable}), the statement
+     * runs inside a savepoint that the exception rolls back, in the caller's transaction or its own.
+     */
     private List<Enqueued> insertOnce(Connection c, KeyedBatch batch, Duration delay) throws SQLException {
+        if (!batch.undoable()) {
+            return insertKeyed(c, batch, delay);
+        }
+        Savepoint savepoint = c.setSavepoint();
+        try {
+            List<Enqueued> answers = insertKeyed(c, batch, delay);
+            c.releaseSavepoint(savepoint);
+            return answers;
+        } catch (IdempotencyKeyReusedException e) {
+            c.rollback(savepoint);
+            throw e;
+        }
+    }
+
+    private List<Enqueued> insertKeyed(Connection c, KeyedBatch batch, Duration delay) throws SQLException {
         boolean delayed = !delay.isZero();
         List<Enqueued> distinct = new ArrayList<>(batch.keys.length);
         try (PreparedStatement ps = c.prepareStatement(delayed ? sql.enqueueOnceDelayed : sql.enqueueOnce)) {
             ps.setArray(1, Jdbc.texts(c, batch.keys));
             ps.setArray(2, Jdbc.texts(c, batch.payloads));
-            ps.setString(3, location.queueName());
+            ps.setArray(3, Jdbc.texts(c, batch.fingerprints));
             ps.setString(4, location.queueName());
+            ps.setString(5, location.queueName());
             if (delayed) {
-                ps.setLong(5, delay.toNanos() / 1000);
+                ps.setLong(6, delay.toNanos() / 1000);
             }
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
+                for (int k = 0; rs.next(); k++) {
+                    if (rs.getBoolean(3)) {
+                        throw new IdempotencyKeyReusedException(batch.keys[k], rs.getLong(1));
+                    }
                     distinct.add(new Enqueued(rs.getLong(1), rs.getBoolean(2)));
                 }
             }
@@ -234,33 +294,57 @@ public final class QueueProducer {
         return (int) answers.stream().filter(Enqueued::stored).count();
     }
 
-    /** A keyed batch with each key once (the statement cannot insert a key twice), and where each input went. */
-    private record KeyedBatch(String[] keys, String[] payloads, int[] positions, boolean[] first) {
+    /**
+     * A keyed batch with each key once (the statement cannot insert a key twice), its fingerprints
+     * (null elements: none), and where each input went.
+     */
+    private record KeyedBatch(String[] keys, String[] payloads, String[] fingerprints, int[] positions,
+                              boolean[] first) {
 
-        static KeyedBatch of(List<String> keys, String[] payloads) {
+        /** {@code fingerprints} null: none for any key. */
+        static KeyedBatch of(List<String> keys, List<String> fingerprints, String[] payloads) {
             if (keys == null || keys.size() != payloads.length) {
                 throw new IllegalArgumentException("keys must have one key per payload: " + payloads.length
                         + " payloads, " + (keys == null ? "no keys" : keys.size() + " keys"));
             }
+            if (fingerprints != null && fingerprints.size() != payloads.length) {
+                throw new IllegalArgumentException("fingerprints must have one fingerprint (or null) per payload: "
+                        + payloads.length + " payloads, " + fingerprints.size() + " fingerprints");
+            }
             Map<String, Integer> index = new HashMap<>();
             List<String> distinctKeys = new ArrayList<>();
             List<String> distinctPayloads = new ArrayList<>();
+            List<String> distinctFingerprints = new ArrayList<>();
             int[] positions = new int[payloads.length];
             boolean[] first = new boolean[payloads.length];
             for (int i = 0; i < payloads.length; i++) {
                 String key = IdempotencyKeys.checked(keys.get(i), "key[" + i + "]");
+                String fingerprint = fingerprints == null ? null
+                        : IdempotencyKeys.checkedFingerprint(fingerprints.get(i), "fingerprint[" + i + "]");
                 Integer at = index.putIfAbsent(key, distinctKeys.size());
                 first[i] = at == null;
                 if (at == null) {
                     positions[i] = distinctKeys.size();
                     distinctKeys.add(key);
                     distinctPayloads.add(payloads[i]);
+                    distinctFingerprints.add(fingerprint);
+                } else if (IdempotencyKeys.differ(distinctFingerprints.get(at), fingerprint)) {
+                    throw new IllegalArgumentException("key[" + i + "] '" + key + "' is in the batch twice with"
+                            + " different fingerprints");
                 } else {
                     positions[i] = at;
                 }
             }
-            return new KeyedBatch(distinctKeys.toArray(String[]::new), distinctPayloads.toArray(String[]::new), positions,
-                    first);
+            return new KeyedBatch(distinctKeys.toArray(String[]::new), distinctPayloads.toArray(String[]::new),
+                    distinctFingerprints.toArray(String[]::new), positions, first);
+        }
+
+        /**
+         * Whether a reused key must undo the batch's statement: one key reused stores nothing, but of
+         * several fingerprinted keys the others would stay stored.
+         */
+        boolean undoable() {
+            return keys.length > 1 && Arrays.stream(fingerprints).anyMatch(Objects::nonNull);
         }
     }
 

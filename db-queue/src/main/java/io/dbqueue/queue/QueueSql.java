@@ -216,23 +216,25 @@ final class QueueSql {
      * new are inserted; a key that exists already (committed, or committed by a concurrent enqueue
      * this one waited for) keeps its first task's id. ON CONFLICT DO UPDATE rather than DO NOTHING:
      * only the update returns a conflicting row that this statement's snapshot cannot see. Keys must be
-     * distinct within one statement. params: text[] keys, text[] payloads, queue (keys), queue
-     * (tasks), [delay in microseconds, when {@code dueAt} takes it]; returns per input row, in order,
-     * the task id and whether this statement stored it. Keys are inserted in key order, so that two
+     * distinct within one statement. params: text[] keys, text[] payloads, text[] request fingerprints
+     * (null elements: none), queue (keys), queue (tasks), [delay in microseconds, when {@code dueAt}
+     * takes it]; returns per input row, in order, the task id, whether this statement stored it, and
+     * whether the key was stored with another fingerprint. Keys are inserted in key order, so that two
      * batches sharing keys lock them in the same order and cannot deadlock.
      */
     private static String keyedEnqueue(QueueTable table, String dueAt) {
         String t = table.name();
-        return "WITH input AS MATERIALIZED (SELECT u.k, u.p, u.n,"
+        return "WITH input AS MATERIALIZED (SELECT u.k, u.p, u.h, u.n,"
                 + " nextval((SELECT pg_get_serial_sequence('" + t + "', 'id'))::regclass) AS id"
-                + " FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS u(k, p, n)),"
-                + " keyed AS (INSERT INTO " + table.keysTable() + " AS x (queue_name, key, task_id)"
-                + " SELECT ?, k, id FROM input ORDER BY k"
-                + " ON CONFLICT (queue_name, key) DO UPDATE SET key = x.key RETURNING x.key, x.task_id),"
+                + " FROM unnest(?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS u(k, p, h, n)),"
+                + " keyed AS (INSERT INTO " + table.keysTable() + " AS x (queue_name, key, task_id, request_hash)"
+                + " SELECT ?, k, id, h FROM input ORDER BY k"
+                + " ON CONFLICT (queue_name, key) DO UPDATE SET key = x.key RETURNING x.key, x.task_id, x.request_hash),"
                 + " stored AS (INSERT INTO " + t + " (id, queue_name, payload, next_process_at)"
                 + " SELECT i.id, ?, i.p, " + dueAt
                 + " FROM input i JOIN keyed ON keyed.key = i.k AND keyed.task_id = i.id)"
-                + " SELECT keyed.task_id, keyed.task_id = i.id FROM input i JOIN keyed ON keyed.key = i.k ORDER BY i.n";
+                + " SELECT keyed.task_id, keyed.task_id = i.id, coalesce(keyed.request_hash <> i.h, false)"
+                + " FROM input i JOIN keyed ON keyed.key = i.k ORDER BY i.n";
     }
 
     /**

@@ -104,8 +104,9 @@ public final class Schema {
     /**
      * The idempotency keys of {@code table}: a task enqueued with a key leaves it here, and a repeated
      * key is answered with the first task's id (see {@link QueueProducer#enqueueAllOnce}) until
-     * {@link IdempotencyKeys#purge} removes it. Idempotent DDL, so that tables created before keys
-     * existed gain it through {@link #createIfMissing}.
+     * {@link IdempotencyKeys#purge} removes it; {@code request_hash} is the fingerprint of the request
+     * the key was first sent with, if the producer gave one. Idempotent DDL, so that tables created
+     * before keys existed gain it through {@link #createIfMissing}.
      */
     static String keysDdl(QueueTable table) {
         String keys = table.keysTable();
@@ -115,6 +116,7 @@ public final class Schema {
                 + "    key               text NOT NULL,\n"
                 + "    task_id           bigint NOT NULL,\n"
                 + "    created_at        timestamptz NOT NULL DEFAULT now(),\n"
+                + "    request_hash      text,\n"
                 + "    PRIMARY KEY (queue_name, key)\n"
                 + ");\n"
                 + "CREATE INDEX IF NOT EXISTS " + keys + "_age_idx ON " + keys + " (created_at);\n";
@@ -132,13 +134,22 @@ public final class Schema {
                 + ");\n";
     }
 
+    /**
+     * Adds {@code request_hash} to a keys table created before request fingerprints existed; applied
+     * by hand, it is the whole migration of such a table.
+     */
+    public static String keysMigration(QueueTable table) {
+        return "ALTER TABLE " + table.keysTable() + " ADD COLUMN IF NOT EXISTS request_hash text";
+    }
+
     public static void create(DataSource dataSource, QueueTable table) throws SQLException {
         execute(dataSource, ddl(table));
     }
 
     /**
      * Creates the table unless it exists, and its idempotency keys and pauses tables, which tables created by
-     * earlier versions lack, unless they exist; nothing is run on a complete schema, so a role
+     * earlier versions lack, unless they exist, and the keys' {@code request_hash} column, which earlier
+     * keys tables lack ({@link #keysMigration}); nothing is run on a complete schema, so a role
      * without the right to create may start against it. An advisory lock on the table name serialises concurrent
      * callers, so several instances of a service can start at once.
      */
@@ -160,10 +171,11 @@ public final class Schema {
         }
     }
 
-    /** The DDL of the companion tables that later versions added and {@code table} lacks; empty when none. */
+    /** The DDL of the companion tables and columns that later versions added and {@code table} lacks; empty when none. */
     private static String missingCompanions(Connection c, QueueTable table) throws SQLException {
-        return (visible(c, table.keysTable()) ? "" : keysDdl(table))
-                + (visible(c, table.pausesTable()) ? "" : pausesDdl(table));
+        String keys = !visible(c, table.keysTable()) ? keysDdl(table)
+                : hasColumn(c, table.keysTable(), "request_hash") ? "" : keysMigration(table) + ";\n";
+        return keys + (visible(c, table.pausesTable()) ? "" : pausesDdl(table));
     }
 
     /** Whether the queue table and its dead-letter table both exist. */
@@ -183,6 +195,18 @@ public final class Schema {
         try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_class"
                 + " WHERE relname = ? AND pg_catalog.pg_table_is_visible(oid)")) {
             ps.setString(1, relation);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) > 0;
+            }
+        }
+    }
+
+    private static boolean hasColumn(Connection c, String relation, String column) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_attribute"
+                + " WHERE attrelid = ?::regclass AND attname = ? AND NOT attisdropped")) {
+            ps.setString(1, relation);
+            ps.setString(2, column);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getInt(1) > 0;

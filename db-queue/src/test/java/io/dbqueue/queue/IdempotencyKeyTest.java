@@ -140,6 +140,73 @@ class IdempotencyKeyTest {
         assertTrue(producer.enqueueOnce("upgraded", "x").stored());
     }
 
+    @Test
+    void aKeysTableCreatedBeforeFingerprintsGainsTheColumn() throws Exception {
+        fresh(Layout.DBQ_SEQ);
+        long old = producer.enqueueOnce("before", "x").id();
+        TestDatabase.execute("ALTER TABLE " + table.keysTable() + " DROP COLUMN request_hash");
+        assertThrows(io.dbqueue.common.QueueException.class, () -> producer.enqueueOnce("after", "hash", "y"));
+        Schema.createIfMissing(ds, table);
+        assertEquals(old, producer.enqueueOnce("before", "hash", "x").id(), "a key stored without one matches any");
+        assertTrue(producer.enqueueOnce("after", "hash", "y").stored());
+        assertThrows(IdempotencyKeyReusedException.class, () -> producer.enqueueOnce("after", "other", "y"));
+    }
+
+    @Test
+    void aReusedKeyInAJoinedTransactionLeavesNothingOfItsBatchThere() throws Exception {
+        fresh(Layout.DBQ_SEQ);
+        long first = producer.enqueueOnce("k1", "hash-a", "first").id();
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            QueueProducer joining = new QueueProducer(ds, table.queue("keyed"), QueueListener.NONE, joining(c));
+            IdempotencyKeyReusedException reused = assertThrows(IdempotencyKeyReusedException.class, () -> joining
+                    .enqueueAllOnce(List.of("k2", "k1"), List.of("h", "hash-b"), List.of("new", "x"), Duration.ZERO));
+            assertEquals(first, reused.taskId());
+            assertTrue(joining.enqueueOnce("k3", "h", "kept").stored(), "the transaction goes on");
+            c.commit();
+        }
+        assertEquals(2, rows());
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + table.keysTable() + " WHERE key = 'k2'"));
+    }
+
+    /** Transactions that join every write to the transaction open on {@code connection}. */
+    private static io.dbqueue.common.Transactions joining(Connection connection) {
+        return new io.dbqueue.common.Transactions() {
+            @Override
+            public Connection joined(DataSource dataSource) {
+                return connection;
+            }
+
+            @Override
+            public void release(Connection c, DataSource dataSource) {
+            }
+
+            @Override
+            public void afterCommit(Runnable action) {
+                action.run();
+            }
+
+            @Override
+            public <T> T inNewTransaction(DataSource dataSource, Work<T> work) throws SQLException, InterruptedException {
+                return io.dbqueue.common.Transactions.JDBC.inNewTransaction(dataSource, work);
+            }
+        };
+    }
+
+    @Test
+    void badFingerprintsAreRefusedByNameAndNothingIsStored() throws Exception {
+        fresh(Layout.DBQ_SEQ);
+        assertMessage("fingerprint[0] must not be null or empty", () -> producer.enqueueOnce("a", "", "x"));
+        assertMessage("fingerprint[1] is 513 characters long", () -> producer.enqueueAllOnce(List.of("a", "b"),
+                List.of("h", "h".repeat(513)), List.of("x", "y"), Duration.ZERO));
+        assertMessage("one fingerprint (or null) per payload: 2 payloads, 1 fingerprints", () -> producer.enqueueAllOnce(
+                List.of("a", "b"), List.of("h"), List.of("x", "y"), Duration.ZERO));
+        assertMessage("key[1] 'a' is in the batch twice with different fingerprints", () -> producer.enqueueAllOnce(
+                List.of("a", "a"), List.of("h1", "h2"), List.of("x", "y"), Duration.ZERO));
+        assertEquals(0, rows());
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + table.keysTable()));
+    }
+
     private long rows() throws SQLException {
         return TestDatabase.queryLong("SELECT count(*) FROM " + table.name());
     }

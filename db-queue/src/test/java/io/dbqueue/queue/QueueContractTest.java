@@ -371,6 +371,29 @@ class QueueContractTest {
     }
 
     @Test
+    void aKeyReusedWithAnotherFingerprintIsRefusedAndNothingOfItsBatchIsStored() throws Exception {
+        QueueProducer.Enqueued first = producer.enqueueOnce("k1", "hash-a", "first");
+        assertEquals(new QueueProducer.Enqueued(first.id(), false), producer.enqueueOnce("k1", "hash-a", "first again"));
+        IdempotencyKeyReusedException reused = assertThrows(IdempotencyKeyReusedException.class,
+                () -> producer.enqueueOnce("k1", "hash-b", "second"));
+        assertEquals("k1", reused.key());
+        assertEquals(first.id(), reused.taskId());
+        // In a batch, the new key beside the reused one is not stored either.
+        reused = assertThrows(IdempotencyKeyReusedException.class, () -> producer.enqueueAllOnce(
+                List.of("k2", "k1"), List.of("hash-c", "hash-b"), List.of("new", "second"), Duration.ZERO));
+        assertEquals("k1", reused.key());
+        assertEquals(1, rows());
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM " + table.keysTable()));
+        // A key without a fingerprint, stored or sent, matches any.
+        assertEquals(first.id(), producer.enqueueOnce("k1", "first").id());
+        long unfingerprinted = producer.enqueueOnce("k3", "third").id();
+        assertEquals(List.of(false, true), producer.enqueueAllOnce(List.of("k3", "k2"), List.of("hash-d", "hash-c"),
+                List.of("third", "new"), Duration.ZERO).stream().map(QueueProducer.Enqueued::stored).toList());
+        assertEquals(unfingerprinted, producer.enqueueOnce("k3", "hash-e", "third").id());
+        assertEquals(3, rows());
+    }
+
+    @Test
     void reenqueueRunsTheTaskAgainLaterWithAFreshAttemptCounter() throws Exception {
         long id = producer.enqueue("poll me");
         BatchProcessor processor = processor(QueueConfig.of(queue),
