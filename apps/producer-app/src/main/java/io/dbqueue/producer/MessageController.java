@@ -1,6 +1,8 @@
 package io.dbqueue.producer;
 
+import io.dbqueue.common.CommitOutcomeUnknownException;
 import io.dbqueue.queue.CoalescingProducer;
+import io.dbqueue.queue.IdempotencyKeyReusedException;
 import io.dbqueue.queue.QueueProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,10 +14,12 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -27,7 +31,10 @@ import java.util.stream.IntStream;
  * {@code POST /batch} takes an array, validates all of it, and writes it in one statement. With an
  * {@code Idempotency-Key} header a request is stored at most once: sent again (after a timeout, a
  * lost answer, a crash of this service) it stores nothing and answers with the first request's ids
- * and {@code Idempotent-Replayed: true}. A keyed single message is written on its own, not batched.
+ * and {@code Idempotent-Replayed: true}. The key is stored with a fingerprint of the request, and
+ * the key sent with another request is refused with 422, storing nothing. A keyed single message is
+ * written on its own, not batched. A write whose commit was sent but not answered (the connection
+ * lost while committing) is answered 503 saying that it may have been stored, never "not stored".
  */
 @RestController
 public class MessageController {
@@ -43,48 +50,54 @@ public class MessageController {
     private final CoalescingProducer coalescing;
     private final QueueProducer producer;
     private final ProducerProperties properties;
+    private final ObjectMapper json;
 
     public MessageController(MessageParser parser, CoalescingProducer coalescing, QueueProducer producer,
-                             ProducerProperties properties) {
+                             ProducerProperties properties, ObjectMapper json) {
         this.parser = parser;
         this.coalescing = coalescing;
         this.producer = producer;
         this.properties = properties;
+        this.json = json;
     }
 
     /**
      * Blocks its request thread until the message's batch has committed: an asynchronous answer would
      * dispatch every request through the servlet stack twice, which cost more CPU per message than the
-     * enqueue (docs/stack-performance.md).
+     * enqueue (docs/stack-performance.md). Both mappings produce JSON only, so that a client that
+     * accepts no JSON is refused (406) before anything is stored, not after.
      */
-    @PostMapping(value = "/", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(value = "/", consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<?> enqueue(InputStream body, @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key)
             throws IOException {
         String payload = parser.payload(parser.message(read(body)));
         if (key != null) {
             String checked = checkedKey(key);
-            return stored(() -> {
-                QueueProducer.Enqueued enqueued = producer.enqueueOnce("one:" + checked, payload);
+            return stored(key, () -> {
+                QueueProducer.Enqueued enqueued = producer.enqueueOnce("one:" + checked, RequestFingerprint.of(payload),
+                        payload);
                 return answer(Map.of("id", enqueued.id()), !enqueued.stored());
             });
         }
-        return stored(() -> ResponseEntity.ok(Map.of("id", coalescing.enqueue(payload))));
+        return stored(null, () -> ResponseEntity.ok(Map.of("id", coalescing.enqueue(payload))));
     }
 
-    @PostMapping(value = "/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(value = "/batch", consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<?> enqueueBatch(InputStream body,
                                           @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key)
             throws IOException {
         List<String> payloads = parser.batch(read(body)).stream().map(parser::payload).toList();
         if (key == null) {
-            return stored(() -> ResponseEntity.ok(Map.of("ids", producer.enqueueAll(payloads))));
+            return stored(null, () -> ResponseEntity.ok(Map.of("ids", producer.enqueueAll(payloads))));
         }
         String requestKey = checkedKey(key);
         // The request's key names its messages by position: the same request sent again repeats them all.
         // Single and batch keys live apart, so that a POST / keyed "K#0" cannot stand for a batch's first message.
         List<String> keys = IntStream.range(0, payloads.size()).mapToObj(i -> "batch:" + requestKey + "#" + i).toList();
-        return stored(() -> {
-            List<QueueProducer.Enqueued> enqueued = producer.enqueueAllOnce(keys, payloads, Duration.ZERO);
+        // Each message's key carries the whole batch's fingerprint: any other batch under the key is refused whole.
+        List<String> fingerprints = Collections.nCopies(payloads.size(), RequestFingerprint.of(json.writeValueAsString(payloads)));
+        return stored(key, () -> {
+            List<QueueProducer.Enqueued> enqueued = producer.enqueueAllOnce(keys, fingerprints, payloads, Duration.ZERO);
             return answer(Map.of("ids", enqueued.stream().map(QueueProducer.Enqueued::id).toList()),
                     enqueued.stream().noneMatch(QueueProducer.Enqueued::stored));
         });
@@ -98,10 +111,21 @@ public class MessageController {
         return ok.body(body);
     }
 
-    /** Runs a write; a database that cannot take it makes a 503, never a 2xx for something not stored. */
-    private static ResponseEntity<?> stored(Supplier<ResponseEntity<?>> write) {
+    /**
+     * Runs a write of a request with {@code key} (null: none); a database that cannot take it makes a
+     * 503, never a 2xx for something not stored, and a 503 that says "not stored" only when it is sure.
+     */
+    private static ResponseEntity<?> stored(String key, Supplier<ResponseEntity<?>> write) {
         try {
             return write.get();
+        } catch (IdempotencyKeyReusedException e) {
+            return problem(HttpStatus.UNPROCESSABLE_CONTENT, "header " + IDEMPOTENCY_KEY + " '" + key
+                    + "' was already used for a different request body; nothing stored. Send a new request with a new key");
+        } catch (CommitOutcomeUnknownException e) {
+            LOG.warn("message outcome unknown: {}", e.toString());
+            return problem(HttpStatus.SERVICE_UNAVAILABLE, "message outcome unknown: the database connection was lost"
+                    + " while committing, so it may or may not have been stored. Retry with the same " + IDEMPOTENCY_KEY
+                    + (key == null ? " (this request had none: without one, a retry may store it twice)" : " '" + key + "'"));
         } catch (RuntimeException e) {
             return unavailable(e);
         }
@@ -134,8 +158,12 @@ public class MessageController {
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "message not stored: " + error.getMessage());
     }
 
-    /** An RFC 9457 problem detail whose {@code detail} says precisely what was wrong. */
-    private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
-        return ResponseEntity.of(ProblemDetail.forStatusAndDetail(status, detail)).build();
+    /**
+     * An RFC 9457 problem detail whose {@code detail} says precisely what was wrong. Its content type is
+     * set, not negotiated: the mappings produce only application/json, which would otherwise be chosen.
+     */
+    static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(ProblemDetail.forStatusAndDetail(status, detail));
     }
 }

@@ -136,6 +136,54 @@ class ProducerAppTest {
         assertThat(jdbc.sql("SELECT count(*) FROM producer_test").query(Long.class).single()).isEqualTo(3);
     }
 
+    @Test
+    void everyErrorIsAProblemDetailTheWebServersOwnIncluded() throws Exception {
+        String message = "{\"message\":\"x\",\"testId\":1}";
+        String json = "Content-Type: application/json\r\n";
+        assertProblem(http.raw("POST", "/", json + "Idempotency-Key: " + "k".repeat(10 * 1024) + "\r\n", message),
+                400, "Request header is too large");
+        assertProblem(http.raw("POST", "/", json + "Idempotency-Key: a\u0001b\r\n", message), 400, "does not conform");
+        assertProblem(http.raw("POST", "/../../etc/passwd", json, message), 400, "Invalid URI");
+        assertProblem(http.raw("POST", "/%2e%2e/%2e%2e/x", json, message), 400, "Invalid URI");
+        assertProblem(http.raw("POST", "/%zz", json, message), 400, "Invalid URI");
+        assertProblem(http.raw("POST", "/nope", json + "Accept: text/html\r\n", message), 404, "No static resource");
+        assertProblem(http.raw("GET", "/", "", ""), 405, "Method 'GET' is not supported");
+        assertProblem(http.raw("POST", "/", "Content-Type: text/plain\r\n", message), 415, "'text/plain' is not supported");
+        assertProblem(http.raw("POST", "/", json + "Accept: text/html\r\n", message), 406, "Acceptable representations");
+        assertProblem(http.raw("GET", "/error", "", ""), 404, "no such resource: /error");
+        assertThat(jdbc.sql("SELECT count(*) FROM producer_test").query(Long.class).single()).isZero();
+    }
+
+    @Test
+    void aKeyReusedForAnotherBodyIsRefusedWith422AndNothingStored() throws Exception {
+        HttpResponse<String> first = http.post("/", "{\"message\":\"first\",\"testId\":3}", "reuse-1");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        HttpResponse<String> reordered = http.post("/", "{ \"testId\": 3, \"message\": \"first\" }", "reuse-1");
+        assertThat(reordered.body()).as("the same message, other spacing and field order").isEqualTo(first.body());
+        HttpResponse<String> second = http.post("/", "{\"message\":\"second\",\"testId\":3}", "reuse-1");
+        assertThat(second.statusCode()).as(second.body()).isEqualTo(422);
+        assertThat(second.headers().firstValue("Content-Type")).contains("application/problem+json");
+        assertThat(json.readTree(second.body()).get("detail").asString())
+                .contains("Idempotency-Key 'reuse-1' was already used for a different request body");
+
+        String batch = "[{\"message\":\"a\",\"testId\":3}]";
+        assertThat(http.post("/batch", batch, "reuse-2").statusCode()).isEqualTo(200);
+        HttpResponse<String> longer = http.post("/batch",
+                "[{\"message\":\"a\",\"testId\":3},{\"message\":\"b\",\"testId\":3}]", "reuse-2");
+        assertThat(longer.statusCode()).as(longer.body()).isEqualTo(422);
+        assertThat(jdbc.sql("SELECT payload FROM producer_test ORDER BY id").query(String.class).list())
+                .as("neither the second body nor the longer batch's new message")
+                .containsExactly("{\"message\":\"first\",\"testId\":3}", "{\"message\":\"a\",\"testId\":3}");
+    }
+
+    /** A raw answer's status, its problem+json content type, and its detail. */
+    private static void assertProblem(String answer, int status, String detail) {
+        assertThat(answer).as(answer).startsWith("HTTP/1.1 " + status + " ");
+        assertThat(answer.lines().filter(l -> l.toLowerCase().startsWith("content-type:")).findFirst())
+                .as(answer).hasValueSatisfying(type -> assertThat(type).contains("application/problem+json"));
+        assertThat(answer).as(answer).contains("\"status\":" + status).contains(detail);
+    }
+
     private void assertBadRequest(String path, String body, String problem) throws Exception {
         HttpResponse<String> answer = post(path, body);
         assertThat(answer.statusCode()).as(body).isEqualTo(400);
