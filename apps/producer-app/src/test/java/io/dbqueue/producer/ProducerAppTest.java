@@ -1,6 +1,5 @@
 package io.dbqueue.producer;
 
-import io.dbqueue.postgres.PostgresServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,10 +40,7 @@ class ProducerAppTest {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        PostgresServer db = PostgresServer.shared();
-        registry.add("spring.datasource.url", db::jdbcUrl);
-        registry.add("spring.datasource.username", db::user);
-        registry.add("spring.datasource.password", db::password);
+        ProducerTestSupport.sharedDatabase(registry);
     }
 
     @BeforeEach
