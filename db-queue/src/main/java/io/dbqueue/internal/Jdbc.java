@@ -44,14 +44,21 @@ public final class Jdbc {
      * server may have committed just before it went, so "not stored" would be a guess.
      */
     public static <T> T written(DataSource dataSource, String what, boolean ownTransaction, Work<T> work) {
+        Connection c;
+        try {
+            c = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw new QueueException(what + " failed: " + e.getMessage(), e);
+        }
         boolean commitSent = false;
-        try (Connection c = dataSource.getConnection()) {
+        try {
+            // Not put back: closing returns the connection to its pool, which resets it, or ends it.
             if (c.getAutoCommit() == ownTransaction) {
                 c.setAutoCommit(!ownTransaction);
             }
+            commitSent = !ownTransaction;
             T result;
             try {
-                commitSent = !ownTransaction;
                 result = work.run(c);
             } catch (SQLException | RuntimeException e) {
                 if (ownTransaction) {
@@ -62,7 +69,6 @@ public final class Jdbc {
             if (ownTransaction) {
                 commitSent = true;
                 c.commit();
-                c.setAutoCommit(true);
             }
             return result;
         } catch (SQLException e) {
@@ -71,6 +77,17 @@ public final class Jdbc {
                         + " committing (" + e.getMessage() + "); send it again with the same idempotency key", e);
             }
             throw new QueueException(what + " failed: " + e.getMessage(), e);
+        } finally {
+            closeQuietly(c);
+        }
+    }
+
+    /** Closes {@code c}; a failure to close is not the write's: its outcome was decided before. */
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // The pool has lost a connection; the write has its answer already.
         }
     }
 
