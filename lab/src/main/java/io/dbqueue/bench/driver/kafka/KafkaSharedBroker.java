@@ -2,6 +2,7 @@ package io.dbqueue.bench.driver.kafka;
 
 import io.dbqueue.bench.driver.Env;
 import io.dbqueue.bench.metrics.BrokerProcess;
+import io.dbqueue.kafkaserver.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.utils.internals.AppInfoParser;

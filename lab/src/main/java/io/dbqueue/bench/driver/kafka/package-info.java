@@ -1,2 +1,2 @@
-/** Kafka: a broker in a process of its own, or an external one, and its topic read by consumer groups. */
+/** Kafka: the broker (kafka-server's, started once per run) or an external one, and its topic read by consumer groups. */
 package io.dbqueue.bench.driver.kafka;

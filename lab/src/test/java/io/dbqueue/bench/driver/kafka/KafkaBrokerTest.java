@@ -3,6 +3,7 @@ package io.dbqueue.bench.driver.kafka;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.Payloads;
 import io.dbqueue.bench.workload.LogLoad;
+import io.dbqueue.kafkaserver.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;

@@ -1,18 +1,16 @@
-package io.dbqueue.bench.driver.kafka;
+package io.dbqueue.kafkaserver;
 
-import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-/** The broker's server.properties and the two drivers' flush policies. */
+/** The broker's server.properties. */
 class KafkaServerPropertiesTest {
 
     private final KafkaServerProperties server = new KafkaServerProperties(19092, 19093, Path.of("/tmp/k/data"));
@@ -41,14 +39,10 @@ class KafkaServerPropertiesTest {
     }
 
     @Test
-    void theBrokerKeepsKafkasFlushPolicyAndOnlyTheFsyncTopicsFlushEachAppend() throws IOException {
+    void theBrokerKeepsKafkasFlushPolicy() throws IOException {
         Properties p = parse(server.text());
         assertFalse(p.stringPropertyNames().stream().anyMatch(name -> name.startsWith("log.flush.")),
                 "the broker leaves the write-back to the OS");
-        assertEquals(Map.of(), KafkaDriver.osFlush().topicConfig());
-        assertEquals(Map.of("flush.messages", "1"), KafkaDriver.fsync().topicConfig());
-        assertEquals(DriverName.KAFKA, KafkaDriver.osFlush().name());
-        assertEquals(DriverName.KAFKA_FSYNC, KafkaDriver.fsync().name());
     }
 
     private static Properties parse(String text) throws IOException {

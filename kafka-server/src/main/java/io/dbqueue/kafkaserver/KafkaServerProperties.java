@@ -1,29 +1,29 @@
-package io.dbqueue.bench.driver.kafka;
+package io.dbqueue.kafkaserver;
 
 import java.nio.file.Path;
 
 /**
- * The server.properties of the lab's Kafka broker: one node in KRaft combined mode (broker and
+ * The server.properties of the {@link KafkaBroker}: one node in KRaft combined mode (broker and
  * controller in one process, {@code node.id} 1, a static quorum of itself) on loopback ports, with
  * replication factor 1 everywhere so that a single node can take acks=all, and no initial rebalance
  * delay so that consumer groups form at once. The flush settings ({@code log.flush.interval.*})
- * stay Kafka's defaults: the broker never fsyncs on its own, the OS writes its pages back; the
- * {@code kafka-fsync} cells ask for an fsync per append with a topic config instead.
+ * stay Kafka's defaults: the broker never fsyncs on its own, the OS writes its pages back; a topic
+ * that needs an fsync per append asks for it with a topic config (the lab's {@code kafka-fsync} cells).
  *
  * @param brokerPort     the clients' listener (PLAINTEXT)
  * @param controllerPort the KRaft controller's listener
  * @param dataDir        the broker's log.dirs, with the formatted metadata log
  */
-record KafkaServerProperties(int brokerPort, int controllerPort, Path dataDir) {
+public record KafkaServerProperties(int brokerPort, int controllerPort, Path dataDir) {
 
     private static final String HOST = "127.0.0.1";
 
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return HOST + ":" + brokerPort;
     }
 
     /** The file's text. */
-    String text() {
+    public String text() {
         return String.join("\n",
                 "process.roles=broker,controller",
                 "node.id=1",

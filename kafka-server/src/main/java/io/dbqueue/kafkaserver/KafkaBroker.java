@@ -1,4 +1,4 @@
-package io.dbqueue.bench.driver.kafka;
+package io.dbqueue.kafkaserver;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -23,13 +23,13 @@ import java.util.stream.Stream;
 
 /**
  * A Kafka broker in its own JVM, started from the classes of this one ({@code java.class.path}:
- * the bench jar, or the test classpath), so that its threads, heap and GC do not share the bench's
- * JVM while the lab still needs nothing installed. In {@code dir}: server.properties
- * ({@link KafkaServerProperties}), {@code data/} (formatted with a fresh cluster id before the
- * start, deleted by {@link #close}) and {@code broker.log}, the output of the format tool and the
- * broker at INFO level. Closing sends SIGTERM, on which the broker shuts down cleanly.
+ * the bench jar, or a test classpath, with this module's Kafka server jar), so that its threads,
+ * heap and GC do not share the caller's JVM while nothing needs to be installed. In {@code dir}:
+ * server.properties ({@link KafkaServerProperties}), {@code data/} (formatted with a fresh cluster
+ * id before the start, deleted by {@link #close}) and {@code broker.log}, the output of the format
+ * tool and the broker at INFO level. Closing sends SIGTERM, on which the broker shuts down cleanly.
  */
-final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker implements AutoCloseable {
 
     private static final String HEAP = "-Xmx1g";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
@@ -47,7 +47,7 @@ final class KafkaBroker implements AutoCloseable {
     }
 
     /** Formats and starts a broker in {@code dir}; returns once it answers clients, or fails within {@code timeout}. */
-    static KafkaBroker start(Path dir, Duration timeout) throws IOException, InterruptedException {
+    public static KafkaBroker start(Path dir, Duration timeout) throws IOException, InterruptedException {
         try {
             Class.forName("kafka.Kafka", false, KafkaBroker.class.getClassLoader());
         } catch (ClassNotFoundException e) {
@@ -69,15 +69,15 @@ final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return properties.bootstrapServers();
     }
 
-    Path log() {
+    public Path log() {
         return log;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
