@@ -1,0 +1,62 @@
+package io.dbqueue.kafka;
+
+import io.dbqueue.log.LogRecord;
+import io.dbqueue.log.RecordBatch;
+import io.dbqueue.log.RecordHandler;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.InterruptException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+
+/**
+ * The relay's handler: sends a batch and returns only once Kafka acknowledged every record, so
+ * that the group member commits the offset after the acknowledgements. A record Kafka refused
+ * fails the batch: nothing is committed and the member reads it again after its back-off. The
+ * records of the batch Kafka took meanwhile are then sent again: duplicates stay within the
+ * uncommitted batch.
+ */
+final class BatchRelay implements RecordHandler {
+
+    private final Producer<String, String> producer;
+    private final String kafkaTopic;
+    private final RelayListener listener;
+
+    BatchRelay(Producer<String, String> producer, String kafkaTopic, RelayListener listener) {
+        this.producer = producer;
+        this.kafkaTopic = kafkaTopic;
+        this.listener = listener;
+    }
+
+    @Override
+    public void handle(RecordBatch batch) throws Exception {
+        List<Future<RecordMetadata>> acks = new ArrayList<>(batch.records().size());
+        try {
+            for (LogRecord record : batch.records()) {
+                acks.add(producer.send(KafkaRecords.of(kafkaTopic, record)));
+            }
+            producer.flush(); // sends at once instead of after linger.ms, and waits for every ack
+        } catch (InterruptException e) { // Kafka's unchecked form: the member stops on the checked one
+            InterruptedException interrupted = new InterruptedException("interrupted while relaying " + describe(batch));
+            interrupted.initCause(e);
+            throw interrupted;
+        }
+        for (int i = 0; i < acks.size(); i++) {
+            try {
+                acks.get(i).get();
+            } catch (ExecutionException e) {
+                LogRecord record = batch.records().get(i);
+                throw new RelayException("Kafka did not acknowledge offset " + record.offset() + " of "
+                        + describe(batch) + "; the batch is relayed again", e.getCause());
+            }
+        }
+        listener.relayed(batch);
+    }
+
+    private String describe(RecordBatch batch) {
+        return batch.topic() + " partition " + batch.partition() + " to Kafka topic " + kafkaTopic;
+    }
+}
