@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 /** The suite's Kafka broker (kafka-server's, started once per JVM on first use) and what the tests do with it. */
@@ -66,26 +67,35 @@ final class TestKafka {
     }
 
     /**
-     * Every record of {@code topic}'s first {@code partitions} partitions, per partition in Kafka's
-     * order, read until each partition holds the log offsets 0 to its count at least once; fails
-     * after {@code timeout}.
+     * Every record of {@code counts}' partitions of {@code topic}, per partition in Kafka's order,
+     * read until each partition holds the log offsets 0 to its count at least once; fails after
+     * {@code timeout}.
      */
     static Map<Integer, List<ConsumerRecord<String, String>>> readUntilComplete(String topic, Map<Integer, Long> counts,
                                                                              Duration timeout) {
+        return readUntil(topic, counts.keySet(), timeout, "reading " + counts + " records per partition",
+                distinct -> counts.keySet().stream()
+                        .allMatch(p -> distinct.getOrDefault(p, Set.of()).size() == counts.get(p)));
+    }
+
+    /** As {@link #readUntilComplete}, until {@code done} holds of the log offsets read per partition. */
+    static Map<Integer, List<ConsumerRecord<String, String>>> readUntil(String topic, Set<Integer> partitions,
+                                                                     Duration timeout, String what,
+                                                                     Predicate<Map<Integer, Set<Long>>> done) {
         Map<Integer, List<ConsumerRecord<String, String>>> read = new HashMap<>();
         Map<Integer, Set<Long>> distinct = new HashMap<>();
-        List<TopicPartition> partitions = counts.keySet().stream().map(p -> new TopicPartition(topic, p)).toList();
+        List<TopicPartition> assigned = partitions.stream().map(p -> new TopicPartition(topic, p)).toList();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName()))) {
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+            consumer.assign(assigned);
+            consumer.seekToBeginning(assigned);
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (!counts.keySet().stream().allMatch(p -> distinct.getOrDefault(p, Set.of()).size() == counts.get(p))) {
+            while (!done.test(distinct)) {
                 if (System.nanoTime() > deadline) {
-                    throw new AssertionError("timed out after " + timeout + " reading " + counts + " records per "
-                            + "partition from Kafka topic " + topic + "; distinct offsets read: " + sizes(distinct));
+                    throw new AssertionError("timed out after " + timeout + " " + what + " from Kafka topic " + topic
+                            + "; distinct offsets read per partition: " + sizes(distinct));
                 }
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
                     read.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(record);
