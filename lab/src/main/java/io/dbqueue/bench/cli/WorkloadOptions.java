@@ -39,7 +39,7 @@ final class WorkloadOptions {
     List<Integer> batchSizes;
 
     @Option(names = "--drivers", split = ",", paramLabel = "DRIVER", converter = DriverNames.class,
-            description = "direct, pgbench, pgbench-minimal, raw-sql, stack, rabbitmq, rabbitmq-quorum, nats, log, kafka, kafka-fsync")
+            description = "direct, pgbench, pgbench-minimal, raw-sql, stack, rabbitmq, rabbitmq-quorum, nats, log, kafka, kafka-fsync, log-relay")
     List<DriverName> drivers;
 
     @Option(names = "--repeat", paramLabel = "N", description = "Repetitions of each cell.")

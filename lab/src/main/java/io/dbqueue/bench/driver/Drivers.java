@@ -1,6 +1,7 @@
 package io.dbqueue.bench.driver;
 
 import io.dbqueue.bench.driver.kafka.KafkaDriver;
+import io.dbqueue.bench.driver.kafka.RelayDriver;
 import io.dbqueue.bench.driver.nats.NatsDriver;
 import io.dbqueue.bench.driver.pgbench.PgbenchDriver;
 import io.dbqueue.bench.driver.postgres.DirectDriver;
@@ -23,7 +24,8 @@ public final class Drivers {
         Map<DriverName, Driver> drivers = new EnumMap<>(DriverName.class);
         for (Driver driver : List.of(new DirectDriver(), new RawSqlDriver(), PgbenchDriver.library(),
                 PgbenchDriver.minimal(), PgbenchDriver.study(), new StackDriver(), RabbitMqDriver.classic(),
-                RabbitMqDriver.quorum(), new NatsDriver(), new LogDriver(), KafkaDriver.osFlush(), KafkaDriver.fsync())) {
+                RabbitMqDriver.quorum(), new NatsDriver(), new LogDriver(), KafkaDriver.osFlush(), KafkaDriver.fsync(),
+                new RelayDriver())) {
             drivers.put(driver.name(), driver);
         }
         return drivers;

@@ -22,6 +22,8 @@ public final class LatencyEnd {
             // LogDriver meters in the group's record handler, which runs before the read's offset commit
             // (inside its transaction exactly once, after it at most once)
             case LOG -> "write to read handler, before the offset commit";
+            // RelayDriver meters in the relay's listener: Kafka acknowledged the batch, the group commits next
+            case LOG_RELAY -> "write to Kafka acknowledgement, before the offset commit";
             // KafkaGroups meters after consumer.commitSync() returned
             case KAFKA, KAFKA_FSYNC -> "send to read, offset committed";
             // RabbitMqAcknowledger and NatsDriver meter after sending the acknowledgement, without waiting for it

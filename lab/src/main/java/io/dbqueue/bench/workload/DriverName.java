@@ -23,7 +23,8 @@ public enum DriverName {
     LOG("log", Table.NONE, false),
     KAFKA("kafka", Table.NONE, false),
     KAFKA_FSYNC("kafka-fsync", Table.NONE, false),
-    RABBITMQ_QUORUM("rabbitmq-quorum", Table.NONE, false);
+    RABBITMQ_QUORUM("rabbitmq-quorum", Table.NONE, false),
+    LOG_RELAY("log-relay", Table.NONE, false);
 
     /** The queue table a driver's cell runs on. */
     private enum Table {
@@ -64,7 +65,7 @@ public enum DriverName {
 
     /** Whether it is read as a topic by {@link LogLoad#groups()} groups, not as a queue. */
     public boolean isPubSub() {
-        return this == LOG || this == KAFKA || this == KAFKA_FSYNC;
+        return this == LOG || this == KAFKA || this == KAFKA_FSYNC || this == LOG_RELAY;
     }
 
     /** Whether its cells run once per batch size, whatever the layouts. */

@@ -15,6 +15,7 @@ class LatencyEndTest {
         assertEquals("enqueue to finish committed", LatencyEnd.of(DriverName.STACK));
         assertEquals("write to read handler, before the offset commit", LatencyEnd.of(DriverName.LOG));
         assertEquals("send to read, offset committed", LatencyEnd.of(DriverName.KAFKA_FSYNC));
+        assertEquals("write to Kafka acknowledgement, before the offset commit", LatencyEnd.of(DriverName.LOG_RELAY));
         assertEquals("send to read handler, acknowledgement sent", LatencyEnd.of(DriverName.NATS));
         assertNull(LatencyEnd.of(DriverName.PGBENCH_MINIMAL), "pgbench measures no latency");
     }

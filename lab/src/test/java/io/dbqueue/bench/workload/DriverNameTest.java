@@ -18,7 +18,8 @@ class DriverNameTest {
     @Test
     void anUnknownNameListsTheKnownOnes() {
         assertEquals("unknown driver 'kafka-acks-all'; known drivers: [direct, raw-sql, pgbench, pgbench-minimal,"
-                        + " pgbench-study, stack, rabbitmq, nats, log, kafka, kafka-fsync, rabbitmq-quorum]",
+                        + " pgbench-study, stack, rabbitmq, nats, log, kafka, kafka-fsync, rabbitmq-quorum,"
+                        + " log-relay]",
                 assertThrows(IllegalArgumentException.class, () -> DriverName.of("kafka-acks-all")).getMessage());
     }
 }

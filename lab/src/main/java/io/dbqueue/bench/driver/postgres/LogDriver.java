@@ -57,17 +57,13 @@ public final class LogDriver implements Driver {
         try (HikariDataSource pool = context.server().dataSource(workload.producers() + members + 2)) {
             Topic topic = new Topic(TOPIC, log.partitions(), log.segmentSize());
             LogSchema.recreate(pool, topic);
-            List<String> tables = new ArrayList<>(List.of(TOPIC + "_partitions", TOPIC + "_groups"));
-            IntStream.range(0, log.partitions()).forEach(p -> tables.add(TOPIC + "_p" + p));
-            return InProcessMeasurement.run(context, tables, log.groups(), meter -> {
+            return InProcessMeasurement.run(context, tables(topic), log.groups(), meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
-                DbQueue door = door(pool, log.retentionPolicy());
+                DbQueue door = door(pool, TOPIC, log.retentionPolicy());
                 TopicProducer producer = door.topicProducer(TOPIC);
                 for (int g = 0; g < log.groups(); g++) {
                     for (int m = 0; m < workload.consumers(); m++) {
-                        GroupConfig config = GroupConfig.of(TOPIC, "group-" + (g + 1)).withMode(workload.mode())
-                                .withBatchSize(workload.readBatch()).withPollInterval(POLL_INTERVAL)
-                                .withMemberId("group-" + (g + 1) + "-member-" + (m + 1));
+                        GroupConfig config = member(TOPIC, workload, g, m).withMode(workload.mode());
                         door.consumeTopic(config, counting(meter, workload.readBatch()));
                     }
                 }
@@ -78,17 +74,31 @@ public final class LogDriver implements Driver {
         }
     }
 
+    /** Member {@code m} of group {@code g}, reading batches of the workload's read batch. */
+    public static GroupConfig member(String topic, Workload workload, int g, int m) {
+        return GroupConfig.of(topic, "group-" + (g + 1)).withBatchSize(workload.readBatch())
+                .withPollInterval(POLL_INTERVAL).withMemberId("group-" + (g + 1) + "-member-" + (m + 1));
+    }
+
+    /** The topic's tables, whose figures the server probe reads. */
+    public static List<String> tables(Topic topic) {
+        List<String> tables = new ArrayList<>(List.of(topic.name() + "_partitions", topic.name() + "_groups"));
+        IntStream.range(0, topic.partitions()).forEach(p -> tables.add(topic.name() + "_p" + p));
+        return tables;
+    }
+
     /** The front door: the producer's wakeups, the members' LISTEN connection and the retention, if any. */
-    private static DbQueue door(HikariDataSource pool, RetentionPolicy retention) {
+    public static DbQueue door(HikariDataSource pool, String topic, RetentionPolicy retention) {
         DbQueue.Builder builder = DbQueue.builder(pool).topicNotifyInterval(NOTIFY_INTERVAL)
                 .shutdownTimeout(Duration.ofSeconds(10));
         if (retention != null) {
-            builder.retention(TOPIC, retention, RETENTION_INTERVAL);
+            builder.retention(topic, retention, RETENTION_INTERVAL);
         }
         return builder.build();
     }
 
-    private static RecordHandler counting(Meter meter, int readBatch) {
+    /** Meters each record of a batch as processed, by the stamp in its payload. */
+    public static RecordHandler counting(Meter meter, int readBatch) {
         long[] stamps = new long[readBatch];
         return batch -> {
             int count = batch.records().size();
