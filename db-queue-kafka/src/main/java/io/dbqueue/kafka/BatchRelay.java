@@ -16,8 +16,8 @@ import java.util.concurrent.Future;
  * The relay's handler: sends a batch and returns only once Kafka acknowledged every record, so
  * that the group member commits the offset after the acknowledgements. A record Kafka refused
  * fails the batch: nothing is committed and the member reads it again after its back-off. The
- * records of the batch Kafka took meanwhile are then sent again: duplicates stay within the
- * uncommitted batch.
+ * records of the batch before it are then sent again (duplicates stay within the uncommitted
+ * batch); none after it goes ahead of it.
  */
 final class BatchRelay implements RecordHandler {
 
@@ -36,7 +36,11 @@ final class BatchRelay implements RecordHandler {
         List<Future<RecordMetadata>> acks = new ArrayList<>(batch.records().size());
         try {
             for (LogRecord record : batch.records()) {
-                acks.add(producer.send(KafkaRecords.of(kafkaTopic, record)));
+                Future<RecordMetadata> ack = producer.send(KafkaRecords.of(kafkaTopic, record));
+                acks.add(ack);
+                if (refused(ack)) {
+                    break; // refused before it was sent (too large, say): the records after it must not go ahead of it
+                }
             }
             producer.flush(); // sends at once instead of after linger.ms, and waits for every ack
         } catch (InterruptException e) { // Kafka's unchecked form: the member stops on the checked one
@@ -54,6 +58,23 @@ final class BatchRelay implements RecordHandler {
             }
         }
         listener.relayed(batch);
+    }
+
+    /**
+     * Whether the producer failed the record already: its checks before sending (size, partition)
+     * fail the future at once. The broker's refusals come later; the idempotent producer then fails
+     * the partition's later batches too, whose sequence numbers would leave a gap.
+     */
+    private static boolean refused(Future<RecordMetadata> ack) throws InterruptedException {
+        if (!ack.isDone()) {
+            return false;
+        }
+        try {
+            ack.get();
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        }
     }
 
     private String describe(RecordBatch batch) {

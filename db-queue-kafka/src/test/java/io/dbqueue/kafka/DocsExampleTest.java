@@ -45,7 +45,7 @@ class DocsExampleTest {
                  KafkaRelay relay = DocsExample.relayOrders(dbq, TestKafka.bootstrapServers())) {
                 Map<Integer, List<ConsumerRecord<String, String>>> read = TestKafka.readUntil("orders",
                         Set.of(0, 1, 2, 3), Duration.ofSeconds(60), "reading the example's record",
-                        distinct -> !distinct.isEmpty());
+                        records -> !records.isEmpty());
                 int partition = LogAdmin.of(dataSource, "orders").lag().stream().filter(lag -> lag.nextOffset() == 1)
                         .findFirst().orElseThrow().partition();
                 assertEquals(Set.of(partition), read.keySet(), "the log's partition");

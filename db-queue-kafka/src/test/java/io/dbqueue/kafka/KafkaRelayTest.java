@@ -5,6 +5,7 @@ import io.dbqueue.DbQueue;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.log.GroupConfig;
+import io.dbqueue.log.LogAdmin;
 import io.dbqueue.log.LogMessage;
 import io.dbqueue.log.LogPosition;
 import io.dbqueue.log.LogSchema;
@@ -27,11 +28,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 
 import static io.dbqueue.kafka.RelayedSequence.assertRelayed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -88,8 +91,12 @@ class KafkaRelayTest {
     }
 
     private KafkaRelay relay(RelayListener listener) {
+        return relay(TestKafka.producerConfig(), listener);
+    }
+
+    private KafkaRelay relay(Map<String, Object> producerConfig, RelayListener listener) {
         KafkaRelay relay = KafkaRelay.start(dbq, group().withMemberId("relay-" + relays.size()), topic,
-                TestKafka.producerConfig(), listener);
+                producerConfig, listener);
         relays.add(relay);
         return relay;
     }
@@ -260,6 +267,29 @@ class KafkaRelayTest {
         for (int partition : counts.keySet()) {
             assertRelayed(TestKafka.logOffsets(read.get(partition)), counts.get(partition), BATCH);
         }
+    }
+
+    /**
+     * A record the producer refuses (larger than its max.request.size) stops its partition there:
+     * the records before it are relayed again and again, none after it goes ahead of it, and the
+     * group commits nothing until it is dealt with.
+     */
+    @Test
+    void aRecordKafkaRefusesHoldsItsPartitionWithNothingAfterItRelayed() throws Exception {
+        List<LogMessage> messages = new ArrayList<>();
+        IntStream.range(0, 11).forEach(i -> messages.add(new LogMessage("one-key", i == 5 ? "x".repeat(5_000) : "m" + i)));
+        int partition = dbq.topicProducer(topic).sendAll(messages).get(0).partition();
+        Map<String, Object> config = new HashMap<>(TestKafka.producerConfig());
+        config.put("max.request.size", 2_048);
+        relay(config, RelayListener.NONE);
+
+        Map<Integer, List<ConsumerRecord<String, String>>> read = TestKafka.readUntil(topic, Set.of(partition), TIMEOUT,
+                "reading the 5 records before the refused one twice", r -> r.getOrDefault(partition, List.of()).size() >= 10);
+        List<Long> offsets = TestKafka.logOffsets(read.get(partition));
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 0L, 1L, 2L, 3L, 4L), offsets.subList(0, 10), "relayed again: " + offsets);
+        assertTrue(offsets.stream().allMatch(offset -> offset < 5), "nothing after the refused record: " + offsets);
+        assertEquals(0, LogAdmin.of(dataSource, topic).lag().stream().filter(lag -> lag.partition() == partition)
+                .findFirst().orElseThrow().committedOffset(), "nothing committed");
     }
 
     @Test

@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -74,16 +73,15 @@ final class TestKafka {
     static Map<Integer, List<ConsumerRecord<String, String>>> readUntilComplete(String topic, Map<Integer, Long> counts,
                                                                              Duration timeout) {
         return readUntil(topic, counts.keySet(), timeout, "reading " + counts + " records per partition",
-                distinct -> counts.keySet().stream()
-                        .allMatch(p -> distinct.getOrDefault(p, Set.of()).size() == counts.get(p)));
+                read -> counts.keySet().stream().allMatch(p -> Set.copyOf(logOffsets(read.getOrDefault(p, List.of())))
+                        .size() == counts.get(p)));
     }
 
-    /** As {@link #readUntilComplete}, until {@code done} holds of the log offsets read per partition. */
-    static Map<Integer, List<ConsumerRecord<String, String>>> readUntil(String topic, Set<Integer> partitions,
-                                                                     Duration timeout, String what,
-                                                                     Predicate<Map<Integer, Set<Long>>> done) {
+    /** As {@link #readUntilComplete}, until {@code done} holds of the records read per partition. */
+    static Map<Integer, List<ConsumerRecord<String, String>>> readUntil(
+            String topic, Set<Integer> partitions, Duration timeout, String what,
+            Predicate<Map<Integer, List<ConsumerRecord<String, String>>>> done) {
         Map<Integer, List<ConsumerRecord<String, String>>> read = new HashMap<>();
-        Map<Integer, Set<Long>> distinct = new HashMap<>();
         List<TopicPartition> assigned = partitions.stream().map(p -> new TopicPartition(topic, p)).toList();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
@@ -92,23 +90,22 @@ final class TestKafka {
             consumer.assign(assigned);
             consumer.seekToBeginning(assigned);
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (!done.test(distinct)) {
+            while (!done.test(read)) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("timed out after " + timeout + " " + what + " from Kafka topic " + topic
-                            + "; distinct offsets read per partition: " + sizes(distinct));
+                            + "; records read per partition: " + sizes(read));
                 }
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
                     read.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(record);
-                    distinct.computeIfAbsent(record.partition(), p -> new HashSet<>()).add(logOffset(record));
                 }
             }
         }
         return read;
     }
 
-    private static Map<Integer, Integer> sizes(Map<Integer, Set<Long>> distinct) {
+    private static Map<Integer, Integer> sizes(Map<Integer, List<ConsumerRecord<String, String>>> read) {
         Map<Integer, Integer> sizes = new HashMap<>();
-        distinct.forEach((p, offsets) -> sizes.put(p, offsets.size()));
+        read.forEach((p, records) -> sizes.put(p, records.size()));
         return sizes;
     }
 
