@@ -12,6 +12,7 @@ module io.dbqueue {
     exports io.dbqueue.common;
     exports io.dbqueue.queue;
     exports io.dbqueue.log;
+    exports io.dbqueue.schedule;
     exports io.dbqueue.maintenance;
     exports io.dbqueue.serverwatch;
 }

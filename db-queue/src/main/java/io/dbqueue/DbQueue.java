@@ -26,12 +26,14 @@ import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.QueueWakeups;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Wakeup;
+import io.dbqueue.schedule.Schedules;
 import io.dbqueue.serverwatch.VacuumWatch;
 import io.dbqueue.wakeup.ChannelListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,6 +77,8 @@ public final class DbQueue implements AutoCloseable {
     private final Map<QueueTable, VacuumPolicy> vacuumByTable;
     private final Maintenance maintenance;
     private final VacuumWatch watch; // null: not watched
+    private final Duration scheduleCheckInterval;
+    private Schedules schedules; // guarded by this; null until asked for
     private final List<QueueWorkers> workers = new ArrayList<>(); // guarded by this
     private final List<GroupConsumer> members = new ArrayList<>(); // guarded by this
     private final List<AutoCloseable> producers = new ArrayList<>(); // guarded by this: those that hold a thread
@@ -99,6 +103,7 @@ public final class DbQueue implements AutoCloseable {
         this.maintenance = new Maintenance(dataSource, builder.keyRetention);
         builder.retention.forEach((topic, r) -> maintenance.retain(topic, r.policy(), r.interval()));
         this.watch = builder.watch == null ? null : builder.watch.start(builder.watchInterval);
+        this.scheduleCheckInterval = builder.scheduleCheckInterval;
     }
 
     /** A door to the queues and topics of {@code dataSource}; {@link Builder#build} opens it. */
@@ -210,13 +215,27 @@ public final class DbQueue implements AutoCloseable {
         return new QueueAdmin(dataSource, queue);
     }
 
+    /**
+     * The recurring tasks ({@link Schedules}): defined, listed, paused, triggered and deleted there. The
+     * first call creates {@code dbq_schedules} if it is missing and starts taking due ticks, into the
+     * queues through this door's producers; {@link #close} stops it.
+     */
+    public synchronized Schedules schedules() {
+        open();
+        if (schedules == null) {
+            schedules = Schedules.start(dataSource, transactions, this::producer, Clock.systemUTC(),
+                    scheduleCheckInterval);
+        }
+        return schedules;
+    }
+
     /** Whether the LISTEN connection that wakes this door's consumers is up; false before one needs it. */
     public synchronized boolean isListening() {
         return channels != null && channels.isListening();
     }
 
     /**
-     * Stops the consumers (all stop claiming at once, then batches in progress get up to the
+     * Stops taking schedule ticks, then stops the consumers (all stop claiming at once, then batches in progress get up to the
      * {@link Builder#shutdownTimeout} between them), flushes and closes the coalescing and topic
      * producers, then stops the wakeups, the notifier, the maintenance and the vacuum watch. Only
      * the first call does anything.
@@ -227,6 +246,7 @@ public final class DbQueue implements AutoCloseable {
             return;
         }
         closed = true;
+        closeQuietly(schedules);
         long deadline = System.nanoTime() + shutdownTimeout.toNanos();
         members.forEach(GroupConsumer::stopReading);
         QueueWorkers.shutdownAll(workers, shutdownTimeout);
@@ -323,6 +343,7 @@ public final class DbQueue implements AutoCloseable {
         private final Map<String, Retention> retention = new HashMap<>();
         private VacuumWatch watch;
         private Duration watchInterval;
+        private Duration scheduleCheckInterval = Duration.ofSeconds(10);
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -415,6 +436,16 @@ public final class DbQueue implements AutoCloseable {
             Checks.positive("interval", interval);
             this.watch = Objects.requireNonNull(value, "vacuumWatch");
             this.watchInterval = interval;
+            return this;
+        }
+
+        /**
+         * How often the {@link DbQueue#schedules} look for due ticks besides the earliest they know of,
+         * which finds what other processes changed (a resumed schedule); default 10 seconds.
+         */
+        public Builder scheduleCheckInterval(Duration scheduleCheckInterval) {
+            Checks.positive("scheduleCheckInterval", scheduleCheckInterval);
+            this.scheduleCheckInterval = scheduleCheckInterval;
             return this;
         }
 

@@ -13,9 +13,9 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The core's packages, top to bottom: the door (io.dbqueue), maintenance, the server watch, the two
- * models (queue and log, which know nothing of each other), the LISTEN/NOTIFY plumbing, the JDBC
- * helpers, the shared vocabulary. A package may use those below it only, and no packages form a cycle.
+ * The core's packages, top to bottom: the door (io.dbqueue), the schedules, maintenance, the server
+ * watch, the two models (queue and log, which know nothing of each other), the LISTEN/NOTIFY plumbing,
+ * the JDBC helpers, the shared vocabulary. A package may use those below it only, and no packages form a cycle.
  */
 class ArchitectureTest {
 
@@ -45,6 +45,7 @@ class ArchitectureTest {
     void eachPackageUsesOnlyThoseBelowIt() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Door").definedBy("io.dbqueue")
+                .layer("Schedule").definedBy("io.dbqueue.schedule..")
                 .layer("Maintenance").definedBy("io.dbqueue.maintenance..")
                 .layer("ServerWatch").definedBy("io.dbqueue.serverwatch..")
                 .layer("Queue").definedBy("io.dbqueue.queue..")
@@ -53,13 +54,14 @@ class ArchitectureTest {
                 .layer("Internal").definedBy("io.dbqueue.internal..")
                 .layer("Common").definedBy("io.dbqueue.common..")
                 .whereLayer("Door").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Schedule").mayOnlyBeAccessedByLayers("Door")
                 .whereLayer("Maintenance").mayOnlyBeAccessedByLayers("Door")
                 .whereLayer("ServerWatch").mayOnlyBeAccessedByLayers("Door")
-                .whereLayer("Queue").mayOnlyBeAccessedByLayers("Door", "Maintenance", "ServerWatch")
+                .whereLayer("Queue").mayOnlyBeAccessedByLayers("Door", "Schedule", "Maintenance", "ServerWatch")
                 .whereLayer("Log").mayOnlyBeAccessedByLayers("Door", "Maintenance", "ServerWatch")
                 .whereLayer("Wakeup").mayOnlyBeAccessedByLayers("Door", "Queue", "Log")
-                .whereLayer("Internal").mayOnlyBeAccessedByLayers("Door", "Maintenance", "ServerWatch", "Queue", "Log",
-                        "Wakeup")
+                .whereLayer("Internal").mayOnlyBeAccessedByLayers("Door", "Schedule", "Maintenance", "ServerWatch",
+                        "Queue", "Log", "Wakeup")
                 .check(CORE);
     }
 

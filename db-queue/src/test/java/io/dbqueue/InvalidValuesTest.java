@@ -20,6 +20,8 @@ import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.RetryPolicy;
+import io.dbqueue.schedule.Schedule;
+import io.dbqueue.schedule.Trigger;
 import io.dbqueue.serverwatch.VacuumThresholds;
 import io.dbqueue.serverwatch.VacuumWatch;
 import io.dbqueue.wakeup.CoalescingNotifier;
@@ -185,7 +187,21 @@ class InvalidValuesTest {
                 new Case("GroupConfig", () -> logGroup.withLease(Duration.ofMillis(299)), "lease",
                         "must be at least 300 ms", Duration.ofMillis(299)),
                 new Case("GroupConfig", () -> logGroup.withPollInterval(Duration.ZERO), "pollInterval", POSITIVE,
-                        Duration.ZERO));
+                        Duration.ZERO),
+                new Case("Schedule", () -> Schedule.every("a b", QUEUE, Duration.ofSeconds(1)), "name",
+                        "must be a schedule name of 1 to 128 characters from A-Z, a-z, 0-9 and _ . : -", "a b"),
+                new Case("Schedule", () -> Schedule.every("s", QUEUE, Duration.ofSeconds(1)).withPayload(null),
+                        "payload", "must be text without NUL characters", null),
+                new Case("Trigger.Interval", () -> Trigger.every(Duration.ofNanos(10)), "interval",
+                        "must be whole milliseconds", Duration.ofNanos(10)),
+                new Case("Trigger.Interval", () -> Trigger.every(NEGATIVE), "interval", POSITIVE, NEGATIVE),
+                new Case("Trigger.Cron", () -> Trigger.cron("* * * * * * *", null), "cron",
+                        "must have 5 fields (minute hour day-of-month month day-of-week) or 6 (second first), had 7",
+                        "* * * * * * *"),
+                new Case("Trigger.Cron", () -> Trigger.cron("* * * * *", null), "zone",
+                        "must be a time zone, e.g. Europe/Paris or UTC", null),
+                new Case("DbQueue.Builder", () -> DbQueue.builder(NOWHERE).scheduleCheckInterval(Duration.ZERO),
+                        "scheduleCheckInterval", POSITIVE, Duration.ZERO));
     }
 
     @TestFactory

@@ -5,6 +5,7 @@ import io.dbqueue.log.Topic;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.Schema;
+import io.dbqueue.schedule.ScheduleSchema;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * {@code sql/} holds the DDL of every queue layout preset as {@link Schema} renders it, and of an
- * example log topic as {@link LogSchema} does, for people who read or apply it by hand. This test keeps the two the same: run with {@code -Ddbq.writeSql=true} to rewrite the files.
+ * example log topic as {@link LogSchema} does, and of the schedules table, for people who read or apply it by hand. This test keeps the two the same: run with {@code -Ddbq.writeSql=true} to rewrite the files.
  */
 class SqlFilesTest {
 
@@ -34,6 +35,7 @@ class SqlFilesTest {
             files.put(layout.name() + ".sql", Schema.ddl(QueueTable.of(layout)));
         }
         files.put("log_topic_events.sql", LogSchema.ddl(Topic.of("events", 4)));
+        files.put("dbq_schedules.sql", ScheduleSchema.ddl());
         List<String> stale = new ArrayList<>();
         for (Map.Entry<String, String> e : files.entrySet()) {
             Path file = SQL_DIR.resolve(e.getKey());

@@ -24,6 +24,7 @@ public final class Identifiers {
     private static final Kind TOPIC = Kind.identifier("topic name", MAX_TOPIC_NAME_LENGTH);
     private static final Kind QUEUE = Kind.label("queue name");
     private static final Kind GROUP = Kind.label("group name");
+    private static final Kind SCHEDULE = Kind.label("schedule name");
 
     private Identifiers() {
     }
@@ -61,6 +62,16 @@ public final class Identifiers {
     /** {@code name}, a log consumer group's name or a member's id in configuration field {@code field}. */
     public static String groupName(String field, String name) {
         return GROUP.value(field, name);
+    }
+
+    /** {@code name}, a schedule's name in configuration field {@code field}; always a bound parameter. */
+    public static String scheduleName(String field, String name) {
+        return SCHEDULE.value(field, name);
+    }
+
+    /** {@code name}, a schedule's name given to an operation; always a bound parameter. */
+    public static String scheduleName(String name) {
+        return SCHEDULE.argument(name);
     }
 
     /**

@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.function.Supplier;
 
@@ -155,6 +156,20 @@ public final class Jdbc {
             c.rollback();
         } catch (SQLException e) {
             cause.addSuppressed(e);
+        }
+    }
+
+    /** Whether a table of that name is on the connection's search path. */
+    public static boolean tableVisible(Connection c, String relation) throws SQLException {
+        // A query on pg_class, not to_regclass(): that resolves names through the backend's catalog cache
+        // without a lock, and can miss a table another session has just committed.
+        try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_class"
+                + " WHERE relname = ? AND pg_catalog.pg_table_is_visible(oid)")) {
+            ps.setString(1, relation);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) > 0;
+            }
         }
     }
 

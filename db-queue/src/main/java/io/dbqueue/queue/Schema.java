@@ -173,9 +173,9 @@ public final class Schema {
 
     /** The DDL of the companion tables and columns that later versions added and {@code table} lacks; empty when none. */
     private static String missingCompanions(Connection c, QueueTable table) throws SQLException {
-        String keys = !visible(c, table.keysTable()) ? keysDdl(table)
+        String keys = !Jdbc.tableVisible(c, table.keysTable()) ? keysDdl(table)
                 : hasColumn(c, table.keysTable(), "request_hash") ? "" : keysMigration(table) + ";\n";
-        return keys + (visible(c, table.pausesTable()) ? "" : pausesDdl(table));
+        return keys + (Jdbc.tableVisible(c, table.pausesTable()) ? "" : pausesDdl(table));
     }
 
     /** Whether the queue table and its dead-letter table both exist. */
@@ -186,20 +186,7 @@ public final class Schema {
     }
 
     private static boolean exists(Connection c, QueueTable table) throws SQLException {
-        return visible(c, table.name()) && visible(c, table.deadLetterTable());
-    }
-
-    private static boolean visible(Connection c, String relation) throws SQLException {
-        // A query on pg_class, not to_regclass(): that resolves names through the backend's catalog cache
-        // without a lock, and can miss a table another session has just committed.
-        try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_class"
-                + " WHERE relname = ? AND pg_catalog.pg_table_is_visible(oid)")) {
-            ps.setString(1, relation);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1) > 0;
-            }
-        }
+        return Jdbc.tableVisible(c, table.name()) && Jdbc.tableVisible(c, table.deadLetterTable());
     }
 
     private static boolean hasColumn(Connection c, String relation, String column) throws SQLException {

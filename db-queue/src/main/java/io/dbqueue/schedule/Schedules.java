@@ -1,0 +1,235 @@
+package io.dbqueue.schedule;
+
+import io.dbqueue.common.Identifiers;
+import io.dbqueue.common.QueueException;
+import io.dbqueue.common.Transactions;
+import io.dbqueue.internal.Jdbc;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Recurring tasks ({@link Schedule}s) on one database. Each schedule is a row of {@code dbq_schedules}
+ * holding its next due tick; a process takes a due tick by locking the row ({@code FOR UPDATE SKIP
+ * LOCKED}), and in that same transaction enqueues the tick's task and moves the row to the next tick.
+ * So each tick is enqueued once however many processes run the schedule, and none is lost to a crash:
+ * a transaction that does not commit leaves the tick due for the next process to look.
+ *
+ * <p>A process takes the ticks of the schedules it {@link #define defined} (it holds their queues'
+ * producers); it looks when the earliest of them is due, and at least every check interval. The
+ * others ({@link #list}, {@link #pause}, {@link #resume}, {@link #delete}) act on any schedule in the
+ * database. Ticks missed while no process ran a schedule, or while it was paused, are enqueued as its
+ * {@link MissedTicks} says when a process next looks. Thread-safe.
+ */
+public final class Schedules implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Schedules.class);
+
+    /** At most this many ticks of one schedule are enqueued in one transaction; more follow in the next. */
+    static final int MAX_TICKS_PER_ROUND = 1000;
+
+    /** A schedule this process defined, and the producer of its queue. */
+    private record Defined(Schedule schedule, QueueProducer producer) {
+    }
+
+    private final DataSource dataSource;
+    private final Transactions transactions;
+    private final Function<QueueLocation, QueueProducer> producers;
+    private final Clock clock;
+    private final Map<String, Defined> defined = new ConcurrentHashMap<>();
+    private ScheduleTimer timer; // null until started
+
+    Schedules(DataSource dataSource, Transactions transactions, Function<QueueLocation, QueueProducer> producers,
+              Clock clock) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.transactions = Objects.requireNonNull(transactions, "transactions");
+        this.producers = Objects.requireNonNull(producers, "producers");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Creates {@code dbq_schedules} if it is missing and starts the thread that takes due ticks, at the
+     * earliest one's time and at least every {@code checkInterval}. Ticks are enqueued, in transactions
+     * of {@code transactions}, by the producers {@code producers} makes for the schedules' queues;
+     * {@code clock} tells when a tick is due.
+     */
+    public static Schedules start(DataSource dataSource, Transactions transactions,
+                                  Function<QueueLocation, QueueProducer> producers, Clock clock,
+                                  Duration checkInterval) {
+        Schedules schedules = new Schedules(dataSource, transactions, producers, clock);
+        ScheduleSchema.createIfMissing(dataSource);
+        schedules.timer = ScheduleTimer.start(schedules, clock, checkInterval);
+        return schedules;
+    }
+
+    /**
+     * Stores {@code schedule}, or its new definition, and takes its ticks from now on. Its first tick
+     * is the trigger's next after now; a new definition keeps the schedule's next tick, and whether it
+     * is paused, unless its trigger changed. Every process that defines a schedule should define it alike.
+     */
+    public void define(Schedule schedule) {
+        Objects.requireNonNull(schedule, "schedule");
+        QueueProducer producer = producers.apply(schedule.queue());
+        Instant first = schedule.trigger().next(clock.instant());
+        Jdbc.autoCommitted(dataSource, "define schedule " + schedule.name(), c -> {
+            ScheduleRows.upsert(c, schedule, first);
+            return null;
+        });
+        defined.put(schedule.name(), new Defined(schedule, producer));
+        wake();
+    }
+
+    /** Every schedule in the database, by name. */
+    public List<ScheduleState> list() {
+        return Jdbc.autoCommitted(dataSource, "list schedules", ScheduleRows::list);
+    }
+
+    /** Stops taking the schedule's ticks until it is {@link #resume resumed}; false if there is no such schedule. */
+    public boolean pause(String name) {
+        return setPaused(name, true);
+    }
+
+    /**
+     * Takes the schedule's ticks again; those that fell while it was paused are enqueued as its
+     * {@link MissedTicks} says. False if there is no such schedule.
+     */
+    public boolean resume(String name) {
+        boolean resumed = setPaused(name, false);
+        wake();
+        return resumed;
+    }
+
+    /**
+     * Enqueues one task of the schedule now, beside its ticks (its next tick stays as it was), and
+     * returns the task's id. The schedule must be defined in this process, which holds its producer.
+     */
+    public long triggerNow(String name) {
+        Identifiers.scheduleName(name);
+        Defined local = defined.get(name);
+        if (local == null) {
+            throw new IllegalArgumentException("schedule '" + name + "' is not defined in this process: trigger it"
+                    + " where it is defined");
+        }
+        return inTransaction("trigger schedule " + name, c -> {
+            ScheduleState row = ScheduleRows.lock(c, name);
+            if (row == null) {
+                throw new IllegalArgumentException("no schedule named '" + name + "'");
+            }
+            return local.producer().enqueue(c, row.payload());
+        });
+    }
+
+    /** Deletes the schedule, in every process; false if there was none of that name. */
+    public boolean delete(String name) {
+        Identifiers.scheduleName(name);
+        defined.remove(name);
+        return Jdbc.autoCommitted(dataSource, "delete schedule " + name, c -> ScheduleRows.delete(c, name));
+    }
+
+    /** Stops taking ticks; a tick being enqueued is committed or rolled back first. */
+    @Override
+    public void close() {
+        if (timer != null) {
+            timer.close();
+        }
+    }
+
+    /**
+     * Takes every due tick of the schedules defined here that no other process is taking, a schedule
+     * per transaction; returns how many tasks were enqueued. A schedule whose enqueue fails is left due
+     * (and logged), and is tried again in the next round.
+     */
+    int runDue() {
+        Set<String> names = Set.copyOf(defined.keySet());
+        if (names.isEmpty()) {
+            return 0;
+        }
+        Set<String> skipped = new HashSet<>();
+        int enqueued = 0;
+        while (true) {
+            Instant now = clock.instant();
+            Taken taken;
+            try {
+                taken = inTransaction("take a due schedule tick", c -> {
+                    ScheduleState row = ScheduleRows.claimDue(c, names, skipped, now);
+                    if (row == null) {
+                        return null;
+                    }
+                    DueTicks due = DueTicks.at(now, row.nextDue(), row.trigger(), row.missed(), MAX_TICKS_PER_ROUND);
+                    Defined local = defined.get(row.name());
+                    if (local == null || !local.schedule().queue().table().name().equals(row.queueTable())
+                            || !local.schedule().queue().queueName().equals(row.queueName())) {
+                        return new Taken(row.name(), 0, "it is defined here into another queue than its row's "
+                                + row.queueTable() + "/" + row.queueName());
+                    }
+                    List<String> payloads = Collections.nCopies(due.ticks().size(), row.payload());
+                    local.producer().enqueueAll(c, payloads, Duration.ZERO);
+                    ScheduleRows.advance(c, row.name(), due.nextDue());
+                    return new Taken(row.name(), payloads.size(), null);
+                });
+            } catch (RuntimeException e) {
+                LOG.warn("taking due schedule ticks failed: {}", e.toString());
+                return enqueued;
+            }
+            if (taken == null) {
+                return enqueued;
+            }
+            if (taken.skippedBecause() != null) {
+                LOG.warn("schedule '{}' skipped: {}", taken.name(), taken.skippedBecause());
+                skipped.add(taken.name());
+            }
+            enqueued += taken.enqueued();
+        }
+    }
+
+    /** What one transaction of {@link #runDue} did. */
+    private record Taken(String name, int enqueued, String skippedBecause) {
+    }
+
+    /** The earliest next tick of the unpaused schedules defined here, or null if there is none. */
+    Instant earliestDue() {
+        Set<String> names = Set.copyOf(defined.keySet());
+        if (names.isEmpty()) {
+            return null;
+        }
+        return Jdbc.autoCommitted(dataSource, "read the next schedule tick", c -> ScheduleRows.earliestDue(c, names));
+    }
+
+    private boolean setPaused(String name, boolean paused) {
+        Identifiers.scheduleName(name);
+        return Jdbc.autoCommitted(dataSource, (paused ? "pause" : "resume") + " schedule " + name,
+                c -> ScheduleRows.setPaused(c, name, paused));
+    }
+
+    private void wake() {
+        if (timer != null) {
+            timer.wake();
+        }
+    }
+
+    private <T> T inTransaction(String what, Transactions.Work<T> work) {
+        try {
+            return transactions.inNewTransaction(dataSource, work);
+        } catch (SQLException e) {
+            throw new QueueException(what + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QueueException(what + " was interrupted", e);
+        }
+    }
+}

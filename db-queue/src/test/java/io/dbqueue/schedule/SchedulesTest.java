@@ -1,0 +1,257 @@
+package io.dbqueue.schedule;
+
+import io.dbqueue.Await;
+import io.dbqueue.DbQueue;
+import io.dbqueue.TestDatabase;
+import io.dbqueue.common.InvalidValueException;
+import io.dbqueue.common.Transactions;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueListener;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueProducer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Schedules against PostgreSQL: several schedulers on one database take each tick once; a restart
+ * catches up as the schedule's {@link MissedTicks} says; pause, resume, trigger, list and delete.
+ * Most tests move a {@link TestClock} and call {@link Schedules#runDue} themselves; one runs doors in
+ * real time.
+ */
+class SchedulesTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00.500Z");
+    private static final Duration SECOND = Duration.ofSeconds(1);
+
+    private static DataSource dataSource;
+    private static QueueLocation queue;
+    private final List<Schedules> opened = new ArrayList<>();
+
+    @BeforeAll
+    static void tables() throws SQLException {
+        dataSource = TestDatabase.dataSource();
+        queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("ticks");
+        ScheduleSchema.drop(dataSource);
+        ScheduleSchema.createIfMissing(dataSource);
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        opened.forEach(Schedules::close);
+        TestDatabase.execute("DELETE FROM dbq_seq; DELETE FROM dbq_schedules");
+    }
+
+    @Test
+    void severalSchedulersTakeEachTickOnce() throws Exception {
+        TestClock clock = new TestClock(T0);
+        List<Schedules> schedulers = List.of(scheduler(clock), scheduler(clock), scheduler(clock), scheduler(clock));
+        Schedule everySecond = Schedule.cron("every-second", queue, "* * * * * *", ZoneOffset.UTC).withPayload("tick");
+        schedulers.forEach(s -> s.define(everySecond));
+        ExecutorService pool = Executors.newFixedThreadPool(schedulers.size());
+        try {
+            CyclicBarrier together = new CyclicBarrier(schedulers.size());
+            List<Callable<Integer>> rounds = schedulers.stream().<Callable<Integer>>map(s -> () -> {
+                together.await();
+                return s.runDue();
+            }).toList();
+            for (int tick = 1; tick <= 300; tick++) {
+                clock.advance(SECOND);
+                int enqueued = 0;
+                for (Future<Integer> round : pool.invokeAll(rounds)) {
+                    enqueued += round.get();
+                }
+                assertEquals(1, enqueued, "tasks enqueued for tick " + tick + " by all schedulers");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(300, tasks());
+        assertEquals(T0.plusSeconds(301).minusMillis(500), state("every-second").nextDue());
+    }
+
+    @Test
+    void aRestartRunsTheMissedTicksOnceWhenTheScheduleSaysSo() {
+        assertEquals(1, ticksAfterRestart(MissedTicks.RUN_ONCE));
+    }
+
+    @Test
+    void aRestartRunsEveryMissedTickWhenTheScheduleSaysSo() {
+        assertEquals(10, ticksAfterRestart(MissedTicks.RUN_ALL));
+    }
+
+    /** One tick, ten missed while down, then what the restarted scheduler enqueues at once; it carries on after. */
+    private int ticksAfterRestart(MissedTicks missed) {
+        TestClock clock = new TestClock(T0);
+        Schedule schedule = Schedule.every("restarted", queue, SECOND).withMissed(missed);
+        Schedules before = scheduler(clock);
+        before.define(schedule);
+        clock.advance(SECOND);
+        assertEquals(1, before.runDue());
+        before.close();
+        clock.advance(Duration.ofSeconds(10));
+        Schedules after = scheduler(clock);
+        after.define(schedule); // as a restarted process does: the same definition keeps the next tick
+        int caughtUp = after.runDue();
+        assertEquals(0, after.runDue());
+        assertEquals(T0.plusSeconds(12).minusMillis(500), state("restarted").nextDue());
+        clock.advance(SECOND);
+        assertEquals(1, after.runDue());
+        return caughtUp;
+    }
+
+    @Test
+    void aNewTriggerMovesTheNextTick() {
+        TestClock clock = new TestClock(T0);
+        Schedules schedules = scheduler(clock);
+        schedules.define(Schedule.every("moved", queue, SECOND));
+        assertEquals(T0.plusMillis(500), state("moved").nextDue());
+        schedules.define(Schedule.every("moved", queue, Duration.ofMinutes(1)).withPayload("new"));
+        ScheduleState moved = state("moved");
+        assertEquals(Instant.parse("2026-01-01T00:01:00Z"), moved.nextDue());
+        assertEquals("new", moved.payload());
+        assertEquals(Trigger.every(Duration.ofMinutes(1)), moved.trigger());
+    }
+
+    @Test
+    void aPausedScheduleTakesNoTickUntilResumed() {
+        TestClock clock = new TestClock(T0);
+        Schedules schedules = scheduler(clock);
+        schedules.define(Schedule.every("paused", queue, SECOND).withMissed(MissedTicks.RUN_ALL));
+        assertTrue(schedules.pause("paused"));
+        assertTrue(state("paused").paused());
+        clock.advance(Duration.ofSeconds(3));
+        assertEquals(0, schedules.runDue());
+        schedules.define(Schedule.every("paused", queue, SECOND).withMissed(MissedTicks.RUN_ALL));
+        assertTrue(state("paused").paused(), "a new definition keeps the pause");
+        assertTrue(schedules.resume("paused"));
+        assertEquals(3, schedules.runDue(), "the ticks that fell while paused, as RUN_ALL says");
+    }
+
+    @Test
+    void triggerNowEnqueuesATaskAndKeepsTheNextTick() throws SQLException {
+        TestClock clock = new TestClock(T0);
+        Schedules schedules = scheduler(clock);
+        schedules.define(Schedule.every("triggered", queue, Duration.ofHours(1)).withPayload("now"));
+        Instant next = state("triggered").nextDue();
+        long id = schedules.triggerNow("triggered");
+        assertEquals("now", TestDatabase.queryString("SELECT payload FROM dbq_seq WHERE id = " + id));
+        assertEquals(next, state("triggered").nextDue());
+        assertEquals(0, schedules.runDue());
+    }
+
+    @Test
+    void listShowsEveryScheduleAndDeleteRemovesOne() throws SQLException {
+        TestClock clock = new TestClock(T0);
+        Schedules schedules = scheduler(clock);
+        Schedule nightly = Schedule.cron("nightly", queue, "0 30 2 * * *", java.time.ZoneId.of("Europe/Paris"))
+                .withPayload("{\"report\":\"daily\"}");
+        schedules.define(nightly);
+        schedules.define(Schedule.every("heartbeat", queue, SECOND));
+        assertEquals(List.of(
+                new ScheduleState("heartbeat", "dbq_seq", "ticks", "", Trigger.every(SECOND), MissedTicks.RUN_ONCE,
+                        T0.plusMillis(500), false),
+                new ScheduleState("nightly", "dbq_seq", "ticks", "{\"report\":\"daily\"}", nightly.trigger(),
+                        MissedTicks.RUN_ONCE, Instant.parse("2026-01-01T01:30:00Z"), false)), schedules.list());
+        assertTrue(schedules.delete("heartbeat"));
+        assertFalse(schedules.delete("heartbeat"));
+        assertFalse(schedules.pause("heartbeat"));
+        assertEquals(List.of("nightly"), schedules.list().stream().map(ScheduleState::name).toList());
+        clock.advance(Duration.ofSeconds(5));
+        assertEquals(0, schedules.runDue());
+        assertEquals(0, tasks());
+        assertThrows(IllegalArgumentException.class, () -> schedules.triggerNow("heartbeat"));
+    }
+
+    @Test
+    void aScheduleDefinedElsewhereIsListedButNotTakenHere() {
+        TestClock clock = new TestClock(T0);
+        scheduler(clock).define(Schedule.every("elsewhere", queue, SECOND));
+        Schedules here = scheduler(clock);
+        clock.advance(SECOND);
+        assertEquals(0, here.runDue());
+        assertEquals(List.of("elsewhere"), here.list().stream().map(ScheduleState::name).toList());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> here.triggerNow("elsewhere")).getMessage()
+                .contains("not defined in this process"));
+    }
+
+    @Test
+    void badDefinitionsFailNamingTheField() {
+        assertEquals("name", assertThrows(InvalidValueException.class,
+                () -> Schedule.every("no spaces", queue, SECOND)).field());
+        assertEquals("payload", assertThrows(InvalidValueException.class,
+                () -> Schedule.every("ok", queue, SECOND).withPayload("a\0b")).field());
+        assertEquals("cron", assertThrows(InvalidValueException.class,
+                () -> Schedule.cron("ok", queue, "* * *", ZoneOffset.UTC)).field());
+        assertThrows(IllegalArgumentException.class, () -> scheduler(Clock.systemUTC()).pause(""));
+    }
+
+    /**
+     * Three doors, each running its schedules' thread on the system clock, share a schedule every
+     * 20 ms until it has ticked 300 times: the tasks are exactly the ticks between the first due and
+     * the next due once all are closed, and the doors' producers enqueued that many between them.
+     */
+    @Test
+    void severalDoorsInRealTimeEnqueueEveryTickOnce() throws Exception {
+        Duration interval = Duration.ofMillis(20);
+        Schedule fast = Schedule.every("fast", queue, interval).withMissed(MissedTicks.RUN_ALL);
+        scheduler(Clock.systemUTC()).define(fast); // the row, before any door takes a tick
+        Instant firstDue = state("fast").nextDue();
+        AtomicLong reported = new AtomicLong();
+        QueueListener counting = new QueueListener() {
+            @Override
+            public void enqueued(QueueLocation q, int count) {
+                reported.addAndGet(count);
+            }
+        };
+        List<DbQueue> doors = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                DbQueue door = DbQueue.builder(dataSource).listener(counting).build();
+                doors.add(door);
+                door.schedules().define(fast);
+            }
+            Await.until(Duration.ofSeconds(30), "300 ticks", () -> tasks() >= 300);
+        } finally {
+            doors.forEach(DbQueue::close);
+        }
+        long ticks = Duration.between(firstDue, state("fast").nextDue()).toMillis() / interval.toMillis();
+        assertEquals(ticks, tasks(), "one task per tick from the first due to the next");
+        assertEquals(ticks, reported.get(), "enqueues the doors' producers reported");
+    }
+
+    private Schedules scheduler(Clock clock) {
+        Schedules schedules = new Schedules(dataSource, Transactions.JDBC, q -> new QueueProducer(dataSource, q), clock);
+        opened.add(schedules);
+        return schedules;
+    }
+
+    private ScheduleState state(String name) {
+        return scheduler(Clock.systemUTC()).list().stream().filter(s -> s.name().equals(name)).findFirst()
+                .orElseThrow();
+    }
+
+    private static long tasks() throws SQLException {
+        return TestDatabase.queryLong("SELECT count(*) FROM dbq_seq WHERE queue_name = 'ticks'");
+    }
+}
