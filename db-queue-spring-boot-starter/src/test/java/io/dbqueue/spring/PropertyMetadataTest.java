@@ -48,9 +48,10 @@ class PropertyMetadataTest {
     }
 
     @Test
-    void theQueuesAndTopicsAreDescribedMaps() throws IOException {
+    void theQueuesTopicsAndSchedulesAreDescribedMaps() throws IOException {
         assertThat(property("dbq.queues").get("type").asString()).contains("DbQueueProperties$Queue");
         assertThat(property("dbq.log.topics").get("description").asString()).startsWith("The topics, by name");
+        assertThat(property("dbq.schedules").get("type").asString()).contains("DbQueueScheduleProperties$ScheduleProperties");
     }
 
     /** The records' defaults are written as text; they are the core's own (the queue's: PropertyBindingTest). */
