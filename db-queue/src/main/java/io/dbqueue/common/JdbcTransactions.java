@@ -3,9 +3,19 @@ package io.dbqueue.common;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
-/** {@link Transactions#JDBC}: nothing to join, and a new transaction on a pooled connection. */
+/**
+ * {@link Transactions#JDBC}: nothing to join, and a new transaction on a pooled connection. An action
+ * for after the commit, asked for by work that {@link #inNewTransaction} runs on the same thread (an
+ * enqueue on its connection: the consumers' wakeup, the listener), runs once that transaction has
+ * committed, and not if it rolls back; outside one it runs at once.
+ */
 final class JdbcTransactions implements Transactions {
+
+    /** The actions waiting for the commit of the transaction this thread is in; null outside one. */
+    private static final ThreadLocal<List<Runnable>> AFTER_COMMIT = new ThreadLocal<>();
 
     @Override
     public Connection joined(DataSource dataSource) {
@@ -19,11 +29,30 @@ final class JdbcTransactions implements Transactions {
 
     @Override
     public void afterCommit(Runnable action) {
-        action.run();
+        List<Runnable> pending = AFTER_COMMIT.get();
+        if (pending == null) {
+            action.run();
+        } else {
+            pending.add(action);
+        }
     }
 
     @Override
     public <T> T inNewTransaction(DataSource dataSource, Work<T> work) throws SQLException, InterruptedException {
+        List<Runnable> outer = AFTER_COMMIT.get();
+        List<Runnable> pending = new ArrayList<>();
+        AFTER_COMMIT.set(pending);
+        T result;
+        try {
+            result = committed(dataSource, work);
+        } finally {
+            AFTER_COMMIT.set(outer);
+        }
+        pending.forEach(Runnable::run);
+        return result;
+    }
+
+    private static <T> T committed(DataSource dataSource, Work<T> work) throws SQLException, InterruptedException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
