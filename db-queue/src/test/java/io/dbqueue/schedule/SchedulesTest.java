@@ -6,9 +6,12 @@ import io.dbqueue.TestDatabase;
 import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.PollSettings;
+import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.Wakeup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -238,6 +241,20 @@ class SchedulesTest {
         long ticks = Duration.between(firstDue, state("fast").nextDue()).toMillis() / interval.toMillis();
         assertEquals(ticks, tasks(), "one task per tick from the first due to the next");
         assertEquals(ticks, reported.get(), "enqueues the doors' producers reported");
+    }
+
+    /** A consumer that polls every 10 minutes takes the ticks' tasks: a tick's enqueue wakes it, as any enqueue does. */
+    @Test
+    void aTickWakesAListeningConsumer() throws Exception {
+        PollSettings rarePoll = PollSettings.DEFAULT.withTimeouts(Duration.ZERO, Duration.ofMinutes(10), SECOND);
+        AtomicLong handled = new AtomicLong();
+        try (DbQueue door = DbQueue.builder(dataSource).build()) {
+            door.consume(QueueConfig.of(queue).withPoll(rarePoll).withWakeup(Wakeup.NOTIFY),
+                    batch -> handled.addAndGet(batch.tasks().size()));
+            Await.until(Duration.ofSeconds(30), "the consumer listens", door::isListening);
+            door.schedules().define(Schedule.every("wakes", queue, Duration.ofMillis(200)));
+            Await.until(Duration.ofSeconds(30), "three ticks handled", () -> handled.get() >= 3);
+        }
     }
 
     private Schedules scheduler(Clock clock) {
