@@ -49,9 +49,9 @@ import java.util.concurrent.ThreadFactory;
  * and runs what they need behind them: one LISTEN connection that wakes every consumer it started
  * (when its {@link Wakeup} asks for it; a topic's members always), one notifier shared by its queue
  * producers, the vacuum of each queue table (per the table's {@link VacuumPolicy}), each topic's
- * retention, the purge of idempotency keys, the watch of queues an operator paused ({@link PauseWatch}), and
- * optionally a {@link VacuumWatch}. {@link #close}
- * stops all of it in order. Thread-safe.
+ * retention, the purge of idempotency keys, the watch of queues an operator paused ({@link PauseWatch}), the
+ * ticks of its {@link #schedules}, and optionally a {@link VacuumWatch}. {@link #close} stops all of it in order.
+ * Thread-safe.
  *
  * <pre>{@code
  * try (DbQueue dbq = DbQueue.builder(dataSource).build()) {
