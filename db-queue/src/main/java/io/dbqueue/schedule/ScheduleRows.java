@@ -37,7 +37,7 @@ final class ScheduleRows {
             + " ORDER BY next_due LIMIT 1 FOR UPDATE SKIP LOCKED";
     private static final String ADVANCE = "UPDATE " + ScheduleSchema.TABLE + " SET next_due = ? WHERE name = ?";
     private static final String EARLIEST = "SELECT min(next_due) FROM " + ScheduleSchema.TABLE
-            + " WHERE name = ANY(?) AND NOT paused";
+            + " WHERE name = ANY(?) AND NOT paused AND next_due > ?";
     private static final String LIST = "SELECT " + COLUMNS + " FROM " + ScheduleSchema.TABLE + " ORDER BY name";
     private static final String LOCK_ONE = "SELECT " + COLUMNS + " FROM " + ScheduleSchema.TABLE
             + " WHERE name = ? FOR SHARE";
@@ -84,10 +84,11 @@ final class ScheduleRows {
         Jdbc.update(c, ADVANCE, timestamp(nextDue), name);
     }
 
-    /** The earliest next tick of the unpaused schedules among {@code names}, or null if there is none. */
-    static Instant earliestDue(Connection c, Set<String> names) throws SQLException {
+    /** The earliest next tick after {@code after} of the unpaused schedules among {@code names}, or null. */
+    static Instant earliestDueAfter(Connection c, Set<String> names, Instant after) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(EARLIEST)) {
             ps.setArray(1, Jdbc.texts(c, names.toArray(String[]::new)));
+            ps.setObject(2, timestamp(after));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 OffsetDateTime earliest = rs.getObject(1, OffsetDateTime.class);

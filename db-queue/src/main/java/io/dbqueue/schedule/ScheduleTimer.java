@@ -13,6 +13,8 @@ import java.time.Instant;
  * The thread that takes due ticks: it runs {@link Schedules#runDue}, then sleeps until the earliest
  * next tick of the schedules defined here, or the check interval (which finds what other processes
  * changed: a resume, a new definition), whichever comes first; a local definition or resume wakes it.
+ * A tick that was due before the round and is still due after it is not waited for (another process
+ * holds it, or its enqueue fails here), so that it cannot keep the thread from sleeping.
  */
 final class ScheduleTimer implements AutoCloseable {
 
@@ -61,8 +63,9 @@ final class ScheduleTimer implements AutoCloseable {
         while (!isStopped()) {
             Duration wait = checkInterval;
             try {
+                Instant before = clock.instant();
                 schedules.runDue();
-                Instant earliest = schedules.earliestDue();
+                Instant earliest = schedules.earliestDueAfter(before);
                 if (earliest != null) {
                     Duration untilDue = Duration.between(clock.instant(), earliest);
                     wait = untilDue.compareTo(wait) < 0 ? untilDue : wait;

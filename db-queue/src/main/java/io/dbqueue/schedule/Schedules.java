@@ -201,13 +201,18 @@ public final class Schedules implements AutoCloseable {
     private record Taken(String name, int enqueued, String skippedBecause) {
     }
 
-    /** The earliest next tick of the unpaused schedules defined here, or null if there is none. */
-    Instant earliestDue() {
+    /**
+     * The earliest next tick after {@code after} of the unpaused schedules defined here, or null. A tick
+     * due earlier that a {@link #runDue} since then left due is not one to wait for: another process
+     * holds it (and moves it on), or it cannot be enqueued here; the check interval looks at it again.
+     */
+    Instant earliestDueAfter(Instant after) {
         Set<String> names = Set.copyOf(defined.keySet());
         if (names.isEmpty()) {
             return null;
         }
-        return Jdbc.autoCommitted(dataSource, "read the next schedule tick", c -> ScheduleRows.earliestDue(c, names));
+        return Jdbc.autoCommitted(dataSource, "read the next schedule tick",
+                c -> ScheduleRows.earliestDueAfter(c, names, after));
     }
 
     private boolean setPaused(String name, boolean paused) {

@@ -198,6 +198,22 @@ class SchedulesTest {
                 .contains("not defined in this process"));
     }
 
+    /** During a deploy that moves a schedule to another queue, a process still defining the old one skips it. */
+    @Test
+    void aScheduleRedefinedIntoAnotherQueueIsLeftToTheProcessesThatDefineItSo() {
+        TestClock clock = new TestClock(T0);
+        Schedules old = scheduler(clock);
+        Schedules moved = scheduler(clock);
+        old.define(Schedule.every("moving", queue, SECOND));
+        moved.define(Schedule.every("moving", queue.table().queue("elsewhere"), SECOND));
+        clock.advance(SECOND);
+        Instant before = clock.instant();
+        assertEquals(0, old.runDue());
+        assertEquals(null, old.earliestDueAfter(before), "a tick it left due is not one to wait for");
+        assertEquals(1, moved.runDue());
+        assertEquals(T0.plusSeconds(2).minusMillis(500), old.earliestDueAfter(before));
+    }
+
     @Test
     void badDefinitionsFailNamingTheField() {
         assertEquals("name", assertThrows(InvalidValueException.class,
