@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -152,7 +154,7 @@ public final class Schedules implements AutoCloseable {
     /**
      * Takes every due tick of the schedules defined here that no other process is taking, a schedule
      * per transaction; returns how many tasks were enqueued. A schedule whose enqueue fails is left due
-     * (and logged), and is tried again in the next round.
+     * (and logged) for the next round, and the others are taken.
      */
     int runDue() {
         Set<String> names = Set.copyOf(defined.keySet());
@@ -163,38 +165,53 @@ public final class Schedules implements AutoCloseable {
         int enqueued = 0;
         while (true) {
             Instant now = clock.instant();
+            AtomicReference<String> claimed = new AtomicReference<>();
             Taken taken;
             try {
-                taken = inTransaction("take a due schedule tick", c -> {
-                    ScheduleState row = ScheduleRows.claimDue(c, names, skipped, now);
-                    if (row == null) {
-                        return null;
-                    }
-                    DueTicks due = DueTicks.at(now, row.nextDue(), row.trigger(), row.missed(), MAX_TICKS_PER_ROUND);
-                    Defined local = defined.get(row.name());
-                    if (local == null || !local.schedule().queue().table().name().equals(row.queueTable())
-                            || !local.schedule().queue().queueName().equals(row.queueName())) {
-                        return new Taken(row.name(), 0, "it is defined here into another queue than its row's "
-                                + row.queueTable() + "/" + row.queueName());
-                    }
-                    List<String> payloads = Collections.nCopies(due.ticks().size(), row.payload());
-                    local.producer().enqueueAll(c, payloads, Duration.ZERO);
-                    ScheduleRows.advance(c, row.name(), due.nextDue());
-                    return new Taken(row.name(), payloads.size(), null);
-                });
+                taken = inTransaction("take a due schedule tick", c -> takeOne(c, names, skipped, now, claimed));
             } catch (RuntimeException e) {
-                LOG.warn("taking due schedule ticks failed: {}", e.toString());
-                return enqueued;
+                if (claimed.get() == null) {
+                    LOG.warn("looking for due schedule ticks failed: {}", e.toString());
+                    return enqueued;
+                }
+                taken = new Taken(claimed.get(), 0, "enqueueing its tick failed: " + e);
             }
             if (taken == null) {
                 return enqueued;
             }
             if (taken.skippedBecause() != null) {
-                LOG.warn("schedule '{}' skipped: {}", taken.name(), taken.skippedBecause());
+                LOG.warn("schedule '{}' left due: {}", taken.name(), taken.skippedBecause());
                 skipped.add(taken.name());
             }
             enqueued += taken.enqueued();
         }
+    }
+
+    /**
+     * In {@code c}'s transaction: locks the most overdue schedule due at {@code now} (naming it in
+     * {@code claimed}), enqueues its due ticks' tasks and moves it to its next tick; null if none is due.
+     */
+    private Taken takeOne(Connection c, Set<String> names, Set<String> skipped, Instant now,
+                          AtomicReference<String> claimed) throws SQLException {
+        ScheduleState row = ScheduleRows.claimDue(c, names, skipped, now);
+        if (row == null) {
+            return null;
+        }
+        claimed.set(row.name());
+        Defined local = defined.get(row.name());
+        if (local == null) {
+            return new Taken(row.name(), 0, "it is no longer defined here");
+        }
+        QueueLocation queue = local.schedule().queue();
+        if (!queue.table().name().equals(row.queueTable()) || !queue.queueName().equals(row.queueName())) {
+            return new Taken(row.name(), 0, "it is defined here into " + queue + ", its row into "
+                    + row.queueTable() + "/" + row.queueName());
+        }
+        DueTicks due = DueTicks.at(now, row.nextDue(), row.trigger(), row.missed(), MAX_TICKS_PER_ROUND);
+        List<String> payloads = Collections.nCopies(due.ticks().size(), row.payload());
+        local.producer().enqueueAll(c, payloads, Duration.ZERO);
+        ScheduleRows.advance(c, row.name(), due.nextDue());
+        return new Taken(row.name(), payloads.size(), null);
     }
 
     /** What one transaction of {@link #runDue} did. */

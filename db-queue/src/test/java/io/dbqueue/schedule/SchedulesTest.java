@@ -11,6 +11,7 @@ import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.Wakeup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -212,6 +213,19 @@ class SchedulesTest {
         assertEquals(null, old.earliestDueAfter(before), "a tick it left due is not one to wait for");
         assertEquals(1, moved.runDue());
         assertEquals(T0.plusSeconds(2).minusMillis(500), old.earliestDueAfter(before));
+    }
+
+    @Test
+    void aScheduleWhoseEnqueueFailsIsLeftDueAndTheOthersAreTaken() throws SQLException {
+        TestClock clock = new TestClock(T0);
+        Schedules schedules = scheduler(clock);
+        QueueLocation missing = new QueueTable("no_such_table", Layout.DBQ_SEQ).queue("ticks");
+        schedules.define(Schedule.every("broken", missing, SECOND));               // due first, at 00:00:01
+        schedules.define(Schedule.every("working", queue, Duration.ofSeconds(2))); // due at 00:00:02
+        clock.advance(Duration.ofSeconds(2));
+        assertEquals(1, schedules.runDue());
+        assertEquals(1, tasks());
+        assertEquals(T0.plusMillis(500), state("broken").nextDue(), "still due");
     }
 
     @Test
