@@ -54,7 +54,7 @@ public final class Schedules implements AutoCloseable {
     private final Function<QueueLocation, QueueProducer> producers;
     private final Clock clock;
     private final Map<String, Defined> defined = new ConcurrentHashMap<>();
-    private ScheduleTimer timer; // null until started
+    private volatile ScheduleTimer timer; // null until started
 
     Schedules(DataSource dataSource, Transactions transactions, Function<QueueLocation, QueueProducer> producers,
               Clock clock) {
