@@ -10,6 +10,7 @@ import org.springframework.util.MimeType;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The endpoint {@code dbqueue}'s writes over HTTP: a refusal is answered with an {@code application/problem+json}
@@ -31,8 +32,13 @@ public class DbQueueWebEndpointExtension {
     public WebEndpointResponse<Object> change(@Selector String queue, @Selector String action, @Nullable String ids,
                                               @Nullable Boolean all, @Nullable Long id, @Nullable String key,
                                               @Nullable String dueAt) {
+        return answer(() -> endpoint.change(queue, action, ids, all, id, key, dueAt));
+    }
+
+    /** What {@code write} returns, or its refusal as a problem: 403 while writes are disabled, 400 for bad input. */
+    static WebEndpointResponse<Object> answer(Supplier<Object> write) {
         try {
-            return new WebEndpointResponse<>(endpoint.change(queue, action, ids, all, id, key, dueAt));
+            return new WebEndpointResponse<>(write.get());
         } catch (WritesDisabledException e) {
             return problem(403, "Forbidden", e.getReason());
         } catch (InvalidEndpointRequestException e) {

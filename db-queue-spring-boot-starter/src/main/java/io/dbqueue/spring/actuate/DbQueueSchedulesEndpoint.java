@@ -1,0 +1,89 @@
+package io.dbqueue.spring.actuate;
+
+import io.dbqueue.DbQueue;
+import io.dbqueue.schedule.ScheduleState;
+import io.dbqueue.schedule.Schedules;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The Actuator endpoint {@code dbqueueschedules}: {@code GET /actuator/dbqueueschedules} lists every schedule in the
+ * database, {@code GET /actuator/dbqueueschedules/{name}} one (404 when there is none), and
+ * {@code POST /actuator/dbqueueschedules/{name}/{action}} changes one, only with {@code dbq.endpoint.write-enabled}
+ * (else {@link WritesDisabledException}: 403 over HTTP). Actions: {@code pause} and {@code resume} (every instance),
+ * {@code trigger} (a task now, beside the ticks; the schedule must be defined in this instance) and {@code delete}.
+ */
+@Endpoint(id = "dbqueueschedules")
+public class DbQueueSchedulesEndpoint {
+
+    private static final List<String> ACTIONS = List.of("pause", "resume", "trigger", "delete");
+
+    private final DbQueue door;
+    private final DbQueueEndpointProperties properties;
+
+    public DbQueueSchedulesEndpoint(DbQueue door, DbQueueEndpointProperties properties) {
+        this.door = door;
+        this.properties = properties;
+    }
+
+    /**
+     * A schedule as the endpoint shows it.
+     *
+     * @param queue   its queue, {@code table/queue_name}
+     * @param trigger its cron and zone, or its interval
+     * @param nextDue its next tick not yet enqueued
+     */
+    public record Schedule(String name, String queue, String trigger, String missed, Instant nextDue, boolean paused,
+                           String payload) {
+
+        static Schedule of(ScheduleState s) {
+            return new Schedule(s.name(), s.queueTable() + "/" + s.queueName(), s.trigger().toString(),
+                    s.missed().name(), s.nextDue(), s.paused(), s.payload());
+        }
+    }
+
+    /** What a write did: {@code affected} is 1, or 0 when there was no such schedule; {@code taskId} a trigger's task. */
+    public record Change(String schedule, String action, long affected, @Nullable Long taskId) {
+    }
+
+    @ReadOperation
+    public List<Schedule> schedules() {
+        return door.schedules().list().stream().map(Schedule::of).toList();
+    }
+
+    /** One schedule; null (404) when there is none of that name. */
+    @ReadOperation
+    public @Nullable Schedule schedule(@Selector String name) {
+        return schedules().stream().filter(s -> s.name().equals(name)).findFirst().orElse(null);
+    }
+
+    @WriteOperation
+    public Change change(@Selector String name, @Selector String action) {
+        if (!properties.writeEnabled()) {
+            throw new WritesDisabledException();
+        }
+        Schedules schedules = door.schedules();
+        try {
+            return switch (action) {
+                case "pause" -> new Change(name, action, schedules.pause(name) ? 1 : 0, null);
+                case "resume" -> new Change(name, action, schedules.resume(name) ? 1 : 0, null);
+                case "delete" -> new Change(name, action, schedules.delete(name) ? 1 : 0, null);
+                case "trigger" -> new Change(name, action, 1, schedules.triggerNow(name));
+                default -> throw refused("unknown action '" + action + "'; actions: " + ACTIONS);
+            };
+        } catch (IllegalArgumentException e) {
+            throw refused(e.getMessage());
+        }
+    }
+
+    private static InvalidEndpointRequestException refused(String reason) {
+        return new InvalidEndpointRequestException(reason, reason);
+    }
+}
