@@ -1,18 +1,12 @@
 package io.dbqueue.spring;
 
-import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.spring.schedule.DbQueueScheduled;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,75 +37,54 @@ class SchedulesEndpointHttpTest {
         }
     }
 
-    private final HttpClient http = HttpClient.newHttpClient();
-
-    private static ConfigurableApplicationContext start(String table, boolean writeEnabled) {
-        PostgresServer server = PostgresServer.shared();
-        return new SpringApplicationBuilder(Application.class).properties(
-                "server.port=0", "spring.main.banner-mode=off",
-                "spring.datasource.url=" + StarterTestSupport.jdbcUrl(),
-                "spring.datasource.username=" + server.user(), "spring.datasource.password=" + server.password(),
-                "management.endpoints.web.exposure.include=dbqueueschedules",
-                "dbq.queues.jobs.table=" + table, "dbq.queues.jobs.layout=dbq_seq",
-                "dbq.endpoint.write-enabled=" + writeEnabled).run();
-    }
-
-    private HttpResponse<String> get(ConfigurableApplicationContext app, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri(app, path)).GET().build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> post(ConfigurableApplicationContext app, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri(app, path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static URI uri(ConfigurableApplicationContext app, String path) {
-        return URI.create("http://localhost:" + app.getEnvironment().getProperty("local.server.port")
-                + "/actuator/dbqueueschedules" + path);
+    private static ActuatorHttp start(String table, boolean writeEnabled) {
+        return ActuatorHttp.start(Application.class, "dbqueueschedules", "dbq.queues.jobs.table=" + table,
+                "dbq.queues.jobs.layout=dbq_seq", "dbq.endpoint.write-enabled=" + writeEnabled);
     }
 
     @Test
     void listsPausesTriggersAndDeletesOverHttp() throws Exception {
         String table = createTable(Layout.DBQ_SEQ);
-        try (ConfigurableApplicationContext app = start(table, true)) {
-            HttpResponse<String> all = get(app, "");
+        try (ActuatorHttp app = start(table, true)) {
+            HttpResponse<String> all = app.get("");
             assertThat(all.statusCode()).isEqualTo(200);
             assertThat(all.body()).contains("{\"name\":\"endpoint-yearly\",\"queue\":\"" + table + "/jobs\","
                     + "\"trigger\":\"cron '0 0 1 1 *' in UTC\",\"missed\":\"RUN_ONCE\",\"nextDue\":\"");
-            assertThat(get(app, "/endpoint-yearly").body()).contains("\"paused\":false", "\"payload\":\"endpoint-yearly\"");
-            assertThat(get(app, "/nope").statusCode()).isEqualTo(404);
+            assertThat(app.get("/endpoint-yearly").body()).contains("\"paused\":false",
+                    "\"payload\":\"endpoint-yearly\"");
+            assertThat(app.get("/nope").statusCode()).isEqualTo(404);
 
-            assertThat(post(app, "/endpoint-yearly/pause").body()).startsWith(
+            assertThat(app.post("/endpoint-yearly/pause", "{}").body()).startsWith(
                     "{\"schedule\":\"endpoint-yearly\",\"action\":\"pause\",\"affected\":1");
-            assertThat(get(app, "/endpoint-yearly").body()).contains("\"paused\":true");
-            assertThat(post(app, "/endpoint-yearly/resume").body()).contains("\"affected\":1");
-            HttpResponse<String> triggered = post(app, "/endpoint-yearly/trigger");
+            assertThat(app.get("/endpoint-yearly").body()).contains("\"paused\":true");
+            assertThat(app.post("/endpoint-yearly/resume", "{}").body()).contains("\"affected\":1");
+            HttpResponse<String> triggered = app.post("/endpoint-yearly/trigger", "{}");
             assertThat(triggered.body()).containsPattern("\"taskId\":\\d+");
-            Yearly yearly = app.getBean(Yearly.class);
+            Yearly yearly = app.app().getBean(Yearly.class);
             await(Duration.ofSeconds(30), "the triggered run", () -> yearly.runs.get() == 1);
 
-            HttpResponse<String> bad = post(app, "/endpoint-yearly/restart");
+            HttpResponse<String> bad = app.post("/endpoint-yearly/restart", "{}");
             assertThat(bad.statusCode()).isEqualTo(400);
             assertThat(bad.headers().firstValue("Content-Type")).hasValueSatisfying(
                     type -> assertThat(type).startsWith("application/problem+json"));
             assertThat(bad.body()).contains("unknown action 'restart'; actions: [pause, resume, trigger, delete]");
-            assertThat(post(app, "/nope/trigger").body()).contains("\"status\":400",
+            assertThat(app.post("/nope/trigger", "{}").body()).contains("\"status\":400",
                     "schedule 'nope' is not defined in this process");
 
-            assertThat(post(app, "/endpoint-yearly/delete").body()).contains("\"affected\":1");
-            assertThat(get(app, "/endpoint-yearly").statusCode()).isEqualTo(404);
-            assertThat(post(app, "/endpoint-yearly/pause").body()).contains("\"affected\":0");
+            assertThat(app.post("/endpoint-yearly/delete", "{}").body()).contains("\"affected\":1");
+            assertThat(app.get("/endpoint-yearly").statusCode()).isEqualTo(404);
+            assertThat(app.post("/endpoint-yearly/pause", "{}").body()).contains("\"affected\":0");
         }
     }
 
     @Test
     void writesAreRefusedWith403UnlessEnabled() throws Exception {
         String table = createTable(Layout.DBQ_SEQ);
-        try (ConfigurableApplicationContext app = start(table, false)) {
-            HttpResponse<String> refused = post(app, "/endpoint-yearly/pause");
+        try (ActuatorHttp app = start(table, false)) {
+            HttpResponse<String> refused = app.post("/endpoint-yearly/pause", "{}");
             assertThat(refused.statusCode()).isEqualTo(403);
             assertThat(refused.body()).contains("\"status\":403", "set dbq.endpoint.write-enabled=true");
-            assertThat(get(app, "/endpoint-yearly").body()).contains("\"paused\":false");
+            assertThat(app.get("/endpoint-yearly").body()).contains("\"paused\":false");
         }
     }
 }
