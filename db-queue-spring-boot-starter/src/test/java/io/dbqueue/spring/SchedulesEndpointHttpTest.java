@@ -83,7 +83,8 @@ class SchedulesEndpointHttpTest {
         try (ActuatorHttp app = start(table, false)) {
             HttpResponse<String> refused = app.post("/endpoint-yearly/pause", "{}");
             assertThat(refused.statusCode()).isEqualTo(403);
-            assertThat(refused.body()).contains("\"status\":403", "set dbq.endpoint.write-enabled=true");
+            assertThat(refused.body()).contains("\"status\":403", "the dbqueueschedules endpoint are disabled",
+                    "set dbq.endpoint.write-enabled=true");
             assertThat(app.get("/endpoint-yearly").body()).contains("\"paused\":false");
         }
     }

@@ -155,7 +155,7 @@ public class DbQueueEndpoint {
                               @Nullable Boolean all, @Nullable Long id, @Nullable String key,
                               @Nullable String dueAt) {
         if (!properties.writeEnabled()) {
-            throw new WritesDisabledException();
+            throw new WritesDisabledException("dbqueue");
         }
         if (!queues.ids().contains(queue)) {
             throw refused("unknown queue id '" + queue + "'; configured under dbq.queues: " + queues.ids());

@@ -67,7 +67,7 @@ public class DbQueueSchedulesEndpoint {
     @WriteOperation
     public Change change(@Selector String name, @Selector String action) {
         if (!properties.writeEnabled()) {
-            throw new WritesDisabledException();
+            throw new WritesDisabledException("dbqueueschedules");
         }
         Schedules schedules = door.schedules();
         try {

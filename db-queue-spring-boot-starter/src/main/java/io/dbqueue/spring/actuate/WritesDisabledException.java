@@ -2,15 +2,19 @@ package io.dbqueue.spring.actuate;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
-/** A write operation of the endpoint {@code dbqueue} while {@code dbq.endpoint.write-enabled} is off: 403 over HTTP. */
+/**
+ * A write operation of the endpoint {@code dbqueue} or {@code dbqueueschedules} while {@code dbq.endpoint.write-enabled}
+ * is off: 403 over HTTP.
+ */
 public class WritesDisabledException extends InvalidEndpointRequestException {
 
-    public WritesDisabledException() {
-        this("write operations of the dbqueue endpoint are disabled; set dbq.endpoint.write-enabled=true"
-                + " (and secure the endpoint) to enable them");
+    /** {@code endpoint}: the id of the endpoint refusing the write. */
+    public WritesDisabledException(String endpoint) {
+        super(reason(endpoint), reason(endpoint));
     }
 
-    private WritesDisabledException(String reason) {
-        super(reason, reason);
+    private static String reason(String endpoint) {
+        return "write operations of the " + endpoint + " endpoint are disabled; set dbq.endpoint.write-enabled=true"
+                + " (and secure the endpoint) to enable them";
     }
 }
