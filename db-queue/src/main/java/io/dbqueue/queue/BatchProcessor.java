@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 
 /** One claim-handle-acknowledge cycle of a worker, for each delivery mode, on the worker's thread or an executor. */
 final class BatchProcessor implements AutoCloseable {
@@ -31,10 +32,17 @@ final class BatchProcessor implements AutoCloseable {
     private final QueueLocation queue;
     private final LeaseKeeper leases;
     private final Transactions transactions;
+    private final LongConsumer comesDue; // told the System.nanoTime() at which a retry or re-enqueue it wrote is due
 
     BatchProcessor(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener,
                    Transactions transactions) {
+        this(dataSource, config, handler, listener, transactions, dueAt -> { });
+    }
+
+    BatchProcessor(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener,
+                   Transactions transactions, LongConsumer comesDue) {
         this.dataSource = dataSource;
+        this.comesDue = comesDue;
         this.transactions = transactions;
         this.config = config;
         this.delivery = Delivery.of(config.mode());
@@ -43,6 +51,20 @@ final class BatchProcessor implements AutoCloseable {
         this.queue = config.location();
         this.store = new TaskStore(queue);
         this.leases = new LeaseKeeper(dataSource, store, queue, config.leaseTimeout());
+    }
+
+    /** Whether {@link #untilNextDue} can tell, on this queue's layout. */
+    boolean knowsNextDue() {
+        return store.knowsNextDue();
+    }
+
+    /** Nanoseconds until the queue's earliest task not yet due comes due; -1 for none, or unknown. */
+    long untilNextDue() throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            long micros = store.untilNextDue(c);
+            return micros < 0 ? -1 : micros * 1000;
+        }
     }
 
     /** Stops the lease heartbeats. */
@@ -360,6 +382,10 @@ final class BatchProcessor implements AutoCloseable {
             errors.forEach((task, error) -> listener.failed(queue, task, error, false));
             dead.forEach((task, error) -> listener.failed(queue, task, error, true));
             reenqueues.keySet().forEach(task -> listener.reenqueued(queue, task));
+            // Written with now() of a transaction that began before this, so each is due by these times.
+            long now = System.nanoTime();
+            retries.values().forEach(delay -> comesDue.accept(now + delay.toNanos()));
+            reenqueues.values().forEach(delay -> comesDue.accept(now + delay.toNanos()));
         }
     }
 }

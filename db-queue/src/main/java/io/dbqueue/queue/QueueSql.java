@@ -86,6 +86,13 @@ final class QueueSql {
     final String resume;
     /** The paused queues of the table. */
     final String pausedQueues;
+    /** See {@link #nextDue}; null where the layout cannot look it up cheaply. */
+    private final String nextDue;
+    /**
+     * How many tasks from the head of an id-ordered queue {@link #nextDue} looks at: their due times
+     * are in no index, so it reads rows, and reads no more than this many.
+     */
+    static final int NEXT_DUE_ROWS = 100;
 
     QueueSql(QueueTable table) {
         String t = table.name();
@@ -190,6 +197,7 @@ final class QueueSql {
         pausedQueues = "SELECT queue_name FROM " + table.pausesTable();
         depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
         peek = "SELECT " + TASK_COLUMNS + " FROM " + t + " WHERE queue_name = ? ORDER BY id LIMIT ?";
+        nextDue = nextDue(t, table.layout());
         purge = "WITH purged AS (DELETE FROM " + t + " WHERE queue_name = ? RETURNING " + TASK_COLUMNS + ")"
                 + " SELECT " + TASK_COLUMNS + " FROM purged ORDER BY id";
     }
@@ -202,6 +210,33 @@ final class QueueSql {
         Object[] withQueue = Arrays.copyOf(params, params.length + 1);
         withQueue[params.length] = queueName;
         return withQueue;
+    }
+
+    /**
+     * Microseconds until the earliest task of the queue not yet due (a retry, a delayed task, a lease
+     * running out) becomes due, by the database's clock; null when there is none. With a claim index
+     * on (queue_name, next_process_at) that is the index's first entry after now. An id-ordered
+     * layout keeps due times out of its index: it looks at the first {@value #NEXT_DUE_ROWS} tasks of
+     * the queue only, where retries, which keep their ids, and leases wait. Without a claim index it
+     * would scan the table, so there is no look-up. params: queue
+     */
+    private static String nextDue(String t, Layout layout) {
+        String until = "SELECT (extract(epoch FROM min(next_process_at) - now()) * 1000000)::bigint";
+        return switch (layout.claimIndex()) {
+            case NONE -> null;
+            case NEXT_PROCESS_AT, NEXT_PROCESS_AT_UNIQUE ->
+                    until + " FROM " + t + " WHERE queue_name = ? AND next_process_at > now()";
+            case QUEUE_ID, QUEUE_ID_COVERING, PRIMARY_KEY -> until + " FROM (SELECT next_process_at FROM " + t
+                    + " WHERE queue_name = ? ORDER BY id LIMIT " + NEXT_DUE_ROWS + ") head WHERE next_process_at > now()";
+        };
+    }
+
+    /**
+     * {@link #nextDue} after the claim's planner settings, as one round trip and one implicit
+     * transaction (its result is the second); null where the layout has no cheap look-up.
+     */
+    String nextDueComposite() {
+        return nextDue == null ? null : plannerSettings(false) + "; " + nextDue;
     }
 
     /** A task from a row of {@code TASK_COLUMNS}. */

@@ -33,6 +33,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>How long an idle worker waits follows {@link QueueConfig#wakeup()}: with {@link Wakeup#NOTIFY} it
  * waits the no-task timeout unless a notification wakes it, and a worker whose claim came back full
  * wakes one more, so a burst brings in as many workers as it needs and a single task only one.
+ *
+ * <p>An idle worker also wakes when a task not yet due comes due, if that is before its poll: one
+ * worker wakes at the due time of each retry or re-enqueue these workers wrote, and with
+ * {@link Wakeup#NOTIFY} or {@link Wakeup#ADAPTIVE} a worker of one queue whose claim leaves it idle
+ * looks up when the queue's next task comes due (delayed tasks, others' retries), where the layout
+ * can tell cheaply ({@link QueueSql#nextDueComposite}).
  */
 public final class QueueWorkers implements AutoCloseable {
 
@@ -53,6 +59,7 @@ public final class QueueWorkers implements AutoCloseable {
     private final Executor handlers;
     private final int maxBatchesInFlight;
     private final Semaphore batchesInFlight;
+    private final boolean looksUpNextDue;
     private volatile boolean running = true;
     private volatile boolean paused;
     private volatile Set<QueueLocation> held = Set.of(); // paused by an operator, see hold()
@@ -76,8 +83,12 @@ public final class QueueWorkers implements AutoCloseable {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(transactions, "transactions");
         for (QueueLocation q : locations) {
-            processors.add(new BatchProcessor(dataSource, config.withLocation(q), handler, this.listener, transactions));
+            processors.add(new BatchProcessor(dataSource, config.withLocation(q), handler, this.listener, transactions,
+                    this::comesDue));
         }
+        // A group's queues would take a look-up each per idle cycle; its workers wake for their own retries only.
+        this.looksUpNextDue = config.wakeup() != Wakeup.POLL && processors.size() == 1
+                && processors.get(0).knowsNextDue();
     }
 
     public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler) {
@@ -346,6 +357,12 @@ public final class QueueWorkers implements AutoCloseable {
                     int claimed = handlers == null ? claimFromNextQueue() : dispatch();
                     failures = 0;
                     wait = waitAfter(claimed, poll);
+                    if (looksUpNextDue && wait == poll.noTaskTimeout().toNanos()) {
+                        long untilDue = processors.get(0).untilNextDue();
+                        if (untilDue >= 0) {
+                            comesDue(System.nanoTime() + untilDue);
+                        }
+                    }
                 } catch (InterruptedException e) {
                     throw e;
                 } catch (Exception e) {
@@ -433,6 +450,16 @@ public final class QueueWorkers implements AutoCloseable {
             case ADAPTIVE -> adaptive.pollTightly(now);
         };
         return tight ? poll.betweenTaskTimeout().toNanos() : poll.noTaskTimeout().toNanos();
+    }
+
+    /**
+     * A task comes due at {@code nanoTime}: one idle worker is to wake for it, if that is before the
+     * no-task poll would wake it anyway.
+     */
+    private void comesDue(long nanoTime) {
+        if (nanoTime - System.nanoTime() < config.poll().noTaskTimeout().toNanos()) {
+            signal.signalOneAt(nanoTime);
+        }
     }
 
     /**

@@ -64,6 +64,32 @@ final class TaskStore {
         }
     }
 
+    /** Whether {@link #untilNextDue} can tell (the layout has a cheap look-up). */
+    boolean knowsNextDue() {
+        return sql.nextDueComposite() != null;
+    }
+
+    /**
+     * Microseconds until the queue's earliest task not yet due comes due ({@link QueueSql#nextDueComposite}),
+     * or -1 when there is none, or the layout cannot tell.
+     */
+    long untilNextDue(Connection c) throws SQLException {
+        String lookUp = sql.nextDueComposite();
+        if (lookUp == null) {
+            return -1;
+        }
+        try (PreparedStatement ps = c.prepareStatement(lookUp)) {
+            ps.setString(1, location.queueName());
+            ps.execute();
+            ps.getMoreResults(); // past the planner settings
+            try (ResultSet rs = ps.getResultSet()) {
+                rs.next();
+                long micros = rs.getLong(1);
+                return rs.wasNull() ? -1 : Math.max(0, micros);
+            }
+        }
+    }
+
     /** Binds the parameters of {@code delivery}'s claim ({@link QueueSql#claim}) from {@code floor} on. */
     void bindClaim(PreparedStatement claim, Delivery delivery, Duration lease, long floor) throws SQLException {
         int p = delivery.bindLease(claim, micros(lease));

@@ -16,6 +16,11 @@ import java.util.function.BooleanSupplier;
  * were in use a moment ago, while the one idle longest may hold a connection the pool checks with a
  * round trip before handing it out (HikariCP does past 500 ms idle), and at a low rate the same few
  * workers then take every task.
+ *
+ * <p>{@link #signalOneAt} wakes one worker at a given time, for a task coming due then: one waiting
+ * worker (the holder) bounds its wait by it, the others keep theirs, so a due time wakes one worker,
+ * not all of them. A holder that leaves early hands the due time on to another waiting worker; with
+ * none waiting, the next to wait takes it, at once if it has passed.
  */
 public final class WakeupSignal {
 
@@ -26,6 +31,9 @@ public final class WakeupSignal {
     // Written under the lock; read without it by generation(), which every worker cycle calls.
     private volatile long generation;
     private int pending; // single wakeups not yet taken by a worker
+    private boolean alarmSet; // a signalOneAt not yet taken
+    private long alarmAt; // its System.nanoTime()
+    private Condition alarmHolder; // the waiting worker that wakes for it; null: the next to wait
 
     /** For {@code workers} waiting workers at most. */
     public WakeupSignal(int workers) {
@@ -42,6 +50,27 @@ public final class WakeupSignal {
             Condition latest = idle.pollLast(); // taken off, so that the next wakeup goes to another worker
             if (latest != null) {
                 latest.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Wakes one waiting worker at {@code nanoTime} ({@link System#nanoTime()}), or the next one to wait
+     * if none waits then; only the earliest such time not yet taken is kept.
+     */
+    public void signalOneAt(long nanoTime) {
+        lock.lock();
+        try {
+            if (alarmSet && alarmAt - nanoTime <= 0) {
+                return;
+            }
+            alarmSet = true;
+            alarmAt = nanoTime;
+            Condition holder = alarmHolder != null ? alarmHolder : idle.peekLast();
+            if (holder != null) {
+                holder.signal(); // it waits again, until the new time
             }
         } finally {
             lock.unlock();
@@ -65,26 +94,46 @@ public final class WakeupSignal {
     }
 
     /**
-     * Waits up to {@code nanos}, returning early on a {@link #signalAll} after {@code seen} or on a
-     * {@link #signalOne}, at once if one came already: a wakeup sent while the worker was claiming is
-     * not lost.
+     * Waits up to {@code nanos}, returning early on a {@link #signalAll} after {@code seen}, on a
+     * {@link #signalOne}, or at a {@link #signalOneAt} time it holds; at once if a wakeup came already
+     * or a due time has passed: a wakeup sent while the worker was claiming is not lost.
      */
     public void awaitSince(long seen, long nanos) throws InterruptedException {
         lock.lock();
         Condition mine = lock.newCondition();
+        long deadline = System.nanoTime() + nanos;
         try {
-            long left = nanos;
-            while (generation == seen && pending == 0 && left > 0) {
+            while (generation == seen && pending == 0) {
+                long now = System.nanoTime();
+                if (alarmSet && (alarmHolder == null || alarmHolder == mine)) {
+                    if (alarmAt - now <= 0) { // due: this worker takes it
+                        alarmSet = false;
+                        alarmHolder = null;
+                        return;
+                    }
+                    alarmHolder = mine;
+                }
+                long left = deadline - now;
+                if (left <= 0) {
+                    return;
+                }
                 if (!idle.contains(mine)) { // first time round, or woken for a wakeup another worker took
                     idle.addLast(mine);
                 }
-                left = mine.awaitNanos(left);
+                mine.awaitNanos(alarmHolder == mine ? Math.min(left, alarmAt - now) : left);
             }
-            if (generation == seen && pending > 0) {
+            if (generation == seen) {
                 pending--;
             }
         } finally {
             idle.removeLastOccurrence(mine);
+            if (alarmHolder == mine) { // leaving before the due time: another waiting worker holds it
+                alarmHolder = null;
+                Condition next = idle.peekLast();
+                if (next != null) {
+                    next.signal();
+                }
+            }
             lock.unlock();
         }
     }

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import javax.sql.DataSource;
@@ -24,12 +26,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -37,6 +42,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The queue's promises, checked on every layout against a real PostgreSQL. */
 @ParameterizedClass(name = "{0}")
@@ -44,6 +50,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class QueueContractTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /** An idle worker with this poll would not look at the table again within {@link #TIMEOUT}. */
+    private static final PollSettings RARE_POLL = PollSettings.DEFAULT.withTimeouts(Duration.ZERO,
+            Duration.ofMinutes(10), Duration.ofSeconds(1));
+    private static final Duration BACKOFF = Duration.ofMillis(200);
 
     @Parameter
     Layout layout;
@@ -212,6 +222,53 @@ class QueueContractTest {
         List<Task> again = claim(store, 10);
         assertEquals(List.of(id), ids(again), "orphaned task reappears once its lease expired");
         assertEquals(2, again.get(0).attempt());
+    }
+
+    /** Each retry is handled when it comes due, not at the next poll, ten minutes away. */
+    @ParameterizedTest
+    @EnumSource(Wakeup.class)
+    void retriesAreHandledWhenTheyComeDueNotAtTheNextPoll(Wakeup wakeup) throws Exception {
+        List<Long> starts = new CopyOnWriteArrayList<>(); // System.nanoTime() as each attempt started
+        QueueConfig config = QueueConfig.of(queue).withPoll(RARE_POLL).withWakeup(wakeup)
+                .withRetry(RetryPolicy.of(RetryPolicy.RetryType.LINEAR, BACKOFF, 3));
+        producer.enqueue("flaky"); // before the workers start: a polling worker is not woken for it
+        try (QueueWorkers ignored = dbq.consume(config, BatchHandler.perTask((task, b) -> {
+            starts.add(System.nanoTime());
+            return task.attempt() < 3 ? TaskResult.fail("not yet") : TaskResult.finish();
+        }))) {
+            Await.until(TIMEOUT, "the third attempt finished the task", () -> rows() == 0);
+        }
+        assertEquals(3, starts.size());
+        for (int i = 1; i < 3; i++) {
+            long gap = starts.get(i) - starts.get(i - 1);
+            assertTrue(gap >= BACKOFF.toNanos(), "attempt " + (i + 1) + " started " + gap / 1e6 + " ms after the last");
+        }
+    }
+
+    /** A delayed task enqueued while the workers idle is handled when it comes due, not at the next poll. */
+    @ParameterizedTest
+    @EnumSource(value = Wakeup.class, names = {"NOTIFY", "ADAPTIVE"})
+    void aDelayedTaskIsHandledWhenItComesDueNotAtTheNextPoll(Wakeup wakeup) throws Exception {
+        assumeTrue(layout.claimIndex() != Layout.ClaimIndex.NONE, "without a claim index nothing looks up due times");
+        CountDownLatch idle = new CountDownLatch(1);
+        QueueListener emptyClaims = new QueueListener() {
+            @Override
+            public void picked(QueueLocation q, List<Task> tasks, long claimNanos) {
+                if (tasks.isEmpty()) {
+                    idle.countDown();
+                }
+            }
+        };
+        AtomicLong handledAt = new AtomicLong();
+        try (DbQueue door = DbQueue.builder(ds).listener(emptyClaims).build()) {
+            door.consume(QueueConfig.of(queue).withPoll(RARE_POLL).withWakeup(wakeup),
+                    batch -> handledAt.set(System.nanoTime()));
+            assertTrue(idle.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "the worker found the queue empty");
+            long sent = System.nanoTime();
+            door.producer(queue).enqueue("later", BACKOFF);
+            Await.until(TIMEOUT, "the delayed task handled", () -> handledAt.get() != 0);
+            assertTrue(handledAt.get() - sent >= BACKOFF.toNanos(), "handled only once due");
+        }
     }
 
     private void assertDueInAnHour(long id) throws SQLException {

@@ -84,6 +84,68 @@ class WakeupSignalTest {
         assertFalse(second.isAlive());
     }
 
+    @Test
+    void aDueTimeWakesOneOfTwoWaitingWorkersThen() throws Exception {
+        WakeupSignal signal = new WakeupSignal(2);
+        Thread first = idleWorker(signal);
+        Thread second = idleWorker(signal);
+        long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        signal.signalOneAt(due);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (first.isAlive() && second.isAlive() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(System.nanoTime() - due >= 0, "not before the due time");
+        assertTrue(first.isAlive() != second.isAlive(), "exactly one worker woke");
+        Thread still = first.isAlive() ? first : second;
+        awaitWaiting(still);
+        assertTrue(still.isAlive(), "the due time was taken");
+        signal.signalAll();
+    }
+
+    @Test
+    void anEarlierDueTimeCutsTheHoldersWaitShort() throws Exception {
+        WakeupSignal signal = new WakeupSignal(1);
+        Thread worker = idleWorker(signal);
+        signal.signalOneAt(System.nanoTime() + LONG / 2);
+        awaitWaiting(worker);
+        long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+        signal.signalOneAt(due);
+        worker.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(worker.isAlive(), "woke for the earlier time");
+        assertTrue(System.nanoTime() - due >= 0);
+    }
+
+    @Test
+    void aDueTimeWithNoWorkerWaitingIsTakenByTheNextAtOnceOncePassed() throws Exception {
+        WakeupSignal signal = new WakeupSignal(2);
+        signal.signalOneAt(System.nanoTime());
+        Thread first = waiter(signal);
+        first.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(first.isAlive(), "the passed due time woke the next worker to wait");
+        Thread second = idleWorker(signal);
+        assertTrue(second.isAlive(), "one due time wakes one worker");
+        signal.signalAll();
+    }
+
+    @Test
+    void aHolderWokenForAnotherReasonHandsItsDueTimeOn() throws Exception {
+        WakeupSignal signal = new WakeupSignal(2);
+        Thread first = idleWorker(signal);
+        Thread second = idleWorker(signal);
+        long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+        signal.signalOneAt(due); // the worker idle last holds it
+        signal.signalOne(); // and is woken at once
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (first.isAlive() && second.isAlive() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        Thread other = first.isAlive() ? first : second;
+        other.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(other.isAlive(), "the other worker woke for the due time");
+        assertTrue(System.nanoTime() - due >= 0, "at the due time, not with the first");
+    }
+
     private static Thread waiter(WakeupSignal signal) {
         long seen = signal.generation();
         Thread t = new Thread(() -> {
