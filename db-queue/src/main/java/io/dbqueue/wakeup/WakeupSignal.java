@@ -2,6 +2,7 @@ package io.dbqueue.wakeup;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -18,11 +19,17 @@ import java.util.function.BooleanSupplier;
  * workers then take every task.
  *
  * <p>{@link #signalOneAt} wakes one worker at a given time, for a task coming due then: one waiting
- * worker (the holder) bounds its wait by it, the others keep theirs, so a due time wakes one worker,
- * not all of them. A holder that leaves early hands the due time on to another waiting worker; with
- * none waiting, the next to wait takes it, at once if it has passed.
+ * worker (the holder) bounds its wait by the earliest such time, the others keep theirs, so a due
+ * time wakes one worker, not all of them. A holder that leaves early hands it on to another waiting
+ * worker; with none waiting, the next to wait takes it, at once if it has passed. Times within
+ * {@link #SAME_DUE_NANOS} of one kept already are that one: one claim takes the tasks due together.
  */
 public final class WakeupSignal {
+
+    /** Due times closer than this to one another wake one worker. */
+    static final long SAME_DUE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The most due times kept; beyond it the latest are forgotten (the workers' poll still finds their tasks). */
+    static final int MAX_DUE_TIMES = 1024;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -31,9 +38,9 @@ public final class WakeupSignal {
     // Written under the lock; read without it by generation(), which every worker cycle calls.
     private volatile long generation;
     private int pending; // single wakeups not yet taken by a worker
-    private boolean alarmSet; // a signalOneAt not yet taken
-    private long alarmAt; // its System.nanoTime()
-    private Condition alarmHolder; // the waiting worker that wakes for it; null: the next to wait
+    // Times of signalOneAt not yet taken, by System.nanoTime() compared as it asks, by their difference.
+    private final TreeSet<Long> dueTimes = new TreeSet<>((a, b) -> Long.signum(a - b));
+    private Condition dueHolder; // the waiting worker that wakes at the earliest; null: the next to wait
 
     /** For {@code workers} waiting workers at most. */
     public WakeupSignal(int workers) {
@@ -58,19 +65,25 @@ public final class WakeupSignal {
 
     /**
      * Wakes one waiting worker at {@code nanoTime} ({@link System#nanoTime()}), or the next one to wait
-     * if none waits then; only the earliest such time not yet taken is kept.
+     * if none waits then.
      */
     public void signalOneAt(long nanoTime) {
         lock.lock();
         try {
-            if (alarmSet && alarmAt - nanoTime <= 0) {
+            Long before = dueTimes.floor(nanoTime);
+            Long after = dueTimes.ceiling(nanoTime);
+            if ((before != null && nanoTime - before < SAME_DUE_NANOS) || (after != null && after - nanoTime < SAME_DUE_NANOS)) {
                 return;
             }
-            alarmSet = true;
-            alarmAt = nanoTime;
-            Condition holder = alarmHolder != null ? alarmHolder : idle.peekLast();
-            if (holder != null) {
-                holder.signal(); // it waits again, until the new time
+            dueTimes.add(nanoTime);
+            if (dueTimes.size() > MAX_DUE_TIMES) {
+                dueTimes.pollLast();
+            }
+            if (dueTimes.first() == nanoTime) {
+                Condition holder = dueHolder != null ? dueHolder : idle.peekLast();
+                if (holder != null) {
+                    holder.signal(); // it waits again, until the new earliest time
+                }
             }
         } finally {
             lock.unlock();
@@ -105,13 +118,13 @@ public final class WakeupSignal {
         try {
             while (generation == seen && pending == 0) {
                 long now = System.nanoTime();
-                if (alarmSet && (alarmHolder == null || alarmHolder == mine)) {
-                    if (alarmAt - now <= 0) { // due: this worker takes it
-                        alarmSet = false;
-                        alarmHolder = null;
+                if (!dueTimes.isEmpty() && (dueHolder == null || dueHolder == mine)) {
+                    if (dueTimes.first() - now <= 0) { // due: this worker takes it
+                        dueTimes.pollFirst();
+                        dueHolder = null;
                         return;
                     }
-                    alarmHolder = mine;
+                    dueHolder = mine;
                 }
                 long left = deadline - now;
                 if (left <= 0) {
@@ -120,15 +133,17 @@ public final class WakeupSignal {
                 if (!idle.contains(mine)) { // first time round, or woken for a wakeup another worker took
                     idle.addLast(mine);
                 }
-                mine.awaitNanos(alarmHolder == mine ? Math.min(left, alarmAt - now) : left);
+                mine.awaitNanos(dueHolder == mine ? Math.min(left, dueTimes.first() - now) : left);
             }
             if (generation == seen) {
                 pending--;
             }
         } finally {
             idle.removeLastOccurrence(mine);
-            if (alarmHolder == mine) { // leaving before the due time: another waiting worker holds it
-                alarmHolder = null;
+            if (dueHolder == mine) {
+                dueHolder = null;
+            }
+            if (dueHolder == null && !dueTimes.isEmpty()) { // another waiting worker holds the next due time
                 Condition next = idle.peekLast();
                 if (next != null) {
                     next.signal();

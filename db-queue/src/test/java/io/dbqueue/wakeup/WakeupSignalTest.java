@@ -2,8 +2,10 @@ package io.dbqueue.wakeup;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -126,6 +128,31 @@ class WakeupSignalTest {
         Thread second = idleWorker(signal);
         assertTrue(second.isAlive(), "one due time wakes one worker");
         signal.signalAll();
+    }
+
+    @Test
+    void twoDueTimesWakeAWorkerEachAndOnesWithinAMillisecondOne() throws Exception {
+        WakeupSignal signal = new WakeupSignal(3);
+        Thread first = idleWorker(signal);
+        Thread second = idleWorker(signal);
+        Thread third = idleWorker(signal);
+        long now = System.nanoTime();
+        signal.signalOneAt(now + TimeUnit.MILLISECONDS.toNanos(100));
+        signal.signalOneAt(now + TimeUnit.MILLISECONDS.toNanos(50));
+        signal.signalOneAt(now + TimeUnit.MILLISECONDS.toNanos(50) + WakeupSignal.SAME_DUE_NANOS / 2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (alive(first, second, third) > 1 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(System.nanoTime() - now >= TimeUnit.MILLISECONDS.toNanos(100), "the second at the later time");
+        Thread still = first.isAlive() ? first : second.isAlive() ? second : third;
+        awaitWaiting(still);
+        assertEquals(1, alive(first, second, third), "two due times woke two workers, the third was the second's");
+        signal.signalAll();
+    }
+
+    private static long alive(Thread... threads) {
+        return Arrays.stream(threads).filter(Thread::isAlive).count();
     }
 
     @Test
