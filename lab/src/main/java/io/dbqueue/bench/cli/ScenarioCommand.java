@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
 /** {@code bench scenario}: pickup latency and throughput of each wakeup mode under the shipped shapes of load. */
 @Command(name = "scenario", mixinStandardHelpOptions = true,
         description = "Runs scenarios (shipped: notify_latency, steady_under, steady_balanced, steady_over, burst,"
-                + " noisy_neighbor, noisy_neighbor_saturated, rate_limit_pressure, high_scale, multi_process; or all; or"
+                + " noisy_neighbor, noisy_neighbor_saturated, rate_limit_pressure, high_scale, multi_process, delayed_due; or all; or"
                 + " a scenario file ending in .yaml, keys as in lab/src/main/resources/scenarios) in every wakeup mode"
                 + " they list, on a stock server. Writes scenarios.json, scenarios.md and charts.")
 final class ScenarioCommand implements Callable<Integer> {

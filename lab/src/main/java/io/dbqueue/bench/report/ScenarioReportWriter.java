@@ -52,7 +52,10 @@ public final class ScenarioReportWriter {
                 + " Pickup is the time from the producer's acknowledged commit to the claim's commit (the handler's start"
                 + " on the claimed batch), both stamped with the machine's wall clock in microseconds, the one clock the"
                 + " lab and its consumer processes share; a commit is visible to workers just before its producer hears"
-                + " of it, so a task may be claimed first: such pickups count as 0 and are listed (\"early\")."
+                + " of it, so a task may be claimed first: such pickups count as 0 and are listed (\"early\"); a"
+                + " delayed task's pickup runs from its due time. Lateness runs from the due time of an attempt that"
+                + " came due after it was written (a delayed task's first, a retry) to its claim; the due time is"
+                + " stamped before the insert or the failed attempt's acknowledgement, so it errs late."
                 + " End to end runs from the task's due time to its acknowledged finish. Latencies cover the tasks due in"
                 + " the measured window; throughput counts tasks finished in it. poll-X polls every X when idle; notify"
                 + " and adaptive have producers send coalesced NOTIFYs (at most one per queue per 10 ms) and fall back to"
@@ -130,6 +133,9 @@ public final class ScenarioReportWriter {
         if (s.scenario().tenants() > 1) {
             tenants(doc, s);
         }
+        if (s.scenario().hasDueLater()) {
+            lateness(doc, s);
+        }
         if (s.scenario().failures().isPresent()) {
             failures(doc, s);
         }
@@ -159,6 +165,17 @@ public final class ScenarioReportWriter {
                 + " throughput.");
         doc.table(List.of("mode", "fairness", "quiet tenants' pickup p95 ms", "fairness ratio",
                 "share of the window's finished tasks per tenant"), rows);
+    }
+
+    private static void lateness(Document doc, ScenarioSummary s) {
+        List<List<String>> rows = new ArrayList<>();
+        for (ScenarioCell c : s.cells()) {
+            rows.add(List.of(c.label(), number(c.of(r -> r.lateness().p50()).median()),
+                    number(c.of(r -> r.lateness().p95()).median()), number(c.latenessP99().median()),
+                    c.latenessP99().minMax(c.runs().size())));
+        }
+        doc.paragraph("How late the attempts that came due after they were written (delayed tasks, retries) were claimed.");
+        doc.table(List.of("cell", "lateness p50 ms", "p95", "p99", "p99 min-max"), rows);
     }
 
     private static void failures(Document doc, ScenarioSummary s) {

@@ -66,6 +66,7 @@ final class ConsumerProcess implements AutoCloseable {
                 String[] f = line.split(" ");
                 switch (f[0]) {
                     case "c" -> events.claimed(Long.parseLong(f[1]), Integer.parseInt(f[2]), Long.parseLong(f[3]));
+                    case "d" -> events.comesDue(Long.parseLong(f[1]), Integer.parseInt(f[2]), Long.parseLong(f[3]));
                     case "f" -> events.finished(Long.parseLong(f[1]), Long.parseLong(f[2]));
                     case "x" -> events.failed(Long.parseLong(f[1]), f[2].equals("1"));
                     case "ready" -> ready.countDown();

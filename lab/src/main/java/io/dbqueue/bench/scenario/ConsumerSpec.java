@@ -38,7 +38,7 @@ record ConsumerSpec(String table, Layout layout, List<String> queueNames, int wo
         if (attempts > 0) {
             config = config.withRetry(RetryPolicy.of(RetryType.GEOMETRIC, backoff, attempts));
         }
-        ScenarioHandler handler = new ScenarioHandler(work, events);
+        ScenarioHandler handler = new ScenarioHandler(work, config.retry(), events);
         DbQueue door = DbQueue.builder(dataSource).listener(handler).shutdownTimeout(Duration.ofSeconds(10)).build();
         QueueWorkers started = queueNames.size() == 1
                 ? door.consume(config, handler)

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * One scenario run of one mode and fairness setting. Latencies in milliseconds: pickup from the
  * producer's acknowledged commit to the worker's claim, end to end from the task's due time to its
- * acknowledged finish; both over the tasks due in the measured window.
+ * acknowledged finish, lateness from an attempt's due time to its claim, for the attempts that came due
+ * after they were written (delayed tasks, retries); all over the tasks due in the measured window.
  *
  * @param throughput        tasks finished per second within the window
  * @param sent              tasks due in the window and sent
@@ -22,7 +23,7 @@ import java.util.List;
  * @param connections       the database's connections at the window's end (producers, consumers, listeners)
  */
 public record RunResult(double throughput, long sent, long completed, Latency pickup, Latency endToEnd,
-                        long claimedBeforeAck, List<TenantResult> tenants, double quietPickupP95,
+                        Latency lateness, long claimedBeforeAck, List<TenantResult> tenants, double quietPickupP95,
                         FailureCount failures, long undrained,
                         long notifications, long switches, long threads, double rssMb, long connections) {
 

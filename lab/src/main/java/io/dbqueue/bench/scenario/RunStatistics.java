@@ -45,9 +45,18 @@ final class RunStatistics {
         return entries.stream().filter(e -> inWindow(e) && e.finishMicros > 0).count();
     }
 
+    /** From the producer's acknowledgement, or a delayed task's due time when later, to the first claim. */
     Latency pickup(Predicate<Entry> which) {
         return latency(entries.stream().filter(e -> inWindow(e) && which.test(e) && e.firstClaimMicros > 0)
-                .mapToLong(e -> Math.max(0, e.firstClaimMicros - e.ackMicros)).toArray());
+                .mapToLong(e -> Math.max(0, e.firstClaimMicros - Math.max(e.ackMicros, e.dues.getOrDefault(1, 0L))))
+                .toArray());
+    }
+
+    /** How late each attempt that came due after it was written (delayed, retried) was claimed. */
+    Latency lateness() {
+        return latency(entries.stream().filter(this::inWindow).flatMapToLong(e -> e.dues.entrySet().stream()
+                .filter(due -> e.claims.containsKey(due.getKey()))
+                .mapToLong(due -> Math.max(0, e.claims.get(due.getKey()) - due.getValue()))).toArray());
     }
 
     Latency endToEnd() {

@@ -13,6 +13,7 @@ import java.util.Optional;
  * One shape of load for {@code bench scenario}: tasks arrive at {@code rate} per second (times
  * {@code spike.factor} during the spike), are spread over tenants, take {@code work} each on
  * {@code workers} worker threads in {@code processes} consumer processes, and some fail on purpose.
+ * With a {@code delay} each task is enqueued due that long after it is sent.
  * Which task goes to which tenant, and how often it fails, follows from its number alone, so every
  * mode and repetition gets the same tasks.
  *
@@ -20,7 +21,7 @@ import java.util.Optional;
  * @param fairnessCap with fairness on, the most workers on one tenant's queue at once
  */
 public record Scenario(String name, String description, double rate, Duration warmup, Duration duration, int workers,
-                       int processes, Duration work, int batchSize, int tenants, double noisyShare,
+                       int processes, Duration work, Duration delay, int batchSize, int tenants, double noisyShare,
                        Optional<Spike> spike, Optional<Failures> failures, boolean saturated, List<WakeupSetting> modes,
                        List<Fairness> fairness, int fairnessCap, int repeat) {
 
@@ -42,7 +43,7 @@ public record Scenario(String name, String description, double rate, Duration wa
     }
 
     public Scenario withRepeat(int value) {
-        return new Scenario(name, description, rate, warmup, duration, workers, processes, work, batchSize, tenants,
+        return new Scenario(name, description, rate, warmup, duration, workers, processes, work, delay, batchSize, tenants,
                 noisyShare, spike, failures, saturated, modes, fairness, fairnessCap, value);
     }
 
@@ -103,6 +104,11 @@ public record Scenario(String name, String description, double rate, Duration wa
         return 1 + (int) (fraction(k, 3) * failures.get().attempts());
     }
 
+    /** Whether some attempts come due after they were written: delayed tasks or retries. */
+    public boolean hasDueLater() {
+        return !delay.isZero() || failures.isPresent();
+    }
+
     /** Whether some tenant is the noisy one. */
     public boolean hasNoisyTenant() {
         return tenants > 1 && noisyShare > 0;
@@ -117,6 +123,7 @@ public record Scenario(String name, String description, double rate, Duration wa
         m.put("workers", workers);
         m.put("processes", processes);
         m.put("work", DurationText.format(work));
+        m.put("delay", DurationText.format(delay));
         m.put("batch_size", batchSize);
         m.put("tenants", tenants);
         m.put("noisy_share", noisyShare);

@@ -31,6 +31,10 @@ public record ScenarioCell(String mode, Fairness fairness, List<RunResult> runs)
         return of(r -> r.pickup().p99());
     }
 
+    public Range latenessP99() {
+        return of(r -> r.lateness().p99());
+    }
+
     public Range quietPickupP95() {
         return of(RunResult::quietPickupP95);
     }

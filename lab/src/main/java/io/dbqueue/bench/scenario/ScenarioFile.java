@@ -24,7 +24,8 @@ import java.util.function.Supplier;
 public final class ScenarioFile {
 
     public static final List<String> NAMES = List.of("notify_latency", "steady_under", "steady_balanced", "steady_over",
-            "burst", "noisy_neighbor", "noisy_neighbor_saturated", "rate_limit_pressure", "high_scale", "multi_process");
+            "burst", "noisy_neighbor", "noisy_neighbor_saturated", "rate_limit_pressure", "high_scale", "multi_process",
+            "delayed_due");
 
     private static final Set<String> YAML_1_1_TRUE = Set.of("true", "yes", "on");
     private static final Set<String> YAML_1_1_FALSE = Set.of("false", "no", "off");
@@ -77,7 +78,7 @@ public final class ScenarioFile {
         Duration duration = duration(source, "duration", f.duration());
         check(source, "duration", !duration.isZero(), "positive");
         return new Scenario(f.name(), f.description(), f.rate(), duration(source, "warmup", f.warmup()), duration,
-                workers, processes, duration(source, "work", f.work()), f.batchSize(), tenants, noisyShare,
+                workers, processes, duration(source, "work", f.work()), duration(source, "delay", f.delay()), f.batchSize(), tenants, noisyShare,
                 f.spike().map(s -> spike(s, source + ", spike")),
                 f.failures().map(s -> failures(s, source + ", failures")), flag(source, "saturated", f.saturated()),
                 modes, fairness, cap, f.repeat());

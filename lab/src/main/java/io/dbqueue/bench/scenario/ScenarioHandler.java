@@ -3,6 +3,7 @@ package io.dbqueue.bench.scenario;
 import io.dbqueue.queue.BatchHandler;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.RetryPolicy;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.queue.TaskResult;
@@ -13,18 +14,21 @@ import java.util.List;
 /**
  * The scenario's task handler and the listener that reports its outcomes: it stamps each batch's
  * claim, takes the scenario's work per task, and fails a task as many times as its payload plans
- * ({@link #payload}); finishes and failures are reported by the queue's listener, after their commit.
+ * ({@link #payload}), reporting when the retry of a failed attempt comes due; finishes and failures are
+ * reported by the queue's listener, after their commit.
  */
 final class ScenarioHandler implements BatchHandler, QueueListener {
 
     private static final int PAYLOAD_BYTES = 100;
 
     private final Duration work;
+    private final RetryPolicy retry; // the workers' own, without jitter: its delays are theirs
     private final TaskEvents events;
     private final BatchHandler perTask;
 
-    ScenarioHandler(Duration work, TaskEvents events) {
+    ScenarioHandler(Duration work, RetryPolicy retry, TaskEvents events) {
         this.work = work;
+        this.retry = retry;
         this.events = events;
         this.perTask = BatchHandler.perTask((task, batch) -> handle(task));
     }
@@ -53,8 +57,15 @@ final class ScenarioHandler implements BatchHandler, QueueListener {
         if (!work.isZero()) {
             Thread.sleep(work.toMillis(), work.toNanosPart() % 1_000_000); // the work the task stands for
         }
-        return task.attempt() <= plannedFailures(task.payload()) ? TaskResult.fail("planned failure")
-                : TaskResult.finish();
+        if (task.attempt() > plannedFailures(task.payload())) {
+            return TaskResult.finish();
+        }
+        if (!retry.exhausted(task.attempt())) {
+            // Stamped before the acknowledgement whose now() the retry is due after: never later than the row says.
+            events.comesDue(task.id(), task.attempt() + 1,
+                    TaskEvents.nowMicros() + retry.delayAfter(task.attempt()).toNanos() / 1000);
+        }
+        return TaskResult.fail("planned failure");
     }
 
     @Override

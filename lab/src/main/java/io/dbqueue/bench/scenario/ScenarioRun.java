@@ -94,7 +94,7 @@ final class ScenarioRun {
             RunStatistics stats = new RunStatistics(ledger.entries(), windowStart, windowEnd,
                     attempts > 0 ? attempts : Integer.MAX_VALUE);
             return new RunResult(stats.throughput(), stats.sent(), stats.completed(), stats.pickup(e -> true),
-                    stats.endToEnd(), stats.claimedBeforeAck(), stats.tenants(),
+                    stats.endToEnd(), stats.lateness(), stats.claimedBeforeAck(), stats.tenants(),
                     scenario.hasNoisyTenant() ? stats.pickup(e -> e.tenant != 0).p95() : 0, stats.failures(), stats.undrained(),
                     notifier.sent(), consumers.switches(), process[0], Math.round(process[1] / 1e5) / 10.0, connections);
         }
@@ -117,9 +117,13 @@ final class ScenarioRun {
                     LockSupport.parkNanos(startNanos + due - System.nanoTime());
                     int planned = scenario.plannedFailures(k);
                     try {
+                        long sentMicros = TaskEvents.nowMicros(); // before the insert's now(), the row's due time is after
                         long id = producers.get(perTenant ? "tenant_" + tenant : "shared")
-                                .enqueue(ScenarioHandler.payload(tenant, planned, k));
+                                .enqueue(ScenarioHandler.payload(tenant, planned, k), scenario.delay());
                         ledger.sent(id, tenant, planned, startMicros + due / 1000, TaskEvents.nowMicros());
+                        if (!scenario.delay().isZero()) {
+                            ledger.comesDue(id, 1, sentMicros + scenario.delay().toNanos() / 1000);
+                        }
                     } catch (RuntimeException e) {
                         failure.compareAndSet(null, e);
                     }

@@ -23,6 +23,8 @@ public final class ScenarioTargets {
         targets.add(pickup(byName, "high_scale", 95, 5));
         targets.add(pickup(byName, "high_scale", 99, 10));
         targets.add(pickup(byName, "notify_latency", 95, 3));
+        targets.add(lateness(byName, "delayed_due", "notify", 50));
+        targets.add(lateness(byName, "delayed_due", "adaptive", 50));
         for (ScenarioSummary s : byName.values()) {
             if (!s.scenario().saturated()) {
                 for (Fairness f : s.scenario().fairness()) {
@@ -54,6 +56,17 @@ public final class ScenarioTargets {
             return new Target(target, "not run", null);
         }
         double value = (percentile == 95 ? cell.get().pickupP95() : cell.get().pickupP99()).median();
+        return new Target(target, number(value) + " ms", value <= limitMs);
+    }
+
+    private static Target lateness(Map<String, ScenarioSummary> byName, String scenario, String mode, double limitMs) {
+        String target = mode + " in " + scenario + ": a delayed task or retry starts within " + number(limitMs)
+                + " ms of its due time at p99";
+        Optional<ScenarioCell> cell = Optional.ofNullable(byName.get(scenario)).flatMap(s -> s.cell(mode, Fairness.OFF));
+        if (cell.isEmpty()) {
+            return new Target(target, "not run", null);
+        }
+        double value = cell.get().latenessP99().median();
         return new Target(target, number(value) + " ms", value <= limitMs);
     }
 

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link ConsumerSpec#toArgs}) on the database of {@code DBQ_JDBC_URL}, {@code DBQ_JDBC_USER} and
  * {@code DBQ_JDBC_PASSWORD}, and reports every task event on standard output, one line each
  * ({@link ConsumerProcess} reads them): {@code ready}, {@code c <id> <attempt> <micros>},
- * {@code f <id> <micros>}, {@code x <id> <dead 0|1>}, and {@code switches <n>} when told to stop
+ * {@code d <id> <attempt> <micros>}, {@code f <id> <micros>}, {@code x <id> <dead 0|1>}, and {@code switches <n>} when told to stop
  * (a line {@code stop}, or the end of standard input).
  */
 public final class ScenarioWorkerMain {
@@ -38,6 +38,11 @@ public final class ScenarioWorkerMain {
             @Override
             public void claimed(long id, int attempt, long micros) {
                 out.println("c " + id + " " + attempt + " " + micros);
+            }
+
+            @Override
+            public void comesDue(long id, int attempt, long micros) {
+                out.println("d " + id + " " + attempt + " " + micros);
             }
 
             @Override

@@ -8,6 +8,9 @@ interface TaskEvents {
     /** Claimed, as its handler starts on the batch; {@code attempt} counts from 1. */
     void claimed(long id, int attempt, long micros);
 
+    /** Attempt {@code attempt} (from 1) comes due at {@code micros}: a delayed task's first, a retry. */
+    void comesDue(long id, int attempt, long micros);
+
     /** Finished and acknowledged. */
     void finished(long id, long micros);
 

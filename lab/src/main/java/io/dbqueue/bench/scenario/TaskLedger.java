@@ -1,13 +1,15 @@
 package io.dbqueue.bench.scenario;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
  * Every task of a run and what happened to it: sent (with its tenant, planned failures, due time and
- * the producer's acknowledgement), first claimed, finished or dead-lettered. Workers may report a
+ * the producer's acknowledgement), each attempt's claim and, for those due later (delayed, retried),
+ * the time it came due, finished or dead-lettered. Workers may report a
  * claim before the producer has recorded the acknowledgement (the commit is visible before its
  * caller hears of it); the entries meet by id.
  */
@@ -20,6 +22,8 @@ final class TaskLedger implements TaskEvents {
         long dueMicros;
         long ackMicros;
         long firstClaimMicros;
+        final Map<Integer, Long> claims = new HashMap<>(); // per attempt
+        final Map<Integer, Long> dues = new HashMap<>(); // per attempt due after it was written
         long finishMicros;
         int failedAttempts;
         boolean dead;
@@ -50,7 +54,13 @@ final class TaskLedger implements TaskEvents {
             if (entry.firstClaimMicros == 0) {
                 entry.firstClaimMicros = micros;
             }
+            entry.claims.putIfAbsent(attempt, micros);
         });
+    }
+
+    @Override
+    public void comesDue(long id, int attempt, long micros) {
+        update(id, entry -> entry.dues.put(attempt, micros));
     }
 
     @Override

@@ -45,6 +45,22 @@ class RunStatisticsTest {
     }
 
     @Test
+    void latenessRunsFromEachLaterDueTimeToItsAttemptsClaim() {
+        TaskLedger ledger = new TaskLedger();
+        ledger.sent(1, 0, 1, 1_000, 1_100);    // delayed to 1,300, fails once, retried at 2,000
+        ledger.comesDue(1, 1, 1_300);
+        ledger.claimed(1, 1, 1_310);
+        ledger.comesDue(1, 2, 2_000);
+        ledger.claimed(1, 2, 5_000);
+        ledger.sent(2, 0, 0, 1_500, 1_600);    // neither delayed nor retried: no lateness
+        ledger.claimed(2, 1, 1_700);
+        RunStatistics stats = new RunStatistics(ledger.entries(), 1_000, 11_000, Integer.MAX_VALUE);
+        assertEquals(new RunResult.Latency(0.0, 3.0, 3.0), stats.lateness(), "10 us and 3 ms");
+        assertEquals(0.0, stats.pickup(e -> e.tenant == 0 && e.plannedFailures == 1).p99(),
+                "a delayed task's pickup runs from its due time");
+    }
+
+    @Test
     void failuresMatchOnlyWhenEveryPlannedOneWasSeen() {
         TaskLedger ledger = new TaskLedger();
         ledger.sent(1, 0, 2, 0, 1);            // fails twice, then succeeds

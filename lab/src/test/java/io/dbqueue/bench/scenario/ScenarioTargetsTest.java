@@ -14,12 +14,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ScenarioTargetsTest {
 
     private static RunResult run(double throughput, double p95, double p99, double quietP95) {
-        return new RunResult(throughput, 100, 100, new RunResult.Latency(1, p95, p99), new RunResult.Latency(1, 2, 3), 0,
+        return new RunResult(throughput, 100, 100, new RunResult.Latency(1, p95, p99), new RunResult.Latency(1, 2, 3), new RunResult.Latency(0, 0, 0), 0,
                 List.of(), quietP95, new RunResult.FailureCount(0, 0, 0, 0), 0, 0, 0, 10, 100, 5);
     }
 
     private static Scenario scenario(String name, boolean saturated, List<Fairness> fairness) {
-        return new Scenario(name, "", 10, Duration.ofSeconds(1), Duration.ofSeconds(1), 10, 1, Duration.ZERO, 1,
+        return new Scenario(name, "", 10, Duration.ofSeconds(1), Duration.ofSeconds(1), 10, 1, Duration.ZERO, Duration.ZERO, 1,
                 fairness.size() > 1 ? 5 : 1, fairness.size() > 1 ? 0.9 : 0, Optional.empty(), Optional.empty(), saturated,
                 List.of(WakeupSetting.parse("poll-100ms"), WakeupSetting.parse("notify"), WakeupSetting.parse("adaptive")),
                 fairness, 6, 1);
@@ -44,6 +44,24 @@ class ScenarioTargetsTest {
         assertEquals(false, v.get("notify in high_scale: pickup p99 <= 10.0 ms"), "median 11");
         assertEquals(null, v.get("notify in notify_latency: pickup p95 <= 3.0 ms"), "not run");
         assertEquals(false, v.get("adaptive in high_scale: pickup p95 within 20 % of notify's"), "5.5 > 1.2 x 4.5");
+    }
+
+    @Test
+    void latenessOfDelayedTasksAndRetries() {
+        ScenarioSummary due = new ScenarioSummary(scenario("delayed_due", false, List.of(Fairness.OFF)), List.of(
+                new ScenarioCell("notify", Fairness.OFF, List.of(late(30), late(60), late(40))),
+                new ScenarioCell("adaptive", Fairness.OFF, List.of(late(70)))));
+        Map<String, Boolean> v = verdicts(List.of(due));
+        assertEquals(true, v.get("notify in delayed_due: a delayed task or retry starts within 50.0 ms of its due time"
+                + " at p99"), "median 40");
+        assertEquals(false, v.get("adaptive in delayed_due: a delayed task or retry starts within 50.0 ms of its due"
+                + " time at p99"), "70");
+    }
+
+    private static RunResult late(double p99) {
+        return new RunResult(10, 100, 100, new RunResult.Latency(1, 2, 3), new RunResult.Latency(1, 2, 3),
+                new RunResult.Latency(1, 2, p99), 0, List.of(), 0, new RunResult.FailureCount(0, 0, 0, 0), 0, 0, 0, 10,
+                100, 5);
     }
 
     @Test

@@ -14,7 +14,7 @@ class ScenarioTest {
 
     private static Scenario scenario(double rate, Optional<Scenario.Spike> spike, int tenants, double noisyShare,
                                      Optional<Scenario.Failures> failures) {
-        return new Scenario("t", "", rate, Duration.ofSeconds(2), Duration.ofSeconds(10), 10, 1, Duration.ZERO, 1,
+        return new Scenario("t", "", rate, Duration.ofSeconds(2), Duration.ofSeconds(10), 10, 1, Duration.ZERO, Duration.ZERO, 1,
                 tenants, noisyShare, spike, failures, false, List.of(WakeupSetting.parse("notify")),
                 List.of(Fairness.OFF), 10, 1);
     }
