@@ -9,8 +9,10 @@ import java.util.Objects;
 
 /**
  * The idempotency keys of a queue table ({@link QueueTable#keysTable()}). A key answers repeats with
- * its first task's id for as long as it is kept; {@link #purge} removes the keys older than the
- * retention, which is how long a client may take to retry ({@code DbQueue} runs it on a schedule).
+ * its task's id for as long as it is kept (and its {@link Uniqueness} holds); {@link #purge} removes the
+ * keys older than the retention, which is how long a client may take to retry ({@code DbQueue} runs it
+ * on a schedule), once their task has left the queue: a key is never purged from under a waiting or
+ * running task, so that it stays unique however long it waits.
  * A key may be stored with a request fingerprint ({@code request_hash}), so that the key reused for
  * another request is told from a repeat ({@link IdempotencyKeyReusedException}).
  */
@@ -23,7 +25,10 @@ public final class IdempotencyKeys {
     private IdempotencyKeys() {
     }
 
-    /** Deletes the keys of every queue in {@code table} older than {@code retention}; returns how many. */
+    /**
+     * Deletes the keys of every queue in {@code table} older than {@code retention} whose task is no longer in
+     * the queue; returns how many.
+     */
     public static long purge(DataSource dataSource, QueueTable table, Duration retention) {
         Objects.requireNonNull(table, "table");
         Checks.notNegative("retention", retention);

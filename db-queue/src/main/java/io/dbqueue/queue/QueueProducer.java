@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToIntFunction;
+import java.util.stream.IntStream;
 
 /**
  * Puts tasks into one queue. A batch is a single INSERT of unnested arrays: one statement, one
@@ -33,6 +34,8 @@ import java.util.function.ToIntFunction;
  * still one statement, and a key repeated within one batch is one task. A key may carry a request
  * fingerprint (a hash of the request it stands for): the same key with another fingerprint is a
  * client reusing a key for a different request, and throws {@link IdempotencyKeyReusedException}.
+ * A {@link Uniqueness} other than the default keeps a key only while its task waits (or runs), and may
+ * have a repeat replace the waiting task's payload and due time (debounce).
  *
  * <p>A write that fails before its commit was sent throws {@link io.dbqueue.common.QueueException}:
  * nothing was stored. The connection lost while committing throws its subtype
@@ -43,10 +46,17 @@ public final class QueueProducer {
     /**
      * The answer to an enqueue with an idempotency key.
      *
-     * @param id     the task's id: this call's, or the first task's with the same key
-     * @param stored whether this call stored the task; false when the key had been enqueued before
+     * @param id       the task's id: this call's, or the one the key answers with
+     * @param stored   whether this call stored a new task; false when the key answered with its task
+     * @param replaced whether this call replaced the payload and due time of the key's waiting task
+     *                 ({@link Uniqueness.OnRepeat#REPLACE})
      */
-    public record Enqueued(long id, boolean stored) {
+    public record Enqueued(long id, boolean stored, boolean replaced) {
+
+        /** An answer that replaced nothing. */
+        public Enqueued(long id, boolean stored) {
+            this(id, stored, false);
+        }
     }
 
     public static final int MAX_BATCH_SIZE = 100_000;
@@ -153,6 +163,15 @@ public final class QueueProducer {
     }
 
     /**
+     * Enqueues one task that becomes due after {@code delay} unless its key answers with a task, as
+     * {@code uniqueness} says; commits. See {@link #enqueueAllOnce(List, List, List, Duration, Uniqueness)}.
+     */
+    public Enqueued enqueueOnce(String key, String payload, Duration delay, Uniqueness uniqueness) {
+        return enqueueAllOnce(Collections.singletonList(key), null, List.of(checkedPayload(payload)), delay,
+                uniqueness).get(0);
+    }
+
+    /**
      * Enqueues the tasks whose keys were not enqueued before, in one statement, and commits.
      * {@code keys.get(i)} is the key of {@code payloads.get(i)}; the answers are in that order.
      */
@@ -170,19 +189,48 @@ public final class QueueProducer {
      */
     public List<Enqueued> enqueueAllOnce(List<String> keys, List<String> fingerprints, List<String> payloads,
                                          Duration delay) {
+        return enqueueAllOnce(keys, fingerprints, payloads, delay, Uniqueness.WINDOW);
+    }
+
+    /**
+     * As {@link #enqueueAllOnce(List, List, List, Duration)}, a key answering with its task as
+     * {@code uniqueness} says. With {@link Uniqueness#WINDOW} (the default) a key answers with its first
+     * task for the keys' retention. With the other scopes a key answers only while its task waits (or runs);
+     * once its task is claimed (or has left the queue) a repeat enqueues a new task under the key, answered
+     * {@code stored}. With {@link Uniqueness.OnRepeat#REPLACE} a repeat of a key whose task is waiting
+     * sets that task's payload and due time (now plus {@code delay}) and is answered {@code replaced}, with
+     * the task's id. Fingerprints are compared only where a key answers with its task unchanged; a call
+     * that replaces the task or enqueues a new one stores its own. Producers sending one key at the same
+     * time take turns on the key, so that it never has two tasks: this costs a lock of the key's row and of
+     * its task's, in the same single statement (a statement again for the keys another producer changed
+     * meanwhile).
+     */
+    public List<Enqueued> enqueueAllOnce(List<String> keys, List<String> fingerprints, List<String> payloads,
+                                         Duration delay, Uniqueness uniqueness) {
         KeyedBatch batch = KeyedBatch.of(keys, fingerprints, checkedPayloads(payloads));
         checkDelay(delay);
+        checkUniqueness(uniqueness);
         // Savepoints need a transaction; in auto-commit there would be none to undo the batch in.
-        return write(c -> insertOnce(c, batch, delay), null, batch.undoable(), QueueProducer::stored);
+        return write(c -> insertOnce(c, batch, delay, uniqueness), null, batch.undoable(), QueueProducer::stored);
     }
 
     /** As {@link #enqueueAllOnce(List, List, Duration)} in the caller's transaction on {@code connection}; does not commit. */
     public List<Enqueued> enqueueAllOnce(Connection connection, List<String> keys, List<String> payloads,
                                          Duration delay) throws SQLException {
+        return enqueueAllOnce(connection, keys, payloads, delay, Uniqueness.WINDOW);
+    }
+
+    /**
+     * As {@link #enqueueAllOnce(List, List, List, Duration, Uniqueness)} in the caller's transaction on
+     * {@code connection}; does not commit.
+     */
+    public List<Enqueued> enqueueAllOnce(Connection connection, List<String> keys, List<String> payloads,
+                                         Duration delay, Uniqueness uniqueness) throws SQLException {
         Objects.requireNonNull(connection, "connection");
         KeyedBatch batch = KeyedBatch.of(keys, null, checkedPayloads(payloads));
         checkDelay(delay);
-        List<Enqueued> answers = insertOnce(connection, batch, delay);
+        checkUniqueness(uniqueness);
+        List<Enqueued> answers = insertOnce(connection, batch, delay, uniqueness);
         transactions.afterCommit(() -> reportEnqueued(stored(answers)));
         return answers;
     }
@@ -245,13 +293,14 @@ public final class QueueProducer {
      * where the other keys of the batch would stay stored ({@link KeyedBatch#undoable}), the statement
      * runs inside a savepoint that the exception rolls back, in the caller's transaction or its own.
      */
-    private List<Enqueued> insertOnce(Connection c, KeyedBatch batch, Duration delay) throws SQLException {
+    private List<Enqueued> insertOnce(Connection c, KeyedBatch batch, Duration delay, Uniqueness uniqueness)
+            throws SQLException {
         if (!batch.undoable()) {
-            return insertKeyed(c, batch, delay);
+            return insertKeyed(c, batch, delay, uniqueness);
         }
         Savepoint savepoint = c.setSavepoint();
         try {
-            List<Enqueued> answers = insertKeyed(c, batch, delay);
+            List<Enqueued> answers = insertKeyed(c, batch, delay, uniqueness);
             c.releaseSavepoint(savepoint);
             return answers;
         } catch (IdempotencyKeyReusedException e) {
@@ -260,7 +309,21 @@ public final class QueueProducer {
         }
     }
 
-    private List<Enqueued> insertKeyed(Connection c, KeyedBatch batch, Duration delay) throws SQLException {
+    private List<Enqueued> insertKeyed(Connection c, KeyedBatch batch, Duration delay, Uniqueness uniqueness)
+            throws SQLException {
+        List<Enqueued> distinct = uniqueness.equals(Uniqueness.WINDOW) ? insertFirst(c, batch, delay)
+                : insertUnique(c, batch, delay, uniqueness);
+        List<Enqueued> answers = new ArrayList<>(batch.positions.length);
+        for (int i = 0; i < batch.positions.length; i++) {
+            Enqueued answer = distinct.get(batch.positions[i]);
+            // A key's second occurrence in the batch was not stored by it.
+            answers.add(batch.first[i] ? answer : new Enqueued(answer.id(), false));
+        }
+        return answers;
+    }
+
+    /** The answers to the batch's distinct keys, a key answering with its first task ({@link Uniqueness#WINDOW}). */
+    private List<Enqueued> insertFirst(Connection c, KeyedBatch batch, Duration delay) throws SQLException {
         boolean delayed = !delay.isZero();
         List<Enqueued> distinct = new ArrayList<>(batch.keys.length);
         try (PreparedStatement ps = c.prepareStatement(delayed ? sql.enqueueOnceDelayed : sql.enqueueOnce)) {
@@ -281,13 +344,49 @@ public final class QueueProducer {
                 }
             }
         }
-        List<Enqueued> answers = new ArrayList<>(batch.positions.length);
-        for (int i = 0; i < batch.positions.length; i++) {
-            Enqueued answer = distinct.get(batch.positions[i]);
-            // A key's second occurrence in the batch was not stored by it.
-            answers.add(batch.first[i] ? answer : new Enqueued(answer.id(), false));
+        return distinct;
+    }
+
+    /**
+     * The answers to the batch's distinct keys under the other modes of {@code uniqueness}. The keys that
+     * another producer changed while the statement ran are sent again, until none is left: each round
+     * needs another producer's commit on the key, and one inside a transaction holds the key's lock after.
+     */
+    private List<Enqueued> insertUnique(Connection c, KeyedBatch batch, Duration delay, Uniqueness uniqueness)
+            throws SQLException {
+        Enqueued[] answers = new Enqueued[batch.keys.length];
+        List<Integer> pending = IntStream.range(0, batch.keys.length).boxed().toList();
+        while (!pending.isEmpty()) {
+            List<Integer> again = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql.enqueueUnique)) {
+                ps.setLong(1, delay.toNanos() / 1000);
+                ps.setString(2, location.queueName());
+                ps.setBoolean(3, uniqueness.freesRunning());
+                ps.setBoolean(4, uniqueness.freesGone());
+                ps.setBoolean(5, uniqueness.replaces());
+                ps.setArray(6, Jdbc.texts(c, pick(batch.keys, pending)));
+                ps.setArray(7, Jdbc.texts(c, pick(batch.payloads, pending)));
+                ps.setArray(8, Jdbc.texts(c, pick(batch.fingerprints, pending)));
+                try (ResultSet rs = ps.executeQuery()) {
+                    for (int k = 0; rs.next(); k++) {
+                        int at = pending.get(k);
+                        if (rs.getBoolean(5)) {
+                            again.add(at);
+                        } else if (rs.getBoolean(4)) {
+                            throw new IdempotencyKeyReusedException(batch.keys[at], rs.getLong(1));
+                        } else {
+                            answers[at] = new Enqueued(rs.getLong(1), rs.getBoolean(2), rs.getBoolean(3));
+                        }
+                    }
+                }
+            }
+            pending = again;
         }
-        return answers;
+        return Arrays.asList(answers);
+    }
+
+    private static String[] pick(String[] values, List<Integer> at) {
+        return at.stream().map(i -> values[i]).toArray(String[]::new);
     }
 
     private static int stored(List<Enqueued> answers) {
@@ -399,6 +498,12 @@ public final class QueueProducer {
                     + ", which PostgreSQL text cannot store");
         }
         return payload;
+    }
+
+    private static void checkUniqueness(Uniqueness uniqueness) {
+        if (uniqueness == null) {
+            throw new IllegalArgumentException("uniqueness must not be null");
+        }
     }
 
     private static void checkDelay(Duration delay) {

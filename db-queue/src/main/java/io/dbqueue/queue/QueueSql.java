@@ -32,6 +32,8 @@ final class QueueSql {
     final String enqueueDelayed;
     final String enqueueOnce;
     final String enqueueOnceDelayed;
+    /** The keyed enqueue of the other {@link Uniqueness} modes; see {@link #uniqueEnqueue}. */
+    final String enqueueUnique;
     /** Whether the claim statements take a floor id after the queue name. */
     final boolean claimsFromFloor;
     /**
@@ -121,6 +123,8 @@ final class QueueSql {
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         enqueueOnce = keyedEnqueue(table, byId ? "now()" : "now() + (i.n - 1) * interval '1 microsecond'");
         enqueueOnceDelayed = keyedEnqueue(table, "now() + (? + i.n - 1) * interval '1 microsecond'");
+        enqueueUnique = uniqueEnqueue(table, byId ? "now() + m.delay * interval '1 microsecond'"
+                : "now() + (m.delay + u.n - 1) * interval '1 microsecond'", byIdNamesQueue);
         // Statements by id end with [queue] (byIdNamesQueue). params: bigint[] ids, [queue]
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue();
         finishWithoutFlush = "SELECT " + NO_FLUSH + "; " + finish;
@@ -165,9 +169,12 @@ final class QueueSql {
         deleteDead = "DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
         deleteAllDead = "DELETE FROM " + dead + " WHERE queue_name = ?";
         // params: queue
-        // A chunk of keys older than the retention; ctid keeps it to the rows the subquery found. params: age in microseconds
-        purgeKeys = "DELETE FROM " + table.keysTable() + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table.keysTable()
-                + " WHERE created_at < now() - ? * interval '1 microsecond' LIMIT " + IdempotencyKeys.PURGE_CHUNK + "))";
+        // A chunk of keys older than the retention whose task has left the queue (a key of a waiting or running task
+        // keeps it unique, see Uniqueness); ctid keeps it to the rows the subquery found. params: age in microseconds
+        purgeKeys = "DELETE FROM " + table.keysTable() + " WHERE ctid = ANY(ARRAY(SELECT k.ctid FROM " + table.keysTable()
+                + " k WHERE k.created_at < now() - ? * interval '1 microsecond' AND NOT EXISTS (SELECT 1 FROM " + t
+                + " WHERE id = k.task_id" + (byIdNamesQueue ? " AND queue_name = k.queue_name" : "") + ")"
+                + " LIMIT " + IdempotencyKeys.PURGE_CHUNK + "))";
         String due = "next_process_at <= now()";
         stats = "SELECT count(*) FILTER (WHERE " + due + "),"
                 + " extract(epoch FROM now() - min(created_at) FILTER (WHERE " + due + ")),"
@@ -270,6 +277,74 @@ final class QueueSql {
                 + " FROM input i JOIN keyed ON keyed.key = i.k AND keyed.task_id = i.id)"
                 + " SELECT keyed.task_id, keyed.task_id = i.id, coalesce(keyed.request_hash <> i.h, false)"
                 + " FROM input i JOIN keyed ON keyed.key = i.k ORDER BY i.n";
+    }
+
+    /**
+     * The keyed enqueue of every {@link Uniqueness} but the default (that is {@link #keyedEnqueue}), in one
+     * statement. The keys that exist are locked first, in key order, so that producers of one key take turns;
+     * a key's task is then locked if it is still in the queue (SKIP LOCKED: one that a worker holds, in a claim
+     * or an exactly-once batch, is running), and read as it is now. By that state and the mode, the key is
+     * free (it is pointed at a new task, stored with it), or its waiting task is replaced (payload and due
+     * time), or the key answers with its task as it is. A new key is inserted as {@link #keyedEnqueue} does.
+     *
+     * <p>A key that changed between the statement's snapshot and its lock (another producer pointed it at a
+     * task this snapshot cannot see, or the purge removed it), and a new key another producer inserted
+     * meanwhile when the mode would replace its task, are answered {@code retry}: the caller sends those keys
+     * again, in a statement whose snapshot sees that producer's commit.
+     *
+     * <p>params: delay in microseconds, queue, frees running, frees gone, replaces, text[] keys (distinct),
+     * text[] payloads, text[] request fingerprints; returns per input row, in order, the task id, whether this
+     * statement stored a new task, whether it replaced the waiting one, whether the key answers with its task
+     * as stored with another fingerprint, and whether to retry.
+     */
+    private static String uniqueEnqueue(QueueTable table, String dueAt, boolean namesQueue) {
+        // dueAt: of input row u, by the mode's delay m.delay
+        String t = table.name();
+        String keys = table.keysTable();
+        String ofQueue = namesQueue ? " AND t.queue_name = (SELECT q FROM mode)" : "";
+        return "WITH mode AS (SELECT ?::bigint AS delay, ?::text AS q, ?::boolean AS frees_running,"
+                + " ?::boolean AS frees_gone, ?::boolean AS replaces),"
+                + " input AS MATERIALIZED (SELECT u.k, u.p, u.h, u.n, " + dueAt + " AS due,"
+                + " nextval((SELECT pg_get_serial_sequence('" + t + "', 'id'))::regclass) AS id"
+                + " FROM mode m, unnest(?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS u(k, p, h, n)),"
+                // the keys as this statement's snapshot sees them, and as they are now, locked
+                + " known AS MATERIALIZED (SELECT x.key, x.task_id, x.request_hash FROM " + keys + " x"
+                + " WHERE x.queue_name = (SELECT q FROM mode) AND x.key = ANY(ARRAY(SELECT k FROM input))),"
+                + " held AS MATERIALIZED (SELECT x.key, x.task_id FROM " + keys + " x"
+                + " WHERE x.queue_name = (SELECT q FROM mode) AND x.key = ANY(ARRAY(SELECT k FROM input))"
+                + " ORDER BY x.key FOR UPDATE),"
+                // the tasks of unchanged keys that are in the queue and no worker holds, as they are now, locked
+                + " alive AS MATERIALIZED (SELECT t.id, (t.next_process_at <= now() OR t.attempt = 0) AS waiting"
+                + " FROM " + t + " t WHERE t.id = ANY(ARRAY(SELECT h.task_id FROM held h"
+                + " JOIN known k ON k.key = h.key AND k.task_id = h.task_id))" + ofQueue + " FOR UPDATE SKIP LOCKED),"
+                + " present AS MATERIALIZED (SELECT t.id FROM " + t + " t"
+                + " WHERE t.id = ANY(ARRAY(SELECT task_id FROM known))" + ofQueue + "),"
+                + " state AS MATERIALIZED (SELECT i.*, k.task_id AS old_id, k.request_hash AS old_h,"
+                + " CASE WHEN k.task_id IS NULL THEN 'new' WHEN h.task_id IS DISTINCT FROM k.task_id THEN 'stale'"
+                + " WHEN a.id IS NULL AND p.id IS NULL THEN 'gone' WHEN a.waiting THEN 'waiting' ELSE 'running' END AS s"
+                + " FROM input i LEFT JOIN known k ON k.key = i.k LEFT JOIN held h ON h.key = i.k"
+                + " LEFT JOIN alive a ON a.id = k.task_id LEFT JOIN present p ON p.id = k.task_id),"
+                + " decided AS MATERIALIZED (SELECT s.*, (s.s = 'gone' AND m.frees_gone OR s.s = 'running' AND m.frees_running)"
+                + " AS free, (s.s = 'waiting' AND m.replaces) AS replacing FROM state s, mode m),"
+                + " fresh AS (INSERT INTO " + keys + " AS x (queue_name, key, task_id, request_hash)"
+                + " SELECT (SELECT q FROM mode), k, id, h FROM decided WHERE s = 'new' ORDER BY k"
+                + " ON CONFLICT (queue_name, key) DO UPDATE SET key = x.key RETURNING x.key, x.task_id, x.request_hash),"
+                // a free key names its new task, and a key free or replaced the request it stands for now
+                + " rekeyed AS (UPDATE " + keys + " x SET task_id = CASE WHEN d.free THEN d.id ELSE x.task_id END,"
+                + " created_at = CASE WHEN d.free THEN now() ELSE x.created_at END, request_hash = d.h FROM decided d"
+                + " WHERE (d.free OR d.replacing) AND x.queue_name = (SELECT q FROM mode) AND x.key = d.k"
+                + " RETURNING x.key, x.task_id),"
+                + " replaced AS (UPDATE " + t + " t SET payload = d.p, next_process_at = d.due FROM decided d"
+                + " WHERE d.replacing AND t.id = d.old_id" + ofQueue + " RETURNING t.id),"
+                + " stored AS (INSERT INTO " + t + " (id, queue_name, payload, next_process_at)"
+                + " SELECT id, (SELECT q FROM mode), p, due FROM decided"
+                + " WHERE id IN (SELECT task_id FROM fresh UNION ALL SELECT task_id FROM rekeyed))"
+                + " SELECT coalesce(f.task_id, rk.task_id, d.old_id), f.task_id = d.id OR rk.task_id = d.id,"
+                + " r.id IS NOT NULL,"
+                + " coalesce(NOT d.free AND NOT d.replacing AND coalesce(f.request_hash, d.old_h) <> d.h, false),"
+                + " d.s = 'stale' OR (f.task_id <> d.id AND (SELECT replaces FROM mode))"
+                + " FROM decided d LEFT JOIN fresh f ON f.key = d.k LEFT JOIN rekeyed rk ON rk.key = d.k"
+                + " LEFT JOIN replaced r ON r.id = d.old_id ORDER BY d.n";
     }
 
     /**

@@ -117,19 +117,25 @@ class IdempotencyKeyTest {
                 List.of("a", "b"), Arrays.asList("x", null), Duration.ZERO));
         assertMessage("delay must be zero or positive", () -> producer.enqueueAllOnce(
                 List.of("a"), List.of("x"), Duration.ofSeconds(-1)));
+        assertMessage("uniqueness must not be null", () -> producer.enqueueOnce("a", "x", Duration.ZERO, null));
         assertEquals(0, rows());
         assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + table.keysTable()));
     }
 
-    @Test
-    void purgedKeysStoreAgainAndNewerOnesAreKept() throws Exception {
-        fresh(Layout.DBQ_SEQ);
-        producer.enqueueOnce("old", "x");
+    /** The primary key (queue_name, id), which the purge's look-up of a key's task must name the queue for, and (id). */
+    @ParameterizedTest
+    @ValueSource(strings = {"dbq_seq", "dbq_seq_pk"})
+    void purgedKeysStoreAgainAndNewerOnesAndThoseOfTasksInTheQueueAreKept(String layout) throws Exception {
+        fresh(Layout.named(layout));
+        long old = producer.enqueueOnce("old", "x").id();
         producer.enqueueOnce("new", "y");
-        TestDatabase.execute("UPDATE " + table.keysTable() + " SET created_at = now() - interval '2 days' WHERE key = 'old'");
+        producer.enqueueOnce("old, still queued", "z");
+        TestDatabase.execute("DELETE FROM " + table.name() + " WHERE id = " + old);
+        TestDatabase.execute("UPDATE " + table.keysTable() + " SET created_at = now() - interval '2 days' WHERE key LIKE 'old%'");
         assertEquals(1, IdempotencyKeys.purge(ds, table, Duration.ofDays(1)));
         assertTrue(producer.enqueueOnce("old", "x").stored(), "a purged key is a new key");
         assertTrue(!producer.enqueueOnce("new", "y").stored(), "a key within the retention still answers");
+        assertTrue(!producer.enqueueOnce("old, still queued", "z").stored(), "a key of a task in the queue still answers");
     }
 
     @Test
