@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.queue.QueueProducer.Enqueued;
+import io.dbqueue.queue.Uniqueness;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -42,9 +43,27 @@ public final class DbQueueTemplate {
 
     /** As {@link #sendOnce(String, String, Object)}, the task becoming due after {@code delay}. */
     public Enqueued sendOnce(String queueId, String key, Object message, Duration delay) {
-        // Not List.of: a null key must reach the producer's check, which names it.
+        return sendOnce(queueId, key, message, delay, (String) null);
+    }
+
+    /**
+     * As {@link #sendOnce(String, String, Object, Duration)}, the key stored with {@code fingerprint}, a hash
+     * of the request it stands for: the key sent again with another fingerprint stores nothing and throws
+     * {@link io.dbqueue.queue.IdempotencyKeyReusedException}. Null: no fingerprint.
+     */
+    public Enqueued sendOnce(String queueId, String key, Object message, Duration delay, String fingerprint) {
+        // Not List.of: a null key must reach the producer's check, which names it, and null is no fingerprint.
         return queues.producer(queueId).enqueueAllOnce(Collections.singletonList(key),
-                List.of(serializer.serialize(checked(message))), delay).get(0);
+                Collections.singletonList(fingerprint), List.of(serializer.serialize(checked(message))), delay).get(0);
+    }
+
+    /**
+     * As {@link #sendOnce(String, String, Object, Duration)}, the key keeping its task unique as
+     * {@code uniqueness} says: {@link Uniqueness#WHILE_WAITING}, {@link Uniqueness#WHILE_WAITING_OR_RUNNING},
+     * or {@link Uniqueness#DEBOUNCE} (a repeat replaces the waiting task's message and due time).
+     */
+    public Enqueued sendOnce(String queueId, String key, Object message, Duration delay, Uniqueness uniqueness) {
+        return queues.producer(queueId).enqueueOnce(key, serializer.serialize(checked(message)), delay, uniqueness);
     }
 
     /** Enqueues messages in one statement; returns their ids in order. Nothing is stored if one cannot be written. */

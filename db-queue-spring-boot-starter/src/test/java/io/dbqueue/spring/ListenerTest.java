@@ -3,9 +3,11 @@ package io.dbqueue.spring;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.DeadLetters;
 import io.dbqueue.queue.DeadTask;
+import io.dbqueue.queue.IdempotencyKeyReusedException;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueProducer.Enqueued;
 import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.Uniqueness;
 import io.dbqueue.spring.listener.DbQueueListener;
 import org.junit.jupiter.api.Test;
 
@@ -160,6 +162,27 @@ class ListenerTest {
                     + " AND id IN (" + delayed + ", " + later.id() + ")")).isEqualTo(2);
             assertThatThrownBy(() -> template.sendOnce("orders", null, new Order("e-4", 1)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+        });
+    }
+
+    @Test
+    void theTemplateSendsWithAFingerprintAndAsUniqueAsAsked() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues(properties(table)).run(context -> {
+            DbQueueTemplate template = context.getBean(DbQueueTemplate.class);
+            Duration hour = Duration.ofHours(1);
+            Enqueued first = template.sendOnce("orders", "order-f-1", new Order("f-1", 1), hour, "hash-1");
+            assertThat(template.sendOnce("orders", "order-f-1", new Order("f-1", 1), hour, "hash-1"))
+                    .isEqualTo(new Enqueued(first.id(), false));
+            assertThatThrownBy(() -> template.sendOnce("orders", "order-f-1", new Order("f-1", 2), hour, "hash-2"))
+                    .isInstanceOf(IdempotencyKeyReusedException.class);
+
+            Enqueued debounced = template.sendOnce("orders", "order-d-1", new Order("d-1", 1), hour, Uniqueness.DEBOUNCE);
+            assertThat(template.sendOnce("orders", "order-d-1", new Order("d-1", 2), hour, Uniqueness.DEBOUNCE))
+                    .isEqualTo(new Enqueued(debounced.id(), false, true));
+            assertThat(count("SELECT count(*) FROM " + table + " WHERE payload LIKE '%\"quantity\":2%' AND id = "
+                    + debounced.id())).isEqualTo(1);
+            assertThat(count("SELECT count(*) FROM " + table)).isEqualTo(2);
         });
     }
 
