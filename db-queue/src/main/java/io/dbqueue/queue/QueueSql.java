@@ -298,7 +298,8 @@ final class QueueSql {
      * as stored with another fingerprint, and whether to retry.
      */
     private static String uniqueEnqueue(QueueTable table, String dueAt, boolean namesQueue) {
-        // dueAt: of input row u, by the mode's delay m.delay
+        // dueAt: of input row u, by the mode's delay m.delay. The tables are read by key or id = ANY(ARRAY(...)), an
+        // index look-up whatever the planner guesses of the CTEs' sizes, never joined to them whole.
         String t = table.name();
         String keys = table.keysTable();
         String ofQueue = namesQueue ? " AND t.queue_name = (SELECT q FROM mode)" : "";
@@ -332,10 +333,12 @@ final class QueueSql {
                 // a free key names its new task, and a key free or replaced the request it stands for now
                 + " rekeyed AS (UPDATE " + keys + " x SET task_id = CASE WHEN d.free THEN d.id ELSE x.task_id END,"
                 + " created_at = CASE WHEN d.free THEN now() ELSE x.created_at END, request_hash = d.h FROM decided d"
-                + " WHERE (d.free OR d.replacing) AND x.queue_name = (SELECT q FROM mode) AND x.key = d.k"
+                + " WHERE x.queue_name = (SELECT q FROM mode)"
+                + " AND x.key = ANY(ARRAY(SELECT k FROM decided WHERE free OR replacing)) AND x.key = d.k"
                 + " RETURNING x.key, x.task_id),"
                 + " replaced AS (UPDATE " + t + " t SET payload = d.p, next_process_at = d.due FROM decided d"
-                + " WHERE d.replacing AND t.id = d.old_id" + ofQueue + " RETURNING t.id),"
+                + " WHERE t.id = ANY(ARRAY(SELECT old_id FROM decided WHERE replacing)) AND t.id = d.old_id" + ofQueue
+                + " RETURNING t.id),"
                 + " stored AS (INSERT INTO " + t + " (id, queue_name, payload, next_process_at)"
                 + " SELECT id, (SELECT q FROM mode), p, due FROM decided"
                 + " WHERE id IN (SELECT task_id FROM fresh UNION ALL SELECT task_id FROM rekeyed))"
