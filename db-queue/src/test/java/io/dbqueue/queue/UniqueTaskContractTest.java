@@ -150,6 +150,11 @@ class UniqueTaskContractTest {
         IdempotencyKeyReusedException reused = assertThrows(IdempotencyKeyReusedException.class, () ->
                 producer.enqueueAllOnce(List.of("f"), List.of("hash-b"), List.of("b"), HOUR, scope));
         assertEquals(id, reused.taskId());
+        // In a batch, the new key beside the reused one is not stored either.
+        assertThrows(IdempotencyKeyReusedException.class, () -> producer.enqueueAllOnce(List.of("g", "f"),
+                List.of("hash-g", "hash-b"), List.of("g", "b"), HOUR, scope));
+        assertEquals(1, rows());
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM " + table.keysTable()));
         assertTrue(producer.enqueueAllOnce(List.of("f"), List.of("hash-b"), List.of("b"), Duration.ZERO,
                 scope.replacing()).get(0).replaced(), "a replacing repeat is another request by design");
         assertEquals("b", payload(id));
