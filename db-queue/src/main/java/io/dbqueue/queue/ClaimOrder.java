@@ -10,7 +10,12 @@ public enum ClaimOrder {
      */
     NEXT_PROCESS_AT("next_process_at"),
     /** Enqueue order by the bigint sequence, among tasks that are due. */
-    ID("id");
+    ID("id"),
+    /**
+     * Highest {@code priority} first and enqueue order (the bigint sequence) within a priority, among
+     * tasks that are due. Strict: a lower priority waits while any higher one is due.
+     */
+    PRIORITY("priority DESC, id");
 
     private final String orderBy;
 
@@ -20,5 +25,10 @@ public enum ClaimOrder {
 
     String orderBy() {
         return orderBy;
+    }
+
+    /** Whether tasks are ordered by the bigint sequence (within a priority): the enqueue need not spread timestamps. */
+    boolean bySequence() {
+        return this != NEXT_PROCESS_AT;
     }
 }

@@ -44,7 +44,10 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
         QUEUE_ID_COVERING,
         /** The primary key is (queue_name, id) and the only index: the claim walks it, and a task has one
          *  index entry to write and to vacuum instead of two. */
-        PRIMARY_KEY
+        PRIMARY_KEY,
+        /** btree (queue_name, priority DESC, id): the claim walks the highest priority first, each in sequence
+         *  order; as {@link #QUEUE_ID}, next_process_at stays out so that the lease update is HOT. */
+        PRIORITY_ID
     }
 
     private static final Map<String, String> AGGRESSIVE_AUTOVACUUM = options(
@@ -98,14 +101,25 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
             ClaimOrder.ID, false, ClaimIndex.PRIMARY_KEY,
             merge(options("fillfactor", "50"), AGGRESSIVE_AUTOVACUUM), Map.of(), 0);
 
+    public static final Layout DBQ_SEQ_PRIORITY = new Layout("dbq_seq_priority",
+            "Ours: as dbq_seq with a priority per task (smallint, default 0): the highest priority is claimed first,"
+                    + " FIFO by the bigint sequence within a priority, through the index (queue_name, priority DESC, id).",
+            ClaimOrder.PRIORITY, false, ClaimIndex.PRIORITY_ID,
+            merge(options("fillfactor", "50"), AGGRESSIVE_AUTOVACUUM), Map.of(), 0);
+
     private static final List<Layout> PRESETS = List.of(QUEUE_TASKS_1, QUEUE_TASKS_2, QUEUE_TASKS_3,
-            QUEUE_TASKS_4, QUEUE_TASKS_5, QUEUE_TASKS_6, DBQ_SEQ, DBQ_SEQ_COVERING, DBQ_SEQ_EAGER_VACUUM, DBQ_SEQ_PK);
+            QUEUE_TASKS_4, QUEUE_TASKS_5, QUEUE_TASKS_6, DBQ_SEQ, DBQ_SEQ_COVERING, DBQ_SEQ_EAGER_VACUUM, DBQ_SEQ_PK,
+            DBQ_SEQ_PRIORITY);
 
     public Layout {
         Identifiers.tableName("name", name);
         Objects.requireNonNull(description, "description");
         Objects.requireNonNull(claimOrder, "claimOrder");
         Objects.requireNonNull(claimIndex, "claimIndex");
+        if ((claimOrder == ClaimOrder.PRIORITY) != (claimIndex == ClaimIndex.PRIORITY_ID)) {
+            throw new InvalidValueException("claimIndex", "must be PRIORITY_ID exactly when claimOrder is PRIORITY",
+                    claimIndex);
+        }
         tableOptions = Collections.unmodifiableMap(new LinkedHashMap<>(tableOptions));
         indexOptions = Collections.unmodifiableMap(new LinkedHashMap<>(indexOptions));
         checkOptions("tableOptions", tableOptions);
@@ -120,6 +134,11 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
     @Override
     public int hashCode() {
         return 31 * name.hashCode() + partitions;
+    }
+
+    /** Whether tasks carry a priority ({@link QueueProducer#enqueue(String, int)}): the {@code priority} column. */
+    public boolean priorities() {
+        return claimOrder == ClaimOrder.PRIORITY;
     }
 
     /** Every preset: the experiment's six layouts, then ours. */

@@ -6,6 +6,7 @@ import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -115,6 +116,25 @@ public final class QueueAdmin {
                 }
             }
         });
+    }
+
+    /**
+     * Ageing, against the starvation of strict priorities (a lower priority waits as long as a higher one is due):
+     * raises by one the priority of every due task of the queue that was enqueued more than {@code waited} ago, up
+     * to {@value QueueSql#AGE_CHUNK} a call. Run every {@code waited}, it lets a task gain a level for every such
+     * interval it waits, so a low task overtakes a steady stream of young high-priority ones within as many
+     * intervals as the levels between them. Only on a layout with {@link Layout#priorities() priorities}; a claimed
+     * task, or one an exactly-once batch holds, is left alone. Returns how many tasks it raised.
+     */
+    public int agePriorities(Duration waited) {
+        if (!location.table().layout().priorities()) {
+            throw new IllegalArgumentException("ageing needs a layout with priorities (" + Layout.DBQ_SEQ_PRIORITY.name()
+                    + "); " + location.table().name() + " has layout " + location.table().layout().name());
+        }
+        if (waited == null || waited.isNegative()) {
+            throw new IllegalArgumentException("waited must be zero or positive, was " + waited);
+        }
+        return update("age the priorities", sql.agePriorities, location.queueName(), waited.toNanos() / 1000);
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {

@@ -109,11 +109,11 @@ public final class QueueMonitor {
         return Duration.ofNanos((long) (seconds * 1e9));
     }
 
-    private static List<Task> tasks(PreparedStatement ps) throws SQLException {
+    private List<Task> tasks(PreparedStatement ps) throws SQLException {
         List<Task> tasks = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                tasks.add(QueueSql.task(rs));
+                tasks.add(sql.task(rs));
             }
         }
         return tasks;

@@ -60,6 +60,9 @@ public final class QueueProducer {
     }
 
     public static final int MAX_BATCH_SIZE = 100_000;
+    /** The lowest and highest priority a task can have (the {@code priority} column is a smallint). */
+    public static final int MIN_PRIORITY = Short.MIN_VALUE;
+    public static final int MAX_PRIORITY = Short.MAX_VALUE;
 
     private final DataSource dataSource;
     private final QueueLocation location;
@@ -124,6 +127,35 @@ public final class QueueProducer {
         checkDelay(delay);
         Jdbc.Work<List<Long>> notifying = notifier != null && delay.isZero() ? c -> insertNotifying(c, values) : null;
         return write(c -> insert(c, values, delay), notifying, false, List::size);
+    }
+
+    /**
+     * Enqueues one task of {@code priority}, due now, and commits (or joins the calling thread's transaction).
+     * Only on a layout with {@link Layout#priorities() priorities}: a higher priority is claimed first, and
+     * tasks of one priority in enqueue order; tasks enqueued without one have priority 0.
+     */
+    public long enqueue(String payload, int priority) {
+        return enqueueAll(List.of(checkedPayload(payload)), Duration.ZERO, priority).get(0);
+    }
+
+    /** As {@link #enqueueAll(List, Duration)}, every task of the batch with {@code priority}; see {@link #enqueue(String, int)}. */
+    public List<Long> enqueueAll(List<String> payloads, Duration delay, int priority) {
+        String[] values = checkedPayloads(payloads);
+        checkDelay(delay);
+        checkPriority(priority);
+        return write(c -> insertPrioritized(c, values, delay, priority), null, false, List::size);
+    }
+
+    /** As {@link #enqueueAll(Connection, List, Duration)}, every task of the batch with {@code priority}. */
+    public List<Long> enqueueAll(Connection connection, List<String> payloads, Duration delay, int priority)
+            throws SQLException {
+        Objects.requireNonNull(connection, "connection");
+        String[] values = checkedPayloads(payloads);
+        checkDelay(delay);
+        checkPriority(priority);
+        List<Long> ids = insertPrioritized(connection, values, delay, priority);
+        transactions.afterCommit(() -> reportEnqueued(ids.size()));
+        return ids;
     }
 
     /** Enqueues one task in the caller's transaction on {@code connection}; does not commit. */
@@ -459,6 +491,17 @@ public final class QueueProducer {
         }
     }
 
+    private List<Long> insertPrioritized(Connection c, String[] payloads, Duration delay, int priority)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.enqueuePrioritized)) {
+            ps.setString(1, location.queueName());
+            ps.setLong(2, delay.toNanos() / 1000);
+            ps.setInt(3, priority);
+            ps.setArray(4, Jdbc.texts(c, payloads));
+            return ids(ps.executeQuery(), payloads.length);
+        }
+    }
+
     private static List<Long> ids(ResultSet result, int expected) throws SQLException {
         List<Long> ids = new ArrayList<>(expected);
         try (ResultSet rs = result) {
@@ -503,6 +546,18 @@ public final class QueueProducer {
     private static void checkUniqueness(Uniqueness uniqueness) {
         if (uniqueness == null) {
             throw new IllegalArgumentException("uniqueness must not be null");
+        }
+    }
+
+    private void checkPriority(int priority) {
+        if (!location.table().layout().priorities()) {
+            throw new IllegalArgumentException("priority needs a layout with priorities (" + Layout.DBQ_SEQ_PRIORITY.name()
+                    + "); " + location.table().name() + " has layout " + location.table().layout().name()
+                    + ", was " + priority);
+        }
+        if (priority < MIN_PRIORITY || priority > MAX_PRIORITY) {
+            throw new IllegalArgumentException("priority must be between " + MIN_PRIORITY + " and " + MAX_PRIORITY
+                    + ", was " + priority);
         }
     }
 

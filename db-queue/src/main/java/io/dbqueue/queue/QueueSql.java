@@ -25,6 +25,9 @@ final class QueueSql {
     /** Lets the rest of the statement's transaction commit without waiting for a WAL flush. */
     static final String NO_FLUSH = "set_config('synchronous_commit', 'off', true)";
     private static final String TASK_COLUMNS = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
+    /** The columns a task is read from: {@link #TASK_COLUMNS}, and its priority where the layout has priorities. */
+    private final String taskColumns;
+    private final boolean priorities;
 
     final String enqueue;
     /** {@link #enqueue} and the queue's notification in one statement: params as enqueue's, then the notification's. */
@@ -34,6 +37,19 @@ final class QueueSql {
     final String enqueueOnceDelayed;
     /** The keyed enqueue of the other {@link Uniqueness} modes; see {@link #uniqueEnqueue}. */
     final String enqueueUnique;
+    /**
+     * Where the layout has {@link Layout#priorities() priorities}, the enqueue of tasks of one priority (due now,
+     * or after a delay); null elsewhere. params: queue, delay in microseconds, priority, text[] payloads
+     */
+    final String enqueuePrioritized;
+    /** How many tasks one {@link #agePriorities} raises at most, so that it stays a short transaction. */
+    static final int AGE_CHUNK = 10_000;
+    /**
+     * Where the layout has priorities, ageing ({@link QueueAdmin#agePriorities}): raises by one the priority of due
+     * tasks, below the highest priority a task can have, enqueued longer ago than the given wait; null elsewhere.
+     * params: queue, wait in microseconds
+     */
+    final String agePriorities;
     /** Whether the claim statements take a floor id after the queue name. */
     final boolean claimsFromFloor;
     /**
@@ -99,10 +115,12 @@ final class QueueSql {
     QueueSql(QueueTable table) {
         String t = table.name();
         String dead = table.deadLetterTable();
-        boolean byId = table.layout().claimOrder() == ClaimOrder.ID;
-        // In id order the scan starts at a floor (see ClaimCursor).
-        claimsFromFloor = byId;
-        String floor = byId ? " AND id >= ?" : "";
+        boolean byId = table.layout().claimOrder().bySequence();
+        // In id order the scan starts at a floor (see ClaimCursor); by priority there is no single one.
+        claimsFromFloor = table.layout().claimOrder() == ClaimOrder.ID;
+        String floor = claimsFromFloor ? " AND id >= ?" : "";
+        priorities = table.layout().priorities();
+        taskColumns = TASK_COLUMNS + (priorities ? ", priority" : "");
         tableName = t;
         byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
         claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
@@ -121,6 +139,15 @@ final class QueueSql {
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
+        enqueuePrioritized = !priorities ? null
+                : "INSERT INTO " + t + " (queue_name, payload, next_process_at, priority)"
+                + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond', ?"
+                + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
+        agePriorities = !priorities ? null
+                : "UPDATE " + t + " SET priority = priority + 1 WHERE id = ANY(ARRAY(SELECT id FROM " + t
+                + " WHERE queue_name = ? AND priority < " + QueueProducer.MAX_PRIORITY + " AND next_process_at <= now()"
+                + " AND created_at < now() - ? * interval '1 microsecond' LIMIT " + AGE_CHUNK
+                + " FOR UPDATE SKIP LOCKED))";
         enqueueOnce = keyedEnqueue(table, byId ? "now()" : "now() + (i.n - 1) * interval '1 microsecond'");
         enqueueOnceDelayed = keyedEnqueue(table, "now() + (? + i.n - 1) * interval '1 microsecond'");
         enqueueUnique = uniqueEnqueue(table, byId ? "now() + m.delay * interval '1 microsecond'"
@@ -203,10 +230,10 @@ final class QueueSql {
         resume = "DELETE FROM " + table.pausesTable() + " WHERE queue_name = ?";
         pausedQueues = "SELECT queue_name FROM " + table.pausesTable();
         depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
-        peek = "SELECT " + TASK_COLUMNS + " FROM " + t + " WHERE queue_name = ? ORDER BY id LIMIT ?";
+        peek = "SELECT " + taskColumns + " FROM " + t + " WHERE queue_name = ? ORDER BY id LIMIT ?";
         nextDue = nextDue(t, table.layout());
-        purge = "WITH purged AS (DELETE FROM " + t + " WHERE queue_name = ? RETURNING " + TASK_COLUMNS + ")"
-                + " SELECT " + TASK_COLUMNS + " FROM purged ORDER BY id";
+        purge = "WITH purged AS (DELETE FROM " + t + " WHERE queue_name = ? RETURNING " + taskColumns + ")"
+                + " SELECT " + taskColumns + " FROM purged ORDER BY id";
     }
 
     /** The parameters of a statement by id, with {@code queueName} last where the statement takes it. */
@@ -224,8 +251,9 @@ final class QueueSql {
      * running out) becomes due, by the database's clock; null when there is none. With a claim index
      * on (queue_name, next_process_at) that is the index's first entry after now. An id-ordered
      * layout keeps due times out of its index: it looks at the first {@value #NEXT_DUE_ROWS} tasks of
-     * the queue only, where retries, which keep their ids, and leases wait. Without a claim index it
-     * would scan the table, so there is no look-up. params: queue
+     * the queue in claim order only (by priority: the heads of the highest levels), where retries, which
+     * keep their ids, and leases wait. Without a claim index it would scan the table, so there is no
+     * look-up. params: queue
      */
     private static String nextDue(String t, Layout layout) {
         String until = "SELECT (extract(epoch FROM min(next_process_at) - now()) * 1000000)::bigint";
@@ -233,8 +261,9 @@ final class QueueSql {
             case NONE -> null;
             case NEXT_PROCESS_AT, NEXT_PROCESS_AT_UNIQUE ->
                     until + " FROM " + t + " WHERE queue_name = ? AND next_process_at > now()";
-            case QUEUE_ID, QUEUE_ID_COVERING, PRIMARY_KEY -> until + " FROM (SELECT next_process_at FROM " + t
-                    + " WHERE queue_name = ? ORDER BY id LIMIT " + NEXT_DUE_ROWS + ") head WHERE next_process_at > now()";
+            case QUEUE_ID, QUEUE_ID_COVERING, PRIMARY_KEY, PRIORITY_ID -> until + " FROM (SELECT next_process_at FROM "
+                    + t + " WHERE queue_name = ? ORDER BY " + layout.claimOrder().orderBy() + " LIMIT " + NEXT_DUE_ROWS
+                    + ") head WHERE next_process_at > now()";
         };
     }
 
@@ -246,10 +275,10 @@ final class QueueSql {
         return nextDue == null ? null : plannerSettings(false) + "; " + nextDue;
     }
 
-    /** A task from a row of {@code TASK_COLUMNS}. */
-    static Task task(ResultSet rs) throws SQLException {
+    /** A task from a row of {@link #taskColumns}. */
+    Task task(ResultSet rs) throws SQLException {
         return new Task(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(), rs.getInt(5),
-                rs.getInt(6), rs.getInt(7));
+                rs.getInt(6), rs.getInt(7), priorities ? rs.getInt(8) : 0);
     }
 
     /**
@@ -378,7 +407,7 @@ final class QueueSql {
     String leasingClaim(int limit) {
         return "UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
                 + " attempt = attempt + 1, total_attempt = total_attempt + 1"
-                + " WHERE id = ANY(" + dueIds(limit) + ")" + ofQueue() + " RETURNING " + TASK_COLUMNS;
+                + " WHERE id = ANY(" + dueIds(limit) + ")" + ofQueue() + " RETURNING " + taskColumns;
     }
 
     /**
@@ -387,13 +416,13 @@ final class QueueSql {
      */
     String lockingClaim(int limit) {
         return "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
-                + " total_attempt + 1" + dueRows + limit + " FOR UPDATE SKIP LOCKED";
+                + " total_attempt + 1" + (priorities ? ", priority" : "") + dueRows + limit + " FOR UPDATE SKIP LOCKED";
     }
 
     /** At most once: the task is gone once claimed, so this delete must be durable before it is handed out. */
     String deletingClaim(int limit) {
         return "DELETE FROM " + tableName + " WHERE id = ANY(" + dueIds(limit) + ")" + ofQueue()
-                + " RETURNING " + TASK_COLUMNS;
+                + " RETURNING " + taskColumns;
     }
 
     private String dueIds(int limit) {

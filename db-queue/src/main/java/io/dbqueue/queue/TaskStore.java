@@ -20,11 +20,15 @@ final class TaskStore {
     private final QueueLocation location;
     private final QueueSql sql;
     private final boolean partitioned;
-    private final ClaimCursor cursor; // null: the layout claims in next_process_at order, from the start
+    private final ClaimCursor cursor; // null: the layout claims from the start (next_process_at or priority order)
     // A queue's workers claim with one mode and batch size: the statement is built once, not per claim.
     private volatile ClaimStatement lastClaim;
-    // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order.
+    // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order,
+    // the highest priority first where the layout has priorities.
     private static final Comparator<Task> BY_ID = Comparator.comparingLong(Task::id);
+    private static final Comparator<Task> BY_PRIORITY = Comparator.comparingInt(Task::priority).reversed()
+            .thenComparing(BY_ID);
+    private final Comparator<Task> batchOrder;
 
     TaskStore(QueueLocation location) {
         this(location, ClaimCursor.RESCAN_INTERVAL);
@@ -35,6 +39,7 @@ final class TaskStore {
         this.sql = new QueueSql(location.table());
         this.partitioned = location.table().layout().partitions() > 0;
         this.cursor = sql.claimsFromFloor ? new ClaimCursor(rescanInterval) : null;
+        this.batchOrder = location.table().layout().priorities() ? BY_PRIORITY : BY_ID;
     }
 
     /**
@@ -53,10 +58,10 @@ final class TaskStore {
             List<Task> tasks = new ArrayList<>(limit);
             try (ResultSet rs = ps.getResultSet()) {
                 while (rs.next()) {
-                    tasks.add(QueueSql.task(rs));
+                    tasks.add(sql.task(rs));
                 }
             }
-            tasks.sort(BY_ID);
+            tasks.sort(batchOrder);
             if (cursor != null) {
                 cursor.claimed(floor, tasks, limit);
             }
