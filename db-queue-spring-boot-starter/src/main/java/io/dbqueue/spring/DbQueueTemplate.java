@@ -34,6 +34,21 @@ public final class DbQueueTemplate {
     }
 
     /**
+     * Enqueues one message of {@code priority} (from -32768 to 32767; messages sent without one have 0) into a
+     * queue whose layout has priorities ({@code dbq_seq_priority}): a higher priority is consumed first, messages
+     * of one priority in the order sent. Returns the task's id.
+     */
+    public long send(String queueId, Object message, int priority) {
+        return send(queueId, message, Duration.ZERO, priority);
+    }
+
+    /** As {@link #send(String, Object, int)}, the task becoming due after {@code delay}. */
+    public long send(String queueId, Object message, Duration delay, int priority) {
+        return queues.producer(queueId).enqueueAll(List.of(serializer.serialize(checked(message))), delay, priority)
+                .get(0);
+    }
+
+    /**
      * Enqueues one message, due now, unless {@code key} was enqueued into the queue before (within
      * {@code dbq.idempotency-key-retention}); the answer holds the first task's id and whether this call stored it.
      */
@@ -68,10 +83,19 @@ public final class DbQueueTemplate {
 
     /** Enqueues messages in one statement; returns their ids in order. Nothing is stored if one cannot be written. */
     public List<Long> sendAll(String queueId, List<?> messages) {
+        return queues.producer(queueId).enqueueAll(serialized(messages));
+    }
+
+    /** As {@link #sendAll(String, List)}, every message of {@code priority}; see {@link #send(String, Object, int)}. */
+    public List<Long> sendAll(String queueId, List<?> messages, int priority) {
+        return queues.producer(queueId).enqueueAll(serialized(messages), Duration.ZERO, priority);
+    }
+
+    private List<String> serialized(List<?> messages) {
         if (messages == null || messages.isEmpty()) {
             throw new IllegalArgumentException("messages must not be null or empty");
         }
-        return queues.producer(queueId).enqueueAll(messages.stream().map(m -> serializer.serialize(checked(m))).toList());
+        return messages.stream().map(m -> serializer.serialize(checked(m))).toList();
     }
 
     private static Object checked(Object message) {
