@@ -24,7 +24,7 @@ final class WorkloadOptions {
             description = "quick (smoke run, minutes), default (the matrix), full, ceiling (the library against pgbench),"
                     + " stability (10 min run), backlog (1,000,000 waiting messages), pubsub (the log against Kafka),"
                     + " pubsub-soak (30 min with retention), study-queue (the log study's queue variant beside the library),"
-                    + " clients (enqueuers x dequeuers: 1..3 producers x 1..3 consumers)."
+                    + " clients (enqueuers x dequeuers: 1..3 producers x 1..3 consumers), priorities (priority claim vs FIFO)."
                     + " Default: ${DEFAULT-VALUE}.")
     String profile;
 
@@ -111,6 +111,11 @@ final class WorkloadOptions {
                     + " apart from the producers' batch; 0 = the cell's batch size (log and kafka: --read-batch).")
     Integer consumerBatch;
 
+    @Option(names = "--priorities", paramLabel = "N",
+            description = "direct driver, layouts with priorities (dbq_seq_priority): producer batches cycle through"
+                    + " priorities 0..N-1; 0 = enqueued without a priority (default).")
+    Integer priorities;
+
     Workload workload() {
         Workload w = workloadFile != null ? WorkloadFile.read(workloadFile) : WorkloadFile.profile(profile);
         Workload.Builder b = w.toBuilder();
@@ -134,6 +139,7 @@ final class WorkloadOptions {
         set(serverProfile, v -> b.serverProfile(ServerProfile.named(v)));
         set(wakeup, v -> b.wakeup(Workload.wakeup(v)));
         set(consumerBatch, b::consumerBatch);
+        set(priorities, b::priorities);
         if (stackMessagesPerRequest != null || stackConcurrency != null) {
             b.stack(new StackLoad(or(stackMessagesPerRequest, w.stack().messagesPerRequest()),
                     or(stackConcurrency, w.stack().concurrency())));
@@ -167,6 +173,7 @@ final class WorkloadOptions {
         map.put("server_profile", w.serverProfile().label());
         map.put("wakeup", Workload.wakeupName(w.wakeup()));
         map.put("consumer_batch", w.consumerBatch());
+        map.put("priorities", w.priorities());
         map.put("stack", Map.of("messages_per_request", w.stack().messagesPerRequest(),
                 "concurrency", w.stack().concurrency()));
         map.put("log", Map.of("partitions", w.log().partitions(), "groups", w.log().groups(),

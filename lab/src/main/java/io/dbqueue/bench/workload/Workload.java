@@ -32,13 +32,16 @@ import java.util.stream.Collectors;
  *                     notify or adaptive (its producers notify)
  * @param consumerBatch the consumers' claim (prefetch, fetch, read) batch apart from the producers' batch;
  *                     0 = the cell's batch size for the queues, {@code log.read_batch} for the pub/sub drivers
+ * @param priorities   the {@code direct} driver on the layouts with priorities: each producer's batches cycle through
+ *                     priorities 0 to {@code priorities - 1} (other layouts' cells enqueue without, so that one run
+ *                     compares them); 0 = enqueued without a priority
  */
 public record Workload(String name, List<String> layouts, List<Integer> batchSizes, List<DriverName> drivers,
                        int repeat, Duration warmup, Duration duration, long messages, int messageSize,
                        int producerRate, List<Integer> producerCounts, List<Integer> consumerCounts,
                        long maxBacklog, long backlog,
                        DeliveryMode mode, StackLoad stack, LogLoad log, ServerProfile serverProfile,
-                       Wakeup wakeup, int consumerBatch) {
+                       Wakeup wakeup, int consumerBatch, int priorities) {
 
     public static final int MIN_MESSAGE_SIZE = 24;
 
@@ -122,6 +125,11 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             throw new IllegalArgumentException("consumer_batch must be between 0 (the cell's batch size) and "
                     + PollSettings.MAX_BATCH_SIZE + ", was " + consumerBatch);
         }
+        atLeast("priorities", priorities, 0);
+        if (priorities > 0 && layouts.stream().noneMatch(l -> Layout.named(l).priorities())) {
+            throw new IllegalArgumentException("priorities needs a layout with priorities (dbq_seq_priority), was "
+                    + priorities + " with layouts " + layouts);
+        }
     }
 
     /** The queue consumers' claim batch in a cell of {@code batchSize}: {@code consumer_batch}, or the cell's. */
@@ -204,6 +212,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         private ServerProfile serverProfile;
         private Wakeup wakeup;
         private int consumerBatch;
+        private int priorities;
 
         private Builder(Workload w) {
             name = w.name;
@@ -226,6 +235,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             serverProfile = w.serverProfile;
             wakeup = w.wakeup;
             consumerBatch = w.consumerBatch;
+            priorities = w.priorities;
         }
 
         public Builder layouts(List<String> value) {
@@ -335,10 +345,15 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             return this;
         }
 
+        public Builder priorities(int value) {
+            priorities = value;
+            return this;
+        }
+
         public Workload build() {
             return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, duration, messages, messageSize,
                     producerRate, producers, consumers, maxBacklog, backlog, mode, stack, log, serverProfile, wakeup,
-                    consumerBatch);
+                    consumerBatch, priorities);
         }
     }
 

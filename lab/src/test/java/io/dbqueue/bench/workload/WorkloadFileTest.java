@@ -117,6 +117,17 @@ class WorkloadFileTest {
         assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(batch));
     }
 
+    @Test
+    void thePrioritiesProfileCyclesPrioritiesOnlyWhereALayoutHasThem(@TempDir Path dir) throws Exception {
+        Workload w = WorkloadFile.profile("priorities");
+        assertEquals(4, w.priorities());
+        assertEquals(List.of("dbq_seq", "dbq_seq_pk", "dbq_seq_priority"), w.layouts());
+        Path fifoOnly = dir.resolve("fifo.yaml");
+        Files.writeString(fifoOnly, "name: x\nlayouts: [dbq_seq]\npriorities: 2\n");
+        assertEquals("priorities needs a layout with priorities (dbq_seq_priority), was 2 with layouts [dbq_seq]",
+                assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(fifoOnly)).getMessage());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
             name: x\\nrepeat: three          | : 'repeat' must be a whole number, was 'three'
@@ -128,7 +139,7 @@ class WorkloadFileTest {
             - name\\n- x                      | : a workload file must be a YAML mapping of keys to values
             name: x\\nspeed: 3               | : unknown key 'speed'; known keys: [backlog, batch_sizes, \
             consumer_batch, consumers, drivers, duration, layouts, log, max_backlog, message_size, messages, mode, name, \
-            producer_rate, producers, repeat, server_profile, stack, wakeup, warmup]
+            priorities, producer_rate, producers, repeat, server_profile, stack, wakeup, warmup]
             """)
     void aBadValueNamesTheFileTheKeyAndTheRule(String yaml, String expected, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("bad.yaml");

@@ -57,10 +57,20 @@ public final class DirectDriver implements Driver {
                 door.consume(config, batch -> {
                 });
                 AtomicReference<Throwable> failure = new AtomicReference<>();
-                Producers producers = Producers.start(workload, batchSize, meter, () -> producer::enqueueAll, failure);
+                Producers producers = Producers.start(workload, batchSize, meter, () -> sender(producer, workload, location),
+                        failure);
                 return new Load(producers, door::close, failure);
             });
         }
+    }
+
+    /** A producer thread's sender: on a layout with priorities, its batches cycle through the workload's. */
+    private static Producers.Sender sender(QueueProducer producer, Workload workload, QueueLocation location) {
+        if (workload.priorities() == 0 || !location.table().layout().priorities()) {
+            return producer::enqueueAll;
+        }
+        int[] sent = {0};
+        return payloads -> producer.enqueueAll(payloads, Duration.ZERO, sent[0]++ % workload.priorities());
     }
 
     /** Reports finished tasks to the meter. */

@@ -48,8 +48,13 @@ public final class RawSqlStatements {
 
     public RawSqlStatements(QueueTable table, int batchSize) {
         String t = table.name(); // validated by QueueTable
-        boolean bySequence = table.layout().claimOrder() == ClaimOrder.ID;
-        String order = bySequence ? "id" : "next_process_at";
+        ClaimOrder claimOrder = table.layout().claimOrder();
+        boolean bySequence = claimOrder != ClaimOrder.NEXT_PROCESS_AT;
+        String order = switch (claimOrder) {
+            case NEXT_PROCESS_AT -> "next_process_at";
+            case ID -> "id";
+            case PRIORITY -> "priority DESC, id";
+        };
         claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
         byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
         String ofQueue = byIdNamesQueue ? " AND queue_name = ?" : "";
