@@ -31,6 +31,7 @@ final class BatchProcessor implements AutoCloseable {
     private final TaskStore store;
     private final QueueLocation queue;
     private final LeaseKeeper leases;
+    private final ClaimLimiter limiter; // null: the queue has no limits
     private final Transactions transactions;
     private final LongConsumer comesDue; // told the System.nanoTime() at which a retry or re-enqueue it wrote is due
 
@@ -50,7 +51,8 @@ final class BatchProcessor implements AutoCloseable {
         this.listener = listener;
         this.queue = config.location();
         this.store = new TaskStore(queue);
-        this.leases = new LeaseKeeper(dataSource, store, queue, config.leaseTimeout());
+        this.limiter = ClaimLimiter.of(config);
+        this.leases = new LeaseKeeper(dataSource, store, queue, config.leaseTimeout(), limiter);
     }
 
     /** Whether {@link #untilNextDue} can tell, on this queue's layout. */
@@ -124,13 +126,43 @@ final class BatchProcessor implements AutoCloseable {
         return claim.size();
     }
 
-    /** At least once or at most once: a claim committed on a connection that goes back to the pool at once. */
+    /**
+     * At least once or at most once: a claim committed on a connection that goes back to the pool at once. Under
+     * {@link QueueLimits}, the claim takes what the limits allow in a transaction with the limits' bookkeeping.
+     */
     private Claim claimOnItsOwn() throws SQLException {
         long claimedAt = System.nanoTime();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
-            List<Task> tasks = claim(c);
-            return new Claim(tasks.size(), delivery.toHandle(this, c, tasks), claimedAt);
+            if (limiter == null) {
+                List<Task> tasks = claim(c, config.poll().batchSize());
+                return new Claim(tasks.size(), delivery.toHandle(this, c, tasks), claimedAt);
+            }
+            return Jdbc.inTransaction(c, tx -> {
+                ClaimLimiter.Allowance allowance = limiter.allow(tx, config.poll().batchSize());
+                List<Task> tasks = allowance.tasks() == 0 ? List.of() : claim(tx, allowance.tasks());
+                List<Task> live = delivery.toHandle(this, tx, tasks);
+                limiter.took(tx, allowance, tasks, live);
+                return new Claim(tasks.size(), live, claimedAt);
+            });
+        }
+    }
+
+    /** How long the workers should wait for the queue's rate limit before they claim again; 0: no need to. */
+    long nanosUntilNextToken() {
+        return limiter == null ? 0 : limiter.nanosUntilNextToken();
+    }
+
+    /** Gives back the in-flight places of a batch's answered tasks; a failure leaves them to expire with the lease. */
+    private void releasePlaces(Connection c, List<Task> tasks) {
+        if (limiter == null) {
+            return;
+        }
+        try {
+            limiter.release(c, tasks);
+        } catch (SQLException e) {
+            LOG.warn("{}: giving back the in-flight places of {} tasks failed; they come back when the leases expire: {}",
+                    queue, tasks.size(), e.toString());
         }
     }
 
@@ -139,14 +171,34 @@ final class BatchProcessor implements AutoCloseable {
         Answers answers = handleLeased(claim.live(), claim.claimedAt());
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true); // a pool may hand out connections in a transaction (auto-commit=false)
-            write(c, answers);
+            try {
+                write(c, answers);
+            } finally {
+                releasePlaces(c, claim.live());
+            }
         }
     }
 
-    /** Handles tasks an at-most-once claim has already deleted, and reports the answers. */
-    void handleDeleted(List<Task> tasks) throws InterruptedException {
+    /**
+     * Handles tasks an at-most-once claim has already deleted, and reports the answers. Under an in-flight limit
+     * their places are kept by the lease heartbeat while the handler runs, and given back after.
+     */
+    void handleDeleted(Claim claim) throws InterruptedException, SQLException {
+        List<Task> tasks = claim.live();
         TaskBatch batch = new TaskBatch(queue, tasks, config.mode(), null, null);
-        Throwable error = handle(batch);
+        Throwable error;
+        LeaseKeeper.Hold hold = limiter != null && limiter.holdsPlaces() ? leases.hold(tasks, claim.claimedAt()) : null;
+        try {
+            error = handle(batch);
+        } finally {
+            if (hold != null) {
+                hold.close();
+                try (Connection c = dataSource.getConnection()) {
+                    c.setAutoCommit(true);
+                    releasePlaces(c, tasks);
+                }
+            }
+        }
         // The tasks are already gone: a failure is reported, never retried.
         List<Task> finished = new ArrayList<>(tasks.size());
         batch.results(fallback(error)).forEach((task, result) -> {
@@ -256,8 +308,12 @@ final class BatchProcessor implements AutoCloseable {
     }
 
     private List<Task> claim(Connection c) throws SQLException {
+        return claim(c, config.poll().batchSize());
+    }
+
+    private List<Task> claim(Connection c, int limit) throws SQLException {
         long start = System.nanoTime();
-        List<Task> tasks = store.claim(c, config.poll().batchSize(), config.mode(), config.leaseTimeout());
+        List<Task> tasks = store.claim(c, limit, config.mode(), config.leaseTimeout());
         listener.picked(queue, tasks, System.nanoTime() - start);
         return tasks;
     }

@@ -126,8 +126,9 @@ interface Delivery {
         }
 
         @Override
-        public void process(BatchProcessor processor, BatchProcessor.Claim claim) throws InterruptedException {
-            processor.handleDeleted(claim.live());
+        public void process(BatchProcessor processor, BatchProcessor.Claim claim)
+                throws SQLException, InterruptedException {
+            processor.handleDeleted(claim);
         }
     }
 

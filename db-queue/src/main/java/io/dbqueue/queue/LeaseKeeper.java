@@ -32,6 +32,7 @@ final class LeaseKeeper implements AutoCloseable {
     private final TaskStore store;
     private final QueueLocation queue;
     private final Duration lease;
+    private final ClaimLimiter limiter; // null: no in-flight places to extend with the leases
     private final long intervalNanos;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     // Held while a tick extends: a hold closes only when no tick is extending it, so that an extension
@@ -40,7 +41,8 @@ final class LeaseKeeper implements AutoCloseable {
     private volatile ScheduledExecutorService timer; // set once, under this
     private boolean closed; // guarded by this
 
-    LeaseKeeper(DataSource dataSource, TaskStore store, QueueLocation queue, Duration lease) {
+    LeaseKeeper(DataSource dataSource, TaskStore store, QueueLocation queue, Duration lease, ClaimLimiter limiter) {
+        this.limiter = limiter;
         this.dataSource = dataSource;
         this.store = store;
         this.queue = queue;
@@ -103,9 +105,18 @@ final class LeaseKeeper implements AutoCloseable {
         due.forEach(hold -> hold.extendedAt = start);
     }
 
-    /** Extends the leases of {@code tasks} now; returns how many of them were still held by their claims. */
+    /**
+     * Extends the leases of {@code tasks} now, and their in-flight places under an in-flight limit; returns how many
+     * of them were still held by their claims.
+     */
     int extend(List<Task> tasks) {
-        return Jdbc.autoCommitted(dataSource, "extending leases in " + queue, c -> store.extendLeases(c, tasks, lease));
+        return Jdbc.autoCommitted(dataSource, "extending leases in " + queue, c -> {
+            int extended = store.extendLeases(c, tasks, lease);
+            if (limiter != null) {
+                limiter.extend(c, tasks);
+            }
+            return extended;
+        });
     }
 
     @Override

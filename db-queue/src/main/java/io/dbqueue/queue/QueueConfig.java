@@ -2,6 +2,7 @@ package io.dbqueue.queue;
 
 import io.dbqueue.common.Checks;
 import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.common.InvalidValueException;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,10 +18,12 @@ import java.util.Objects;
  * @param wakeup         how idle workers learn of new tasks; {@link Wakeup#NOTIFY} and
  *                       {@link Wakeup#ADAPTIVE} need {@link QueueWakeups} in the consumer and a
  *                       {@link QueueNotifier} on the producers, which {@code DbQueue} runs
+ * @param limits         the rate and in-flight limits that all the queue's consumers, in every process, respect
+ *                       together; not with {@link DeliveryMode#EXACTLY_ONCE}
  */
 public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads, PollSettings poll,
                           RetryPolicy retry, Duration leaseTimeout, boolean leaseHeartbeat,
-                          Wakeup wakeup) {
+                          Wakeup wakeup, QueueLimits limits) {
 
     public static final int MAX_THREADS = 1000;
 
@@ -30,6 +33,12 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
         Objects.requireNonNull(poll, "poll");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(wakeup, "wakeup");
+        Objects.requireNonNull(limits, "limits");
+        if (limits.any() && mode == DeliveryMode.EXACTLY_ONCE) {
+            throw new InvalidValueException("limits", "apply to AT_LEAST_ONCE and AT_MOST_ONCE only: exactly once, a"
+                    + " batch's claim and handler share one transaction, which would hold the queue's limit throughout",
+                    limits);
+        }
         Checks.between("threads", threads, 1, MAX_THREADS);
         Checks.positive("leaseTimeout", leaseTimeout);
     }
@@ -43,26 +52,26 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
     /** At least once, one thread, the experiment's poll settings, default retries, a {@link #DEFAULT_LEASE}
-     *  kept by heartbeats, and wakeup by polling. */
+     *  kept by heartbeats, wakeup by polling, and no limits. */
     public static QueueConfig of(QueueLocation location) {
         return new QueueConfig(location, DeliveryMode.AT_LEAST_ONCE, 1, PollSettings.DEFAULT, RetryPolicy.DEFAULT,
-                DEFAULT_LEASE, true, Wakeup.POLL);
+                DEFAULT_LEASE, true, Wakeup.POLL, QueueLimits.NONE);
     }
 
     public QueueConfig withLocation(QueueLocation value) {
-        return new QueueConfig(value, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup);
+        return new QueueConfig(value, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits);
     }
 
     public QueueConfig withMode(DeliveryMode value) {
-        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits);
     }
 
     public QueueConfig withThreads(int value) {
-        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits);
     }
 
     public QueueConfig withPoll(PollSettings value) {
-        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, leaseHeartbeat, wakeup, limits);
     }
 
     public QueueConfig withBatchSize(int value) {
@@ -70,18 +79,22 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
     }
 
     public QueueConfig withRetry(RetryPolicy value) {
-        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, leaseHeartbeat, wakeup, limits);
     }
 
     public QueueConfig withLeaseTimeout(Duration value) {
-        return new QueueConfig(location, mode, threads, poll, retry, value, leaseHeartbeat, wakeup);
+        return new QueueConfig(location, mode, threads, poll, retry, value, leaseHeartbeat, wakeup, limits);
     }
 
     public QueueConfig withLeaseHeartbeat(boolean value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value, wakeup);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value, wakeup, limits);
     }
 
     public QueueConfig withWakeup(Wakeup value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, value);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, value, limits);
+    }
+
+    public QueueConfig withLimits(QueueLimits value) {
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, value);
     }
 }

@@ -34,6 +34,16 @@ public record QueueTable(String name, Layout layout) {
         return name + "_pauses";
     }
 
+    /** The token buckets of its queues' rate limits ({@link QueueLimits}) live in a companion table with this name. */
+    public String limitsTable() {
+        return name + "_limits";
+    }
+
+    /** The tasks in flight of its queues with an in-flight limit ({@link QueueLimits}) live in a companion table with this name. */
+    public String inFlightTable() {
+        return name + "_in_flight";
+    }
+
     public QueueLocation queue(String queueName) {
         return new QueueLocation(this, queueName);
     }

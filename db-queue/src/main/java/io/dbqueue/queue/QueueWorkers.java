@@ -357,7 +357,10 @@ public final class QueueWorkers implements AutoCloseable {
                     int claimed = handlers == null ? claimFromNextQueue() : dispatch();
                     failures = 0;
                     wait = waitAfter(claimed, poll);
-                    if (looksUpNextDue && wait == poll.noTaskTimeout().toNanos()) {
+                    long untilToken = claimed == 0 ? untilNextToken() : 0;
+                    if (untilToken > 0) {
+                        wait = untilToken; // the rate limit, not the tasks' due times, says when to claim again
+                    } else if (looksUpNextDue && wait == poll.noTaskTimeout().toNanos()) {
                         long untilDue = processors.get(0).untilNextDue();
                         if (untilDue >= 0) {
                             comesDue(System.nanoTime() + untilDue);
@@ -460,6 +463,22 @@ public final class QueueWorkers implements AutoCloseable {
         if (nanoTime - System.nanoTime() < config.poll().noTaskTimeout().toNanos()) {
             signal.signalOneAt(nanoTime);
         }
+    }
+
+    /**
+     * After a claim that found no task: when a queue's rate limit ran out of tokens, the wait until its next token
+     * is due, which may be sooner than a poll's and keeps the workers from polling the limit meanwhile; 0 when no
+     * rate limit ran out.
+     */
+    private long untilNextToken() {
+        long soonest = Long.MAX_VALUE;
+        for (BatchProcessor processor : processors) {
+            long next = processor.nanosUntilNextToken();
+            if (next > 0) {
+                soonest = Math.min(soonest, next);
+            }
+        }
+        return soonest == Long.MAX_VALUE ? 0 : soonest;
     }
 
     /**

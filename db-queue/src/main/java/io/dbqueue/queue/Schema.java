@@ -85,7 +85,8 @@ public final class Schema {
                 .append("CREATE INDEX ").append(table.deadLetterTable()).append("_queue_idx ON ")
                 .append(table.deadLetterTable()).append(" (queue_name, id);\n")
                 .append(keysDdl(table))
-                .append(pausesDdl(table));
+                .append(pausesDdl(table))
+                .append(limitsDdl(table));
         return sql.toString();
     }
 
@@ -140,6 +141,29 @@ public final class Schema {
     }
 
     /**
+     * The shared state of the queues' {@link QueueLimits}: a token bucket per rate-limited queue, and a row per task
+     * in flight on a queue with an in-flight limit until it is answered or its lease expires ({@link ClaimLimiter}).
+     * Idempotent DDL, as {@link #keysDdl}.
+     */
+    static String limitsDdl(QueueTable table) {
+        String inFlight = table.inFlightTable();
+        return "-- rate limits (QueueLimits): each limited queue's token bucket, taken from by every consumer's claims\n"
+                + "CREATE TABLE IF NOT EXISTS " + table.limitsTable() + " (\n"
+                + "    queue_name        text PRIMARY KEY,\n"
+                + "    tokens            double precision NOT NULL,\n"
+                + "    taken_at          timestamptz NOT NULL\n"
+                + ");\n"
+                + "-- in-flight limits (QueueLimits): the claimed tasks being handled, until answered or their lease expires\n"
+                + "CREATE TABLE IF NOT EXISTS " + inFlight + " (\n"
+                + "    queue_name        text NOT NULL,\n"
+                + "    task_id           bigint NOT NULL,\n"
+                + "    total_attempt     integer NOT NULL,\n"
+                + "    expires_at        timestamptz NOT NULL,\n"
+                + "    PRIMARY KEY (queue_name, task_id, total_attempt)\n"
+                + ");\n";
+    }
+
+    /**
      * Adds {@code request_hash} to a keys table created before request fingerprints existed; applied
      * by hand, it is the whole migration of such a table.
      */
@@ -180,7 +204,9 @@ public final class Schema {
     private static String missingCompanions(Connection c, QueueTable table) throws SQLException {
         String keys = !Jdbc.tableVisible(c, table.keysTable()) ? keysDdl(table)
                 : hasColumn(c, table.keysTable(), "request_hash") ? "" : keysMigration(table) + ";\n";
-        return keys + (Jdbc.tableVisible(c, table.pausesTable()) ? "" : pausesDdl(table));
+        return keys + (Jdbc.tableVisible(c, table.pausesTable()) ? "" : pausesDdl(table))
+                + (Jdbc.tableVisible(c, table.limitsTable()) && Jdbc.tableVisible(c, table.inFlightTable()) ? ""
+                : limitsDdl(table));
     }
 
     /** Whether the queue table and its dead-letter table both exist. */
@@ -217,7 +243,7 @@ public final class Schema {
 
     private static String dropAll(QueueTable table) {
         return "DROP TABLE IF EXISTS " + table.name() + ", " + table.deadLetterTable() + ", " + table.keysTable()
-                + ", " + table.pausesTable();
+                + ", " + table.pausesTable() + ", " + table.limitsTable() + ", " + table.inFlightTable();
     }
 
     private static void execute(DataSource dataSource, String sql) throws SQLException {

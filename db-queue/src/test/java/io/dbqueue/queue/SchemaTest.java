@@ -71,6 +71,22 @@ class SchemaTest {
         assertTrue(admin.stats().paused());
     }
 
+    /** A schema from before limits: createIfMissing adds the tables that a limited queue's claims need. */
+    @Test
+    void aTableCreatedBeforeLimitsGainsItsLimitTables() throws Exception {
+        QueueTable table = TestDatabase.freshTable(Layout.DBQ_SEQ);
+        TestDatabase.execute("DROP TABLE " + table.limitsTable() + ", " + table.inFlightTable());
+        Schema.createIfMissing(TestDatabase.dataSource(), table);
+        QueueLocation queue = table.queue("q");
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
+            CountDownLatch handled = new CountDownLatch(1);
+            dbq.consume(QueueConfig.of(queue).withLimits(new QueueLimits(10, 1, 1)), batch -> handled.countDown());
+            dbq.producer(queue).enqueue("limited");
+            assertTrue(handled.await(30, TimeUnit.SECONDS));
+        }
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM " + table.limitsTable()));
+    }
+
     @Test
     void experimentLayoutsKeepTheirColumnsAndIndexes() {
         String ddl = Schema.ddl(QueueTable.of(Layout.QUEUE_TASKS_3));

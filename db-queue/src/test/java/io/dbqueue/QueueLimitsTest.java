@@ -1,0 +1,188 @@
+package io.dbqueue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.common.InvalidValueException;
+import io.dbqueue.queue.BatchHandler;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueLimits;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link QueueLimits} hold across instances: three doors, each with its own pool and workers, consume one queue of
+ * one database, as three processes of a service would.
+ */
+class QueueLimitsTest {
+
+    private static final int INSTANCES = 3;
+
+    static Stream<Layout> layouts() {
+        return Layout.presets().stream();
+    }
+
+    static Stream<Arguments> layoutsAndModes() {
+        return Layout.presets().stream().flatMap(layout -> Stream.of(DeliveryMode.AT_LEAST_ONCE, DeliveryMode.AT_MOST_ONCE)
+                .map(mode -> Arguments.of(layout, mode)));
+    }
+
+    /**
+     * 100 tasks a second across three instances that could each start hundreds: over 1.5 s after the first burst
+     * the started rate is within 10 % of the limit (a minute of it is the lab's rate_limit_pressure scenario).
+     */
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void theStartedRateHoldsAcrossInstances(Layout layout) throws Exception {
+        double perSecond = 100;
+        QueueLocation queue = TestDatabase.freshTable(layout).queue("rated");
+        enqueue(queue, 600);
+        QueueConfig config = QueueConfig.of(queue).withThreads(2).withBatchSize(10)
+                .withLimits(QueueLimits.rate(perSecond, 10));
+        ConcurrentLinkedQueue<Long> starts = new ConcurrentLinkedQueue<>();
+        BatchHandler record = batch -> batch.tasks().forEach(t -> starts.add(System.nanoTime()));
+        try (Instances instances = new Instances(config, i -> record)) {
+            Await.until(Duration.ofSeconds(20), "2 s of starts", () -> !starts.isEmpty()
+                    && System.nanoTime() - Collections.min(starts) > Duration.ofMillis(2_100).toNanos());
+        }
+        long first = Collections.min(starts);
+        long from = first + Duration.ofMillis(500).toNanos();
+        long to = from + Duration.ofMillis(1_500).toNanos();
+        long inWindow = starts.stream().filter(t -> t >= from && t < to).count();
+        double rate = inWindow / 1.5;
+        assertTrue(Math.abs(rate - perSecond) <= perSecond * 0.10,
+                layout.name() + ": started " + rate + " tasks/s under a limit of " + perSecond);
+    }
+
+    /** At most 4 tasks run at once across three instances of three workers, and they do reach 4. */
+    @ParameterizedTest
+    @MethodSource("layoutsAndModes")
+    void theInFlightLimitHoldsAcrossInstances(Layout layout, DeliveryMode mode) throws Exception {
+        int limit = 4;
+        QueueLocation queue = TestDatabase.freshTable(layout).queue("bounded");
+        int tasks = 60;
+        enqueue(queue, tasks);
+        QueueConfig config = QueueConfig.of(queue).withMode(mode).withThreads(3).withBatchSize(2)
+                .withLimits(QueueLimits.inFlight(limit));
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        BatchHandler work = batch -> {
+            most.accumulateAndGet(running.addAndGet(batch.tasks().size()), Math::max);
+            Thread.sleep(20); // the task's work: long enough for the instances' batches to overlap
+            running.addAndGet(-batch.tasks().size());
+            done.addAndGet(batch.tasks().size());
+        };
+        try (Instances instances = new Instances(config, i -> work)) {
+            Await.until(Duration.ofSeconds(30), "every task handled", () -> done.get() == tasks);
+        }
+        assertEquals(limit, most.get(), layout.name() + " " + mode + ": most tasks running at once");
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + queue.table().inFlightTable()),
+                "places left in flight");
+    }
+
+    /**
+     * An instance that dies holding both places of a limit of 2 (its pool closed: its heartbeats and answers fail)
+     * keeps them from the others until the lease it can no longer extend expires.
+     */
+    @Test
+    void aDeadInstancesPlacesComeBackWhenItsLeasesExpire() throws Exception {
+        Duration lease = Duration.ofSeconds(1);
+        QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("dying");
+        enqueue(queue, 2);
+        QueueConfig config = QueueConfig.of(queue).withThreads(2).withBatchSize(1).withLeaseTimeout(lease)
+                .withLimits(QueueLimits.inFlight(2));
+        CountDownLatch holding = new CountDownLatch(2);
+        CountDownLatch never = new CountDownLatch(1);
+        HikariDataSource dyingPool = TestDatabase.server().dataSource(4);
+        DbQueue dying = DbQueue.builder(dyingPool).build();
+        try {
+            dying.consume(config, batch -> {
+                holding.countDown();
+                never.await();
+            });
+            assertTrue(holding.await(10, java.util.concurrent.TimeUnit.SECONDS), "the dying instance holds both places");
+            enqueue(queue, 2);
+            CountDownLatch started = new CountDownLatch(2);
+            try (DbQueue survivor = DbQueue.builder(TestDatabase.dataSource()).build()) {
+                survivor.consume(config, batch -> started.countDown());
+                // Alive, the first instance's heartbeats keep its places past several leases.
+                assertTrue(!started.await(3 * lease.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS),
+                        "the survivor started a task while the limit's places were held");
+                long died = System.nanoTime();
+                dyingPool.close();
+                assertTrue(started.await(10, java.util.concurrent.TimeUnit.SECONDS), "the places came back");
+                assertTrue(System.nanoTime() - died >= lease.toNanos() / 2,
+                        "the places came back before the dead instance's lease could expire");
+            }
+        } finally {
+            never.countDown();
+            dying.close();
+        }
+    }
+
+    @Test
+    void exactlyOnceTakesNoLimits() {
+        QueueConfig config = QueueConfig.of(QueueTable.of(Layout.DBQ_SEQ).queue("q")).withMode(DeliveryMode.EXACTLY_ONCE);
+        InvalidValueException e = assertThrows(InvalidValueException.class,
+                () -> config.withLimits(QueueLimits.inFlight(1)));
+        assertEquals("limits", e.field());
+    }
+
+    @Test
+    void badLimitsNameTheirField() {
+        assertEquals("perSecond", assertThrows(InvalidValueException.class,
+                () -> QueueLimits.rate(-1, 1)).field());
+        assertEquals("perSecond", assertThrows(InvalidValueException.class,
+                () -> QueueLimits.rate(Double.NaN, 1)).field());
+        assertEquals("burst", assertThrows(InvalidValueException.class, () -> QueueLimits.rate(10, 0)).field());
+        assertEquals("maxInFlight", assertThrows(InvalidValueException.class, () -> QueueLimits.inFlight(-1)).field());
+    }
+
+    private static void enqueue(QueueLocation queue, int tasks) {
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
+            dbq.producer(queue).enqueueAll(IntStream.range(0, tasks).mapToObj(i -> "t" + i).toList());
+        }
+    }
+
+    /** {@link #INSTANCES} doors on pools of their own, each consuming the queue with the same config. */
+    private static final class Instances implements AutoCloseable {
+
+        private final List<HikariDataSource> pools = new ArrayList<>();
+        private final List<DbQueue> doors = new ArrayList<>();
+
+        Instances(QueueConfig config, java.util.function.IntFunction<BatchHandler> handlers) {
+            for (int i = 0; i < INSTANCES; i++) {
+                HikariDataSource pool = TestDatabase.server().dataSource(config.threads() + 2);
+                pools.add(pool);
+                DbQueue door = DbQueue.builder(pool).build();
+                doors.add(door);
+                door.consume(config, handlers.apply(i));
+            }
+        }
+
+        @Override
+        public void close() {
+            doors.forEach(DbQueue::close);
+            pools.forEach(HikariDataSource::close);
+        }
+    }
+}
