@@ -8,6 +8,7 @@ import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueGroup;
+import io.dbqueue.queue.QueueLimits;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.RetryPolicy;
@@ -200,6 +201,11 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
      * @param vacuum             When the workers vacuum their table themselves, so that a stock server's
      *                           once-a-minute autovacuum suffices.
      * @param coalesce           The queue's coalescing producer.
+     * @param rateLimit          Tasks started per second by all consumers of the queue together, in every instance
+     *                           (kept in the database); unset: no rate limit. Not with exactly-once.
+     * @param maxInFlight        The most tasks of the queue being handled at once by all its consumers together,
+     *                           in every instance; a dead instance's places come back when its leases expire.
+     *                           0: no limit. Not with exactly-once.
      */
     public record Queue(String table, QueueLayout layout, String queueName,
                         @DefaultValue("at-least-once") QueueMode mode,
@@ -216,7 +222,9 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                         Integer maxBatchesInFlight,
                         @DefaultValue Retry retry,
                         @DefaultValue Vacuum vacuum,
-                        @DefaultValue Coalesce coalesce) {
+                        @DefaultValue Coalesce coalesce,
+                        @DefaultValue RateLimit rateLimit,
+                        @DefaultValue("0") int maxInFlight) {
 
         /** The core's configuration of queue {@code id}, its vacuum, coalescing and executor checked too. */
         QueueConfig config(String id) {
@@ -227,9 +235,15 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
             QueueLocation location = check(prefix, () -> new QueueTable(table, layout(prefix))
                     .queue(queueName == null ? id : queueName));
             RetryPolicy retryPolicy = check(prefix + ".retry", retry::policy);
+            QueueLimits limits = limits(prefix);
+            if (limits.any() && mode.deliveryMode() == DeliveryMode.EXACTLY_ONCE) {
+                throw new InvalidQueuePropertyException(prefix + ".rate-limit and " + prefix + ".max-in-flight cannot"
+                        + " be used with mode exactly-once: its claim and handler share one transaction, which would"
+                        + " hold the queue's limit throughout");
+            }
             QueueConfig config = check(prefix, () -> new QueueConfig(location, mode.deliveryMode(), threads,
                     new PollSettings(batchSize, betweenTaskTimeout, noTaskTimeout, fatalCrashTimeout), retryPolicy,
-                    leaseTimeout, leaseHeartbeat, wakeup));
+                    leaseTimeout, leaseHeartbeat, wakeup, limits));
             vacuumPolicy(id);
             coalescing(id);
             if (executorBean() == null && maxBatchesInFlight != null) {
@@ -245,6 +259,12 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                         + batchesInFlight());
             }
             return config;
+        }
+
+        private QueueLimits limits(String prefix) {
+            QueueLimits rate = rateLimit.perSecond() == 0 ? QueueLimits.NONE
+                    : check(prefix + ".rate-limit", () -> QueueLimits.rate(rateLimit.perSecond(), rateLimit.bucketSize()));
+            return check(prefix, () -> rate.withMaxInFlight(maxInFlight));
         }
 
         VacuumPolicy vacuumPolicy(String id) {
@@ -292,6 +312,20 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
      * @param maxBatch The most tasks in one batch; a full batch is written at once.
      */
     public record Coalesce(@DefaultValue("0") Duration linger, @DefaultValue("100") int maxBatch) {
+    }
+
+    /**
+     * A queue's rate limit: a token bucket in the database that every instance's claims take from.
+     *
+     * @param perSecond Tasks started per second across all instances; 0: no rate limit.
+     * @param burst     How many tasks may start at once after a quiet spell. Unset: one second's worth.
+     */
+    public record RateLimit(@DefaultValue("0") double perSecond, Integer burst) {
+
+        /** The burst given, or one second's worth of tasks. */
+        int bucketSize() {
+            return burst != null ? burst : (int) Math.max(1, Math.ceil(perSecond));
+        }
     }
 
     /**

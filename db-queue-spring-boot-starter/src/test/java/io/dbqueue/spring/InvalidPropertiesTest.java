@@ -48,7 +48,9 @@ class InvalidPropertiesTest {
             "vacuum.min-interval=-1s | dbq.queues.main.vacuum.min-interval must not be negative, was PT-1S",
             "queue-name=no spaces | dbq.queues.main.queue-name must be a queue name of 1 to 128 characters",
             "wakeup=push | Failed to bind properties under 'dbq.queues.main.wakeup' to io.dbqueue.queue.Wakeup",
-            "max-batches-in-flight=4 | dbq.queues.main.max-batches-in-flight applies only with an executor"})
+            "max-batches-in-flight=4 | dbq.queues.main.max-batches-in-flight applies only with an executor",
+            "rate-limit.per-second=-1 | dbq.queues.main.rate-limit.per-second must be between 0 and 1000000, was -1.0",
+            "max-in-flight=-1 | dbq.queues.main.max-in-flight must be between 0 and 1000000, was -1"})
     void aBadQueueValueNamesItsProperty(String property, String expected) {
         assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
                 "dbq.queues.main." + property), expected);
@@ -57,8 +59,10 @@ class InvalidPropertiesTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "executor=pool | mode=exactly-once | dbq.queues.main.executor cannot be used with mode exactly-once",
+            "max-in-flight=4 | mode=exactly-once | dbq.queues.main.rate-limit and dbq.queues.main.max-in-flight cannot be used with mode exactly-once",
+            "rate-limit.per-second=10 | rate-limit.burst=0 | dbq.queues.main.rate-limit.burst must be between 1 and 1000000, was 0",
             "mode=external-executor | max-batches-in-flight=0 | dbq.queues.main.max-batches-in-flight must be at least 1, was 0"})
-    void aBadExecutorCombinationNamesItsProperty(String first, String second, String expected) {
+    void aBadCombinationNamesItsProperty(String first, String second, String expected) {
         assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
                 "dbq.queues.main." + first, "dbq.queues.main." + second), expected);
     }

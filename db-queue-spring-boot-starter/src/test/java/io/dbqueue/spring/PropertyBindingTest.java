@@ -5,6 +5,7 @@ import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueLimits;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.RetryPolicy.RetryType;
 import io.dbqueue.queue.RetryPolicy;
@@ -15,6 +16,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration;
 
 import java.time.Duration;
+import java.util.Map;
 
 import static io.dbqueue.spring.StarterTestSupport.createTable;
 import static io.dbqueue.spring.StarterTestSupport.runner;
@@ -74,6 +76,21 @@ class PropertyBindingTest {
             assertThat(properties.queues().get("orders").vacuumPolicy("orders"))
                     .isEqualTo(new VacuumPolicy(500, Duration.ofSeconds(5)));
             assertThat(properties.queues().get("orders").virtualThreads()).isTrue();
+        });
+    }
+
+    @Test
+    void limitsReachTheQueueConfig() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
+                "dbq.queues.main.rate-limit.per-second=50", "dbq.queues.main.rate-limit.burst=5",
+                "dbq.queues.main.max-in-flight=8",
+                "dbq.queues.other.table=" + table, "dbq.queues.other.layout=dbq_seq",
+                "dbq.queues.other.rate-limit.per-second=2.5").run(context -> {
+            Map<String, QueueConfig> configs = context.getBean(DbQueueProperties.class).configs();
+            assertThat(configs.get("main").limits()).isEqualTo(new QueueLimits(50, 5, 8));
+            assertThat(configs.get("other").limits()).as("burst unset: a second's worth")
+                    .isEqualTo(QueueLimits.rate(2.5, 3));
         });
     }
 
