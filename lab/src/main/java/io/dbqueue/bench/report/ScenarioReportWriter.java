@@ -4,6 +4,7 @@ import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.scenario.Fairness;
 import io.dbqueue.bench.scenario.RunResult;
+import io.dbqueue.bench.scenario.Scenario;
 import io.dbqueue.bench.scenario.ScenarioCell;
 import io.dbqueue.bench.scenario.ScenarioSummary;
 import io.dbqueue.bench.scenario.ScenarioTargets;
@@ -139,6 +140,7 @@ public final class ScenarioReportWriter {
         if (s.scenario().failures().isPresent()) {
             failures(doc, s);
         }
+        s.scenario().rateLimit().ifPresent(limit -> startedRate(doc, s, limit));
         ChartImage chart = Charts.pickup(s);
         Files.write(dir.resolve(chart.path()), chart.png());
         doc.image(chart);
@@ -191,6 +193,20 @@ public final class ScenarioReportWriter {
         doc.paragraph("Planned failures against those the workers' listener reported, every run, all tasks of the run.");
         doc.table(List.of("cell", "planned failed attempts", "failed attempts", "planned dead letters", "dead-lettered",
                 ""), rows);
+    }
+
+    private static void startedRate(Document doc, ScenarioSummary s, Scenario.RateLimit limit) {
+        List<List<String>> rows = new ArrayList<>();
+        for (ScenarioCell c : s.cells()) {
+            Range started = c.of(RunResult::startedRate);
+            rows.add(List.of(c.label(), number(limit.perSecond()), number(started.median()),
+                    started.minMax(c.runs().size()), String.format(Locale.ROOT, "%+.1f %%",
+                            100 * (started.median() - limit.perSecond()) / limit.perSecond())));
+        }
+        doc.paragraph("The queue's rate limit (QueueLimits, burst " + limit.burst() + ") against the attempts that all "
+                + s.scenario().processes() + " consumer processes together started per second within the window,"
+                + " retries included.");
+        doc.table(List.of("cell", "limit tasks/s", "started tasks/s", "min-max", "against the limit"), rows);
     }
 
     private static RunResult medianRun(ScenarioCell c) {

@@ -4,6 +4,7 @@ import io.dbqueue.DbQueue;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueGroup;
+import io.dbqueue.queue.QueueLimits;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.RetryPolicy.RetryType;
@@ -21,9 +22,10 @@ import java.util.Map;
  *
  * @param groupCap with more than one queue name, the most workers on one queue at once
  * @param attempts the retry policy's attempts (geometric from {@code backoff}); 0 keeps the library's default
+ * @param limitPerSecond the queue's rate limit, shared by every consumer process; 0: none
  */
 record ConsumerSpec(String table, Layout layout, List<String> queueNames, int workers, int batchSize, String mode,
-                    Duration work, int groupCap, int attempts, Duration backoff) {
+                    Duration work, int groupCap, int attempts, Duration backoff, double limitPerSecond, int limitBurst) {
 
     /**
      * Starts the workers through the library's front door, which also runs their wakeup listener when
@@ -37,6 +39,9 @@ record ConsumerSpec(String table, Layout layout, List<String> queueNames, int wo
                 .withPoll(wakeup.poll(batchSize)).withWakeup(wakeup.wakeup());
         if (attempts > 0) {
             config = config.withRetry(RetryPolicy.of(RetryType.GEOMETRIC, backoff, attempts));
+        }
+        if (limitPerSecond > 0) {
+            config = config.withLimits(QueueLimits.rate(limitPerSecond, limitBurst));
         }
         ScenarioHandler handler = new ScenarioHandler(work, config.retry(), events);
         DbQueue door = DbQueue.builder(dataSource).listener(handler).shutdownTimeout(Duration.ofSeconds(10)).build();
@@ -57,7 +62,8 @@ record ConsumerSpec(String table, Layout layout, List<String> queueNames, int wo
     List<String> toArgs() {
         return List.of("table=" + table, "layout=" + layout.name(), "queues=" + String.join(",", queueNames),
                 "workers=" + workers, "batch=" + batchSize, "mode=" + mode, "work-ms=" + work.toMillis(),
-                "cap=" + groupCap, "attempts=" + attempts, "backoff-ms=" + backoff.toMillis());
+                "cap=" + groupCap, "attempts=" + attempts, "backoff-ms=" + backoff.toMillis(),
+                "limit=" + limitPerSecond, "burst=" + limitBurst);
     }
 
     static ConsumerSpec fromArgs(String[] args) {
@@ -74,7 +80,8 @@ record ConsumerSpec(String table, Layout layout, List<String> queueNames, int wo
                 Integer.parseInt(required(values, "batch")), required(values, "mode"),
                 Duration.ofMillis(Long.parseLong(required(values, "work-ms"))), Integer.parseInt(required(values, "cap")),
                 Integer.parseInt(required(values, "attempts")),
-                Duration.ofMillis(Long.parseLong(required(values, "backoff-ms"))));
+                Duration.ofMillis(Long.parseLong(required(values, "backoff-ms"))),
+                Double.parseDouble(required(values, "limit")), Integer.parseInt(required(values, "burst")));
     }
 
     private static String required(Map<String, String> values, String key) {

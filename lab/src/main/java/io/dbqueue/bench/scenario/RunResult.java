@@ -21,11 +21,13 @@ import java.util.List;
  * @param threads           live threads of the consumer JVMs at the window's end (in-process: the lab's whole JVM)
  * @param rssMb             resident memory of the consumer JVMs at the window's end (in-process: the lab's)
  * @param connections       the database's connections at the window's end (producers, consumers, listeners)
+ * @param startedRate       attempts started per second within the window (claims, retries included)
  */
 public record RunResult(double throughput, long sent, long completed, Latency pickup, Latency endToEnd,
                         Latency lateness, long claimedBeforeAck, List<TenantResult> tenants, double quietPickupP95,
                         FailureCount failures, long undrained,
-                        long notifications, long switches, long threads, double rssMb, long connections) {
+                        long notifications, long switches, long threads, double rssMb, long connections,
+                        double startedRate) {
 
     /** p50, p95 and p99 in milliseconds. */
     public record Latency(double p50, double p95, double p99) {

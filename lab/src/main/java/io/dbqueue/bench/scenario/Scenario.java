@@ -19,14 +19,19 @@ import java.util.Optional;
  *
  * @param saturated   whether the workers cannot keep up (the targets compare throughput there, pickup elsewhere)
  * @param fairnessCap with fairness on, the most workers on one tenant's queue at once
+ * @param rateLimit   the queue's rate limit ({@code QueueLimits}), which every consumer process takes its share of
  */
 public record Scenario(String name, String description, double rate, Duration warmup, Duration duration, int workers,
                        int processes, Duration work, Duration delay, int batchSize, int tenants, double noisyShare,
                        Optional<Spike> spike, Optional<Failures> failures, boolean saturated, List<WakeupSetting> modes,
-                       List<Fairness> fairness, int fairnessCap, int repeat) {
+                       List<Fairness> fairness, int fairnessCap, int repeat, Optional<RateLimit> rateLimit) {
 
     /** The arrival rate is multiplied by {@code factor} from {@code start} (after the first task) for {@code length}. */
     public record Spike(Duration start, Duration length, int factor) {
+    }
+
+    /** Tasks started per second by all the consumer processes together, at most {@code burst} at once. */
+    public record RateLimit(double perSecond, int burst) {
     }
 
     /**
@@ -44,7 +49,7 @@ public record Scenario(String name, String description, double rate, Duration wa
 
     public Scenario withRepeat(int value) {
         return new Scenario(name, description, rate, warmup, duration, workers, processes, work, delay, batchSize, tenants,
-                noisyShare, spike, failures, saturated, modes, fairness, fairnessCap, value);
+                noisyShare, spike, failures, saturated, modes, fairness, fairnessCap, value, rateLimit);
     }
 
     /** When task {@code k} (from 0) is due, in nanoseconds after the first. */
@@ -136,6 +141,7 @@ public record Scenario(String name, String description, double rate, Duration wa
         m.put("fairness", fairness.stream().map(Fairness::label).toList());
         m.put("fairness_cap", fairnessCap);
         m.put("repeat", repeat);
+        rateLimit.ifPresent(r -> m.put("rate_limit", Map.of("per_second", r.perSecond(), "burst", r.burst())));
         return m;
     }
 

@@ -81,13 +81,19 @@ public final class ScenarioFile {
                 workers, processes, duration(source, "work", f.work()), duration(source, "delay", f.delay()), f.batchSize(), tenants, noisyShare,
                 f.spike().map(s -> spike(s, source + ", spike")),
                 f.failures().map(s -> failures(s, source + ", failures")), flag(source, "saturated", f.saturated()),
-                modes, fairness, cap, f.repeat());
+                modes, fairness, cap, f.repeat(), f.rateLimit().map(r -> rateLimit(r, source + ", rate_limit")));
     }
 
     private static Scenario.Spike spike(ScenarioYaml.Spike s, String where) {
         check(where, "factor", s.factor() >= 1 && s.factor() <= 100, "between 1 and 100");
         return new Scenario.Spike(duration(where, "start", s.start()), duration(where, "length", s.length()),
                 s.factor());
+    }
+
+    private static Scenario.RateLimit rateLimit(ScenarioYaml.RateLimit r, String where) {
+        check(where, "per_second", r.perSecond() > 0 && r.perSecond() <= 100_000, "between 0 and 100,000 tasks/s");
+        check(where, "burst", r.burst() >= 1 && r.burst() <= 100_000, "between 1 and 100,000");
+        return new Scenario.RateLimit(r.perSecond(), r.burst());
     }
 
     private static Scenario.Failures failures(ScenarioYaml.Failures s, String where) {

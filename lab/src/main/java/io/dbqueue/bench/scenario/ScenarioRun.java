@@ -64,7 +64,9 @@ final class ScenarioRun {
         for (int p = 0; p < scenario.processes(); p++) {
             int workers = scenario.workers() / scenario.processes() + (p < scenario.workers() % scenario.processes() ? 1 : 0);
             specs.add(new ConsumerSpec(TABLE.name(), TABLE.layout(), queues, workers, scenario.batchSize(), mode.label(),
-                    scenario.work(), Math.min(scenario.fairnessCap(), workers), attempts, backoff));
+                    scenario.work(), Math.min(scenario.fairnessCap(), workers), attempts, backoff,
+                    scenario.rateLimit().map(Scenario.RateLimit::perSecond).orElse(0.0),
+                    scenario.rateLimit().map(Scenario.RateLimit::burst).orElse(0)));
         }
         try (Consumers consumers = Consumers.start(specs, server, ledger);
              HikariDataSource producerPool = server.dataSource(PRODUCER_THREADS + 2);
@@ -96,7 +98,8 @@ final class ScenarioRun {
             return new RunResult(stats.throughput(), stats.sent(), stats.completed(), stats.pickup(e -> true),
                     stats.endToEnd(), stats.lateness(), stats.claimedBeforeAck(), stats.tenants(),
                     scenario.hasNoisyTenant() ? stats.pickup(e -> e.tenant != 0).p95() : 0, stats.failures(), stats.undrained(),
-                    notifier.sent(), consumers.switches(), process[0], Math.round(process[1] / 1e5) / 10.0, connections);
+                    notifier.sent(), consumers.switches(), process[0], Math.round(process[1] / 1e5) / 10.0, connections,
+                    ledger.claimRate(windowStart, windowEnd));
         }
     }
 

@@ -40,6 +40,9 @@ public final class ScenarioTargets {
                 }
             }
         }
+        for (ScenarioSummary s : byName.values()) {
+            s.scenario().rateLimit().ifPresent(limit -> s.cells().forEach(c -> targets.add(startedRate(s, c, limit))));
+        }
         ScenarioSummary noisy = byName.get("noisy_neighbor_saturated");
         if (noisy != null) {
             for (ScenarioCell on : noisy.cells(Fairness.ON)) {
@@ -95,6 +98,14 @@ public final class ScenarioTargets {
         return Optional.of(new Target(name + " in " + where(s, f) + ": throughput within " + lossPercent
                 + " % of the best poll (" + bestPoll.get().mode() + ")", number(value) + " vs " + number(poll)
                 + " tasks/s (" + percent(value, poll) + ")", value >= (1 - lossPercent / 100.0) * poll));
+    }
+
+    /** A rate-limited scenario: the consumer processes together start tasks at the limit, within 10 %. */
+    private static Target startedRate(ScenarioSummary s, ScenarioCell c, Scenario.RateLimit limit) {
+        double started = c.of(RunResult::startedRate).median();
+        return new Target(c.mode() + " in " + where(s, c.fairness()) + ": started rate within 10 % of the limit",
+                number(started) + " vs " + number(limit.perSecond()) + " tasks/s (" + percent(started, limit.perSecond())
+                        + ")", Math.abs(started - limit.perSecond()) <= 0.1 * limit.perSecond());
     }
 
     private static Target fairness(ScenarioCell on, ScenarioCell alone) {

@@ -3,7 +3,9 @@ package io.dbqueue.bench.scenario;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
 /**
@@ -38,6 +40,7 @@ final class TaskLedger implements TaskEvents {
     }
 
     private final Map<Long, Entry> byId = new ConcurrentHashMap<>();
+    private final Queue<Long> claims = new ConcurrentLinkedQueue<>(); // every attempt's claim, in microseconds
 
     void sent(long id, int tenant, int plannedFailures, long dueMicros, long ackMicros) {
         update(id, entry -> {
@@ -50,6 +53,7 @@ final class TaskLedger implements TaskEvents {
 
     @Override
     public void claimed(long id, int attempt, long micros) {
+        claims.add(micros);
         update(id, entry -> {
             if (entry.firstClaimMicros == 0) {
                 entry.firstClaimMicros = micros;
@@ -83,6 +87,11 @@ final class TaskLedger implements TaskEvents {
             change.accept(entry);
             return entry;
         });
+    }
+
+    /** Attempts started per second from {@code fromMicros} to {@code toMicros}, retries included. */
+    double claimRate(long fromMicros, long toMicros) {
+        return claims.stream().filter(m -> m >= fromMicros && m < toMicros).count() / ((toMicros - fromMicros) / 1e6);
     }
 
     /** Sent tasks not yet finished or dead-lettered. */

@@ -28,6 +28,8 @@ class ScenarioFileTest {
         assertEquals(List.of(Fairness.QUIET_ONLY, Fairness.OFF, Fairness.ON), noisy.fairness());
         assertEquals(6, noisy.fairnessCap());
         assertEquals(3, ScenarioFile.load("multi_process").processes());
+        assertEquals(java.util.Optional.of(new Scenario.RateLimit(60, 10)),
+                ScenarioFile.load("rate_limit_pressure").rateLimit());
     }
 
     @Test
@@ -57,6 +59,8 @@ class ScenarioFileTest {
                 "failures: 'share' must be between 0 and 1");
         assertError(dir, "name: x\nrate: 5\nworkers: 2\nspike: {start: 1s, length: 1s, factor: 0}\n",
                 "spike: 'factor' must be between 1 and 100");
+        assertError(dir, "name: x\nrate: 5\nworkers: 2\nrate_limit: {per_second: 10, burst: 0}\n",
+                "rate_limit: 'burst' must be between 1 and 100,000");
         assertError(dir, "name: x\nworkers: 2\n", "bad.yaml: 'rate' is missing");
         assertError(dir, "name: x\nrate: fast\nworkers: 2\n", "bad.yaml: 'rate' must be a number, was 'fast'");
         assertError(dir, "name: x\nrate: 5\nworkers: 2\nsaturated: maybe\n",

@@ -15,14 +15,14 @@ class ScenarioTargetsTest {
 
     private static RunResult run(double throughput, double p95, double p99, double quietP95) {
         return new RunResult(throughput, 100, 100, new RunResult.Latency(1, p95, p99), new RunResult.Latency(1, 2, 3), new RunResult.Latency(0, 0, 0), 0,
-                List.of(), quietP95, new RunResult.FailureCount(0, 0, 0, 0), 0, 0, 0, 10, 100, 5);
+                List.of(), quietP95, new RunResult.FailureCount(0, 0, 0, 0), 0, 0, 0, 10, 100, 5, throughput);
     }
 
     private static Scenario scenario(String name, boolean saturated, List<Fairness> fairness) {
         return new Scenario(name, "", 10, Duration.ofSeconds(1), Duration.ofSeconds(1), 10, 1, Duration.ZERO, Duration.ZERO, 1,
                 fairness.size() > 1 ? 5 : 1, fairness.size() > 1 ? 0.9 : 0, Optional.empty(), Optional.empty(), saturated,
                 List.of(WakeupSetting.parse("poll-100ms"), WakeupSetting.parse("notify"), WakeupSetting.parse("adaptive")),
-                fairness, 6, 1);
+                fairness, 6, 1, Optional.empty());
     }
 
     private static Map<String, Boolean> verdicts(List<ScenarioSummary> summaries) {
@@ -61,7 +61,7 @@ class ScenarioTargetsTest {
     private static RunResult late(double p99) {
         return new RunResult(10, 100, 100, new RunResult.Latency(1, 2, 3), new RunResult.Latency(1, 2, 3),
                 new RunResult.Latency(1, 2, p99), 0, List.of(), 0, new RunResult.FailureCount(0, 0, 0, 0), 0, 0, 0, 10,
-                100, 5);
+                100, 5, 10);
     }
 
     @Test
@@ -82,5 +82,20 @@ class ScenarioTargetsTest {
                 + " p95 without the noisy tenant"), "7 > 2 x 3");
         assertEquals(false, v.get("noisy_neighbor_saturated, adaptive, fairness on: quiet tenants' pickup p95 <= 2x"
                 + " their p95 without the noisy tenant"), "9 > 2 x 4");
+    }
+
+    @Test
+    void aRateLimitedScenarioStartsTasksAtItsLimit() {
+        Scenario limited = scenario("rate_limit_pressure", true, List.of(Fairness.OFF));
+        limited = new Scenario(limited.name(), "", 50, limited.warmup(), limited.duration(), 10, 3, Duration.ZERO,
+                Duration.ZERO, 1, 1,
+                0, Optional.empty(), Optional.empty(), true, limited.modes(), limited.fairness(), 3, 1,
+                Optional.of(new Scenario.RateLimit(60, 10)));
+        ScenarioSummary summary = new ScenarioSummary(limited, List.of(
+                new ScenarioCell("notify", Fairness.OFF, List.of(run(57, 4, 6, 0), run(58, 4, 6, 0), run(70, 4, 6, 0))),
+                new ScenarioCell("adaptive", Fairness.OFF, List.of(run(67, 4, 6, 0)))));
+        Map<String, Boolean> v = verdicts(List.of(summary));
+        assertEquals(true, v.get("notify in rate_limit_pressure: started rate within 10 % of the limit"), "median 58 of 60");
+        assertEquals(false, v.get("adaptive in rate_limit_pressure: started rate within 10 % of the limit"), "67 of 60");
     }
 }

@@ -16,7 +16,7 @@ class ScenarioTest {
                                      Optional<Scenario.Failures> failures) {
         return new Scenario("t", "", rate, Duration.ofSeconds(2), Duration.ofSeconds(10), 10, 1, Duration.ZERO, Duration.ZERO, 1,
                 tenants, noisyShare, spike, failures, false, List.of(WakeupSetting.parse("notify")),
-                List.of(Fairness.OFF), 10, 1);
+                List.of(Fairness.OFF), 10, 1, Optional.empty());
     }
 
     @Test
