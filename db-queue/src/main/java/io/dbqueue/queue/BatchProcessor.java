@@ -153,6 +153,16 @@ final class BatchProcessor implements AutoCloseable {
         return limiter == null ? 0 : limiter.nanosUntilNextToken();
     }
 
+    /** {@link #releasePlaces(Connection, List)} on a connection of its own. */
+    private void releasePlaces(List<Task> tasks) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            releasePlaces(c, tasks);
+        } catch (SQLException e) {
+            placesNotReleased(tasks, e);
+        }
+    }
+
     /** Gives back the in-flight places of a batch's answered tasks; a failure leaves them to expire with the lease. */
     private void releasePlaces(Connection c, List<Task> tasks) {
         if (limiter == null) {
@@ -161,9 +171,13 @@ final class BatchProcessor implements AutoCloseable {
         try {
             limiter.release(c, tasks);
         } catch (SQLException e) {
-            LOG.warn("{}: giving back the in-flight places of {} tasks failed; they come back when the leases expire: {}",
-                    queue, tasks.size(), e.toString());
+            placesNotReleased(tasks, e);
         }
+    }
+
+    private void placesNotReleased(List<Task> tasks, SQLException e) {
+        LOG.warn("{}: giving back the in-flight places of {} tasks failed; they come back when the leases expire: {}",
+                queue, tasks.size(), e.toString());
     }
 
     /** At least once: handles leased tasks, then writes their answers on a connection taken for it. */
@@ -183,7 +197,7 @@ final class BatchProcessor implements AutoCloseable {
      * Handles tasks an at-most-once claim has already deleted, and reports the answers. Under an in-flight limit
      * their places are kept by the lease heartbeat while the handler runs, and given back after.
      */
-    void handleDeleted(Claim claim) throws InterruptedException, SQLException {
+    void handleDeleted(Claim claim) throws InterruptedException {
         List<Task> tasks = claim.live();
         TaskBatch batch = new TaskBatch(queue, tasks, config.mode(), null, null);
         Throwable error;
@@ -193,10 +207,7 @@ final class BatchProcessor implements AutoCloseable {
         } finally {
             if (hold != null) {
                 hold.close();
-                try (Connection c = dataSource.getConnection()) {
-                    c.setAutoCommit(true);
-                    releasePlaces(c, tasks);
-                }
+                releasePlaces(tasks);
             }
         }
         // The tasks are already gone: a failure is reported, never retried.

@@ -126,8 +126,7 @@ interface Delivery {
         }
 
         @Override
-        public void process(BatchProcessor processor, BatchProcessor.Claim claim)
-                throws SQLException, InterruptedException {
+        public void process(BatchProcessor processor, BatchProcessor.Claim claim) throws InterruptedException {
             processor.handleDeleted(claim);
         }
     }
