@@ -47,5 +47,23 @@ final class QueueTables {
                 throw new QueueException("could not check queue table " + table.name() + ": " + e.getMessage(), e);
             }
         });
+        if (!create) {
+            configs.forEach((id, config) -> ensureLimitTables(dataSource, id, config));
+        }
+    }
+
+    /** A queue with limits needs its table's limit tables, which a schema made before limits lacks. */
+    private static void ensureLimitTables(DataSource dataSource, String id, QueueConfig config) {
+        QueueTable table = config.location().table();
+        try {
+            if (config.limits().any() && !Schema.limitsExist(dataSource, table)) {
+                throw new MissingQueueTableException("dbq.queues." + id + ": its rate-limit or max-in-flight needs the"
+                        + " tables '" + table.limitsTable() + "' and '" + table.inFlightTable() + "'; create them with"
+                        + " their CREATE TABLE IF NOT EXISTS statements from io/dbqueue/sql/" + table.layout().name()
+                        + ".sql in a migration, or set dbq.initialize-schema=always");
+            }
+        } catch (SQLException e) {
+            throw new QueueException("could not check the limit tables of " + table.name() + ": " + e.getMessage(), e);
+        }
     }
 }

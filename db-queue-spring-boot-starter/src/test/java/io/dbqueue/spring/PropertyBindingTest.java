@@ -94,6 +94,21 @@ class PropertyBindingTest {
         });
     }
 
+    /** A schema from before limits: a limited queue fails the start naming the tables, an unlimited one starts. */
+    @Test
+    void withoutAMigrationMissingLimitTablesFailTheStartOfALimitedQueue() {
+        String table = createTable(Layout.DBQ_SEQ);
+        StarterTestSupport.execute("DROP TABLE " + table + "_limits, " + table + "_in_flight");
+        runner().withPropertyValues("dbq.initialize-schema=never", "dbq.queues.main.table=" + table,
+                "dbq.queues.main.layout=dbq_seq", "dbq.queues.main.max-in-flight=2").run(context ->
+                assertThat(context).getFailure().hasRootCauseMessage("dbq.queues.main: its rate-limit or max-in-flight"
+                        + " needs the tables '" + table + "_limits' and '" + table + "_in_flight'; create them with their"
+                        + " CREATE TABLE IF NOT EXISTS statements from io/dbqueue/sql/dbq_seq.sql in a migration, or set"
+                        + " dbq.initialize-schema=always"));
+        runner().withPropertyValues("dbq.initialize-schema=never", "dbq.queues.main.table=" + table,
+                "dbq.queues.main.layout=dbq_seq").run(context -> assertThat(context).hasNotFailed());
+    }
+
     @ParameterizedTest
     @CsvSource({"at-least-once, AT_LEAST_ONCE", "exactly-once, EXACTLY_ONCE", "at-most-once, AT_MOST_ONCE",
             "AT_LEAST_ONCE, AT_LEAST_ONCE", "external-executor, AT_LEAST_ONCE"})

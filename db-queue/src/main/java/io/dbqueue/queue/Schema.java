@@ -216,6 +216,13 @@ public final class Schema {
         }
     }
 
+    /** Whether the tables of the queues' {@link QueueLimits} exist ({@link #limitsDdl}); older schemas lack them. */
+    public static boolean limitsExist(DataSource dataSource, QueueTable table) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return Jdbc.tableVisible(c, table.limitsTable()) && Jdbc.tableVisible(c, table.inFlightTable());
+        }
+    }
+
     private static boolean exists(Connection c, QueueTable table) throws SQLException {
         return Jdbc.tableVisible(c, table.name()) && Jdbc.tableVisible(c, table.deadLetterTable());
     }
