@@ -9,6 +9,7 @@ import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLimits;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.QueueWorkers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -20,7 +21,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -59,7 +63,7 @@ class QueueLimitsTest {
                 .withLimits(QueueLimits.rate(perSecond, 10));
         ConcurrentLinkedQueue<Long> starts = new ConcurrentLinkedQueue<>();
         BatchHandler record = batch -> batch.tasks().forEach(t -> starts.add(System.nanoTime()));
-        try (Instances instances = new Instances(config, i -> record)) {
+        try (Instances instances = new Instances(config, i -> record, false)) {
             Await.until(Duration.ofSeconds(20), "2 s of starts", () -> !starts.isEmpty()
                     && System.nanoTime() - Collections.min(starts) > Duration.ofMillis(2_100).toNanos());
         }
@@ -76,6 +80,16 @@ class QueueLimitsTest {
     @ParameterizedTest
     @MethodSource("layoutsAndModes")
     void theInFlightLimitHoldsAcrossInstances(Layout layout, DeliveryMode mode) throws Exception {
+        inFlightLimitHolds(layout, mode, false);
+    }
+
+    /** As above, the instances' workers only claiming and an executor of each handling the batches. */
+    @Test
+    void theInFlightLimitHoldsWithExternalExecutors() throws Exception {
+        inFlightLimitHolds(Layout.DBQ_SEQ, DeliveryMode.AT_LEAST_ONCE, true);
+    }
+
+    private static void inFlightLimitHolds(Layout layout, DeliveryMode mode, boolean executors) throws Exception {
         int limit = 4;
         QueueLocation queue = TestDatabase.freshTable(layout).queue("bounded");
         int tasks = 60;
@@ -91,7 +105,7 @@ class QueueLimitsTest {
             running.addAndGet(-batch.tasks().size());
             done.addAndGet(batch.tasks().size());
         };
-        try (Instances instances = new Instances(config, i -> work)) {
+        try (Instances instances = new Instances(config, i -> work, executors)) {
             Await.until(Duration.ofSeconds(30), "every task handled", () -> done.get() == tasks);
         }
         assertEquals(limit, most.get(), layout.name() + " " + mode + ": most tasks running at once");
@@ -163,25 +177,37 @@ class QueueLimitsTest {
         }
     }
 
-    /** {@link #INSTANCES} doors on pools of their own, each consuming the queue with the same config. */
+    /**
+     * {@link #INSTANCES} doors on pools of their own, each consuming the queue with the same config, on their workers
+     * or, with {@code executors}, on an executor of their own that takes as many batches as there are workers.
+     */
     private static final class Instances implements AutoCloseable {
 
         private final List<HikariDataSource> pools = new ArrayList<>();
         private final List<DbQueue> doors = new ArrayList<>();
+        private final List<ExecutorService> executors = new ArrayList<>();
 
-        Instances(QueueConfig config, java.util.function.IntFunction<BatchHandler> handlers) {
+        Instances(QueueConfig config, IntFunction<BatchHandler> handlers, boolean withExecutors) {
             for (int i = 0; i < INSTANCES; i++) {
-                HikariDataSource pool = TestDatabase.server().dataSource(config.threads() + 2);
+                HikariDataSource pool = TestDatabase.server().dataSource(2 * config.threads() + 2);
                 pools.add(pool);
                 DbQueue door = DbQueue.builder(pool).build();
                 doors.add(door);
-                door.consume(config, handlers.apply(i));
+                if (withExecutors) {
+                    ExecutorService executor = Executors.newFixedThreadPool(config.threads());
+                    executors.add(executor);
+                    door.consumeWithExecutor(config, handlers.apply(i), QueueWorkers.threads(config.location()),
+                            executor, config.threads());
+                } else {
+                    door.consume(config, handlers.apply(i));
+                }
             }
         }
 
         @Override
         public void close() {
             doors.forEach(DbQueue::close);
+            executors.forEach(ExecutorService::shutdownNow);
             pools.forEach(HikariDataSource::close);
         }
     }
