@@ -40,3 +40,17 @@ CREATE TABLE IF NOT EXISTS dbq_seq_priority_pauses (
     queue_name        text PRIMARY KEY,
     paused_at         timestamptz NOT NULL DEFAULT now()
 );
+-- rate limits (QueueLimits): each limited queue's token bucket, taken from by every consumer's claims
+CREATE TABLE IF NOT EXISTS dbq_seq_priority_limits (
+    queue_name        text PRIMARY KEY,
+    tokens            double precision NOT NULL,
+    taken_at          timestamptz NOT NULL
+);
+-- in-flight limits (QueueLimits): the claimed tasks being handled, until answered or their lease expires
+CREATE TABLE IF NOT EXISTS dbq_seq_priority_in_flight (
+    queue_name        text NOT NULL,
+    task_id           bigint NOT NULL,
+    total_attempt     integer NOT NULL,
+    expires_at        timestamptz NOT NULL,
+    PRIMARY KEY (queue_name, task_id, total_attempt)
+);
