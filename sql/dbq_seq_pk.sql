@@ -8,6 +8,7 @@ CREATE TABLE dbq_seq_pk (
     attempt           integer DEFAULT 0,
     reenqueue_attempt integer DEFAULT 0,
     total_attempt     integer DEFAULT 0,
+    headers           jsonb,
     PRIMARY KEY (queue_name, id)
 ) WITH (fillfactor = 50, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
 -- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters
@@ -20,7 +21,8 @@ CREATE TABLE dbq_seq_pk_dead (
     attempt           integer NOT NULL,
     reenqueue_attempt integer NOT NULL,
     total_attempt     integer NOT NULL,
-    last_error        text
+    last_error        text,
+    headers           jsonb
 );
 CREATE INDEX dbq_seq_pk_dead_queue_idx ON dbq_seq_pk_dead (queue_name, id);
 -- idempotency keys: a repeated key is answered with its first task's id until the key is purged

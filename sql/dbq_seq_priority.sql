@@ -9,6 +9,7 @@ CREATE TABLE dbq_seq_priority (
     reenqueue_attempt integer DEFAULT 0,
     total_attempt     integer DEFAULT 0,
     priority          smallint NOT NULL DEFAULT 0,
+    headers           jsonb,
     PRIMARY KEY (id)
 ) WITH (fillfactor = 50, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
 CREATE INDEX dbq_seq_priority_claim_idx ON dbq_seq_priority USING btree (queue_name, priority DESC, id) WHERE queue_name IS NOT NULL;
@@ -22,7 +23,8 @@ CREATE TABLE dbq_seq_priority_dead (
     attempt           integer NOT NULL,
     reenqueue_attempt integer NOT NULL,
     total_attempt     integer NOT NULL,
-    last_error        text
+    last_error        text,
+    headers           jsonb
 );
 CREATE INDEX dbq_seq_priority_dead_queue_idx ON dbq_seq_priority_dead (queue_name, id);
 -- idempotency keys: a repeated key is answered with its first task's id until the key is purged

@@ -8,6 +8,7 @@ CREATE TABLE queue_tasks_3 (
     attempt           integer DEFAULT 0,
     reenqueue_attempt integer DEFAULT 0,
     total_attempt     integer DEFAULT 0,
+    headers           jsonb,
     request_id        text,
     PRIMARY KEY (id)
 ) WITH (fillfactor = 30, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
@@ -22,7 +23,8 @@ CREATE TABLE queue_tasks_3_dead (
     attempt           integer NOT NULL,
     reenqueue_attempt integer NOT NULL,
     total_attempt     integer NOT NULL,
-    last_error        text
+    last_error        text,
+    headers           jsonb
 );
 CREATE INDEX queue_tasks_3_dead_queue_idx ON queue_tasks_3_dead (queue_name, id);
 -- idempotency keys: a repeated key is answered with its first task's id until the key is purged

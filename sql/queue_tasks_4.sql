@@ -8,6 +8,7 @@ CREATE TABLE queue_tasks_4 (
     attempt           integer DEFAULT 0,
     reenqueue_attempt integer DEFAULT 0,
     total_attempt     integer DEFAULT 0,
+    headers           jsonb,
     request_id        text,
     PRIMARY KEY (id)
 ) PARTITION BY HASH (id);
@@ -28,7 +29,8 @@ CREATE TABLE queue_tasks_4_dead (
     attempt           integer NOT NULL,
     reenqueue_attempt integer NOT NULL,
     total_attempt     integer NOT NULL,
-    last_error        text
+    last_error        text,
+    headers           jsonb
 );
 CREATE INDEX queue_tasks_4_dead_queue_idx ON queue_tasks_4_dead (queue_name, id);
 -- idempotency keys: a repeated key is answered with its first task's id until the key is purged

@@ -13,6 +13,7 @@ import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.maintenance.VacuumPolicy;
 import io.dbqueue.queue.BatchHandler;
 import io.dbqueue.queue.CoalescingProducer;
+import io.dbqueue.queue.EnqueueInterceptor;
 import io.dbqueue.queue.FailureLog;
 import io.dbqueue.queue.PauseWatch;
 import io.dbqueue.queue.QueueAdmin;
@@ -68,6 +69,7 @@ public final class DbQueue implements AutoCloseable {
     private final DataSource dataSource;
     private final Transactions transactions;
     private final QueueListener listener;
+    private final EnqueueInterceptor interceptor; // null: none
     private final QueueListener failureLog;
     private final LogListener logListener;
     private final Duration notifyInterval;
@@ -93,6 +95,7 @@ public final class DbQueue implements AutoCloseable {
         this.dataSource = builder.dataSource;
         this.transactions = builder.transactions;
         this.listener = builder.listener;
+        this.interceptor = builder.interceptor;
         this.failureLog = FailureLog.of(builder.failureLogging);
         this.logListener = builder.logListener;
         this.notifyInterval = builder.notifyInterval;
@@ -132,7 +135,8 @@ public final class DbQueue implements AutoCloseable {
     public synchronized QueueProducer producer(QueueLocation queue, Wakeup consumers) {
         open();
         maintenance.purgeKeys(queue.table());
-        return new QueueProducer(dataSource, queue, listener, transactions, notifierFor(consumers));
+        QueueProducer producer = new QueueProducer(dataSource, queue, listener, transactions, notifierFor(consumers));
+        return interceptor == null ? producer : producer.intercepted(interceptor);
     }
 
     /**
@@ -332,6 +336,7 @@ public final class DbQueue implements AutoCloseable {
         private final DataSource dataSource;
         private Transactions transactions = Transactions.JDBC;
         private QueueListener listener = QueueListener.NONE;
+        private EnqueueInterceptor interceptor;
         private LogListener logListener = LogListener.NONE;
         private FailureLog.Level failureLogging = FailureLog.Level.WARN;
         private Duration notifyInterval = QueueNotifier.DEFAULT_INTERVAL;
@@ -361,6 +366,16 @@ public final class DbQueue implements AutoCloseable {
         /** Hears of every queue producer's and consumer's work, e.g. for metrics; default none. */
         public Builder listener(QueueListener value) {
             this.listener = Objects.requireNonNull(value, "listener");
+            return this;
+        }
+
+        /**
+         * Runs around every enqueue call of this door's {@link #producer}s, e.g. to put a trace context into the
+         * tasks' headers; default none. The coalescing producers' merged batches and keyed enqueues are not
+         * intercepted.
+         */
+        public Builder enqueueInterceptor(EnqueueInterceptor value) {
+            this.interceptor = Objects.requireNonNull(value, "enqueueInterceptor");
             return this;
         }
 

@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** Lists, requeues and deletes the failed tasks of one queue. */
@@ -17,11 +18,14 @@ public final class DeadLetters {
     private final DataSource dataSource;
     private final QueueLocation location;
     private final QueueSql sql;
+    /** The statements that read or move whole tasks, headers included where the table has them. */
+    private final HeadersAwareSql taskSql;
 
     public DeadLetters(DataSource dataSource, QueueLocation location) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.location = Objects.requireNonNull(location, "location");
         this.sql = new QueueSql(location.table());
+        this.taskSql = new HeadersAwareSql(location.table());
     }
 
     /** Up to {@code limit} failed tasks with an id above {@code afterId}, oldest first (page with the last id). */
@@ -30,7 +34,8 @@ public final class DeadLetters {
             throw new IllegalArgumentException("limit must be between 1 and " + MAX_PAGE + ", was " + limit);
         }
         return Jdbc.autoCommitted(dataSource, "list dead letters of " + location, c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.listDead)) {
+            QueueSql statements = taskSql.on(c);
+            try (PreparedStatement ps = c.prepareStatement(statements.listDead)) {
                 ps.setString(1, location.queueName());
                 ps.setLong(2, afterId);
                 ps.setInt(3, limit);
@@ -39,7 +44,8 @@ public final class DeadLetters {
                     while (rs.next()) {
                         tasks.add(new DeadTask(rs.getLong(1), rs.getString(2), rs.getString(3),
                                 rs.getTimestamp(4).toInstant(), rs.getTimestamp(8).toInstant(), rs.getInt(5),
-                                rs.getInt(6), rs.getInt(7), rs.getString(9)));
+                                rs.getInt(6), rs.getInt(7), rs.getString(9),
+                                statements.headers ? TaskHeaders.parse(rs.getString(10)) : Map.of()));
                     }
                 }
                 return tasks;
@@ -63,12 +69,12 @@ public final class DeadLetters {
     public int requeue(List<Long> ids) {
         long[] values = ids(ids);
         return Jdbc.autoCommitted(dataSource, "requeue dead letters of " + location,
-                c -> Jdbc.update(c, sql.requeueDead, location.queueName(), Jdbc.longs(c, values)));
+                c -> Jdbc.update(c, taskSql.on(c).requeueDead, location.queueName(), Jdbc.longs(c, values)));
     }
 
     public int requeueAll() {
         return Jdbc.autoCommitted(dataSource, "requeue dead letters of " + location,
-                c -> Jdbc.update(c, sql.requeueAllDead, location.queueName()));
+                c -> Jdbc.update(c, taskSql.on(c).requeueAllDead, location.queueName()));
     }
 
     /** Deletes the given failed tasks for good. Returns how many were deleted. */

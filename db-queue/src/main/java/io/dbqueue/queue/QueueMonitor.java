@@ -41,11 +41,13 @@ public final class QueueMonitor {
     private final DataSource dataSource;
     private final QueueLocation location;
     private final QueueSql sql;
+    private final HeadersAwareSql taskSql;
 
     public QueueMonitor(DataSource dataSource, QueueLocation location) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.location = Objects.requireNonNull(location, "location");
         this.sql = new QueueSql(location.table());
+        this.taskSql = new HeadersAwareSql(location.table());
     }
 
     public QueueLocation location() {
@@ -87,10 +89,11 @@ public final class QueueMonitor {
             throw new IllegalArgumentException("limit must be at least 1, was " + limit);
         }
         return Jdbc.autoCommitted(dataSource, "read tasks of " + location, c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.peek)) {
+            QueueSql statements = taskSql.on(c);
+            try (PreparedStatement ps = c.prepareStatement(statements.peek)) {
                 ps.setString(1, location.queueName());
                 ps.setInt(2, limit);
-                return tasks(ps);
+                return tasks(statements, ps);
             }
         });
     }
@@ -98,9 +101,10 @@ public final class QueueMonitor {
     /** Deletes every task of the queue, claimed ones included, and returns them by id. */
     public List<Task> purge() {
         return Jdbc.autoCommitted(dataSource, "purge " + location, c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.purge)) {
+            QueueSql statements = taskSql.on(c);
+            try (PreparedStatement ps = c.prepareStatement(statements.purge)) {
                 ps.setString(1, location.queueName());
-                return tasks(ps);
+                return tasks(statements, ps);
             }
         });
     }
@@ -109,11 +113,11 @@ public final class QueueMonitor {
         return Duration.ofNanos((long) (seconds * 1e9));
     }
 
-    private List<Task> tasks(PreparedStatement ps) throws SQLException {
+    private static List<Task> tasks(QueueSql statements, PreparedStatement ps) throws SQLException {
         List<Task> tasks = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                tasks.add(sql.task(rs));
+                tasks.add(statements.task(rs));
             }
         }
         return tasks;

@@ -1,5 +1,7 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.InvalidValueException;
+import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
 import io.dbqueue.wakeup.ListenerPresence;
@@ -14,11 +16,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ToIntFunction;
 import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Puts tasks into one queue. A batch is a single INSERT of unnested arrays: one statement, one
@@ -42,6 +48,8 @@ import java.util.stream.IntStream;
  * {@link io.dbqueue.common.CommitOutcomeUnknownException}: it may have been stored.
  */
 public final class QueueProducer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueProducer.class);
 
     /**
      * The answer to an enqueue with an idempotency key.
@@ -70,7 +78,11 @@ public final class QueueProducer {
     private final QueueNotifier notifier; // null: no wakeups
     private final QueueListener notified; // the notifier as a listener, its failures logged, never the caller's
     private final QueueSql sql;
+    /** The enqueues with headers, which only a table with the headers column takes. */
+    private final HeadersAwareSql headerSql;
     private final Transactions transactions;
+    private final EnqueueInterceptor interceptor; // null: none
+    private final AtomicBoolean droppedHeadersLogged = new AtomicBoolean();
 
     public QueueProducer(DataSource dataSource, QueueLocation location) {
         this(dataSource, location, QueueListener.NONE);
@@ -94,6 +106,11 @@ public final class QueueProducer {
      */
     public QueueProducer(DataSource dataSource, QueueLocation location, QueueListener listener,
                          Transactions transactions, QueueNotifier notifier) {
+        this(dataSource, location, listener, transactions, notifier, null);
+    }
+
+    private QueueProducer(DataSource dataSource, QueueLocation location, QueueListener listener,
+                          Transactions transactions, QueueNotifier notifier, EnqueueInterceptor interceptor) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.location = Objects.requireNonNull(location, "location");
         this.listener = SafeListener.wrap(Objects.requireNonNull(listener, "listener"));
@@ -101,6 +118,14 @@ public final class QueueProducer {
         this.notifier = notifier;
         this.notified = notifier == null ? QueueListener.NONE : SafeListener.wrap(notifier);
         this.sql = new QueueSql(location.table());
+        this.headerSql = new HeadersAwareSql(location.table());
+        this.interceptor = interceptor;
+    }
+
+    /** This producer with every enqueue call (but the keyed ones) run through {@code interceptor}. */
+    public QueueProducer intercepted(EnqueueInterceptor interceptor) {
+        return new QueueProducer(dataSource, location, listener, transactions, notifier,
+                Objects.requireNonNull(interceptor, "interceptor"));
     }
 
     public QueueLocation location() {
@@ -123,10 +148,54 @@ public final class QueueProducer {
     }
 
     public List<Long> enqueueAll(List<String> payloads, Duration delay) {
+        return send(checkedPayloads(payloads), null, delay);
+    }
+
+    /**
+     * Enqueues one task, due now, with {@code headers} (a flat map of strings the handler reads as
+     * {@link Task#headers}), and commits. The table needs the {@code headers} column ({@link Schema#headersMigration}).
+     */
+    public long enqueue(String payload, Map<String, String> headers) {
+        return enqueueAll(List.of(checkedPayload(payload)), List.of(TaskHeaders.checked("headers", headers)),
+                Duration.ZERO).get(0);
+    }
+
+    /** As {@link #enqueueAll(List, Duration)}, {@code headers.get(i)} the headers of {@code payloads.get(i)}. */
+    public List<Long> enqueueAll(List<String> payloads, List<Map<String, String>> headers, Duration delay) {
         String[] values = checkedPayloads(payloads);
+        return send(values, checkedHeaders(headers, values.length), delay);
+    }
+
+    /** Enqueues {@code values} with {@code headers} (null: none given), through the interceptor if there is one. */
+    private List<Long> send(String[] values, List<Map<String, String>> headers, Duration delay) {
         checkDelay(delay);
-        Jdbc.Work<List<Long>> notifying = notifier != null && delay.isZero() ? c -> insertNotifying(c, values) : null;
-        return write(c -> insert(c, values, delay), notifying, false, List::size);
+        try {
+            return intercepted(values.length, added -> {
+                if (headers == null && added.isEmpty()) {
+                    Jdbc.Work<List<Long>> notifying = notifier != null && delay.isZero()
+                            ? c -> insertNotifying(c, values) : null;
+                    return write(c -> insert(c, values, delay), notifying, false, List::size);
+                }
+                return write(c -> insert(c, values, headers, added, delay), null, false, List::size);
+            });
+        } catch (SQLException e) {
+            // Only an interceptor's own SQLException gets here: the write throws QueueException.
+            throw new QueueException("enqueue into " + location + " failed in its interceptor: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code enqueue} given the interceptor's headers, run through it; with none, given no headers. */
+    private <T> T intercepted(int tasks, Headed<T> enqueue) throws SQLException {
+        if (interceptor == null) {
+            return enqueue.run(Map.of());
+        }
+        Map<String, String> added = new LinkedHashMap<>();
+        return interceptor.around(location, tasks, added,
+                () -> enqueue.run(TaskHeaders.checked("interceptor's headers", added)));
+    }
+
+    private interface Headed<T> {
+        T run(Map<String, String> added) throws SQLException;
     }
 
     /**
@@ -169,10 +238,21 @@ public final class QueueProducer {
      * (Spring's: after the commit), else at once.
      */
     public List<Long> enqueueAll(Connection connection, List<String> payloads, Duration delay) throws SQLException {
+        return enqueueAll(connection, payloads, null, delay);
+    }
+
+    /**
+     * As {@link #enqueueAll(Connection, List, Duration)}, {@code headers.get(i)} the headers of {@code payloads.get(i)}
+     * (null: none); the table needs the {@code headers} column ({@link Schema#headersMigration}).
+     */
+    public List<Long> enqueueAll(Connection connection, List<String> payloads, List<Map<String, String>> headers,
+                                 Duration delay) throws SQLException {
         Objects.requireNonNull(connection, "connection");
         String[] values = checkedPayloads(payloads);
+        List<Map<String, String>> given = headers == null ? null : checkedHeaders(headers, values.length);
         checkDelay(delay);
-        List<Long> ids = insert(connection, values, delay);
+        List<Long> ids = intercepted(values.length, added -> given == null && added.isEmpty()
+                ? insert(connection, values, delay) : insert(connection, values, given, added, delay));
         transactions.afterCommit(() -> reportEnqueued(ids.size()));
         return ids;
     }
@@ -500,6 +580,58 @@ public final class QueueProducer {
             ps.setArray(4, Jdbc.texts(c, payloads));
             return ids(ps.executeQuery(), payloads.length);
         }
+    }
+
+    /**
+     * The insert of tasks with headers: {@code given} per task (null: none), {@code added} (the interceptor's) on
+     * each. On a table without the headers column, given headers throw and added ones are dropped.
+     */
+    private List<Long> insert(Connection c, String[] payloads, List<Map<String, String>> given,
+                              Map<String, String> added, Duration delay) throws SQLException {
+        QueueSql statements = headerSql.on(c);
+        if (!statements.headers) {
+            if (given != null) {
+                throw new IllegalStateException(location.table().name() + " has no headers column to store the"
+                        + " tasks' headers in: add it with Schema.headersMigration (or Schema.createIfMissing)");
+            }
+            if (droppedHeadersLogged.compareAndSet(false, true)) {
+                LOG.warn("dbq: {} has no headers column; the enqueue interceptor's headers {} are dropped until it"
+                        + " is added (Schema.headersMigration)", location.table().name(), added.keySet());
+            }
+            return insert(c, payloads, delay);
+        }
+        String[] headers = new String[payloads.length];
+        for (int i = 0; i < headers.length; i++) {
+            Map<String, String> merged = given == null ? added : given.get(i);
+            if (given != null && !added.isEmpty()) {
+                merged = new LinkedHashMap<>(merged);
+                merged.putAll(added);
+            }
+            headers[i] = TaskHeaders.json(merged);
+        }
+        boolean delayed = !delay.isZero();
+        try (PreparedStatement ps = c.prepareStatement(delayed ? statements.enqueueWithHeadersDelayed
+                : statements.enqueueWithHeaders)) {
+            int p = 1;
+            ps.setString(p++, location.queueName());
+            if (delayed) {
+                ps.setLong(p++, delay.toNanos() / 1000);
+            }
+            ps.setArray(p++, Jdbc.texts(c, payloads));
+            ps.setArray(p, Jdbc.texts(c, headers));
+            return ids(ps.executeQuery(), payloads.length);
+        }
+    }
+
+    private static List<Map<String, String>> checkedHeaders(List<Map<String, String>> headers, int payloads) {
+        if (headers == null || headers.size() != payloads) {
+            throw new InvalidValueException("headers", "must hold one map (empty for none) per payload, "
+                    + payloads + " payloads", headers == null ? null : headers.size() + " maps");
+        }
+        for (int i = 0; i < headers.size(); i++) {
+            TaskHeaders.checked("headers[" + i + "]", headers.get(i));
+        }
+        return headers;
     }
 
     private static List<Long> ids(ResultSet result, int expected) throws SQLException {

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every statement the library runs against one queue table, in one place. Only the validated
@@ -25,9 +26,29 @@ final class QueueSql {
     /** Lets the rest of the statement's transaction commit without waiting for a WAL flush. */
     static final String NO_FLUSH = "set_config('synchronous_commit', 'off', true)";
     private static final String TASK_COLUMNS = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
-    /** The columns a task is read from: {@link #TASK_COLUMNS}, and its priority where the layout has priorities. */
+    /**
+     * The columns a task is read from: {@link #TASK_COLUMNS}, its priority where the layout has priorities, and its
+     * headers where the table has them.
+     */
     private final String taskColumns;
     private final boolean priorities;
+
+    /**
+     * Whether the table has the {@code headers} column ({@link Schema#headersMigration}): then the statements that
+     * return or move tasks carry it, and {@link #enqueueWithHeaders} exists. Without it they are as before it was
+     * added, so that a table that lacks it (or a producer that gives none) runs exactly the statements it ran then.
+     */
+    final boolean headers;
+    /**
+     * {@link #enqueue} with a jsonb headers object per task (null elements: none); params: queue, text[] payloads,
+     * text[] headers. Null without the column.
+     */
+    final String enqueueWithHeaders;
+    /**
+     * {@link #enqueueDelayed} with headers; params: queue, delay in microseconds, text[] payloads, text[] headers.
+     * Null without the column.
+     */
+    final String enqueueWithHeadersDelayed;
 
     final String enqueue;
     /** {@link #enqueue} and the queue's notification in one statement: params as enqueue's, then the notification's. */
@@ -112,7 +133,13 @@ final class QueueSql {
      */
     static final int NEXT_DUE_ROWS = 100;
 
+    /** The statements of a table without the {@code headers} column, or that ignore it. */
     QueueSql(QueueTable table) {
+        this(table, false);
+    }
+
+    QueueSql(QueueTable table, boolean headers) {
+        this.headers = headers;
         String t = table.name();
         String dead = table.deadLetterTable();
         boolean byId = table.layout().claimOrder().bySequence();
@@ -120,7 +147,7 @@ final class QueueSql {
         claimsFromFloor = table.layout().claimOrder() == ClaimOrder.ID;
         String floor = claimsFromFloor ? " AND id >= ?" : "";
         priorities = table.layout().priorities();
-        taskColumns = TASK_COLUMNS + (priorities ? ", priority" : "");
+        taskColumns = TASK_COLUMNS + (priorities ? ", priority" : "") + (headers ? ", headers" : "");
         tableName = t;
         byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
         claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
@@ -135,6 +162,12 @@ final class QueueSql {
                 + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         enqueueNotifying = enqueue + "; " + ListenerPresence.NOTIFY_IN_TRANSACTION;
+        String withHeaders = " FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS u(p, h, n) RETURNING id";
+        enqueueWithHeaders = !headers ? null : "INSERT INTO " + t + " (queue_name, payload, headers, next_process_at)"
+                + " SELECT ?, p, h::jsonb, now()" + (byId ? "" : " + (n - 1) * interval '1 microsecond'") + withHeaders;
+        enqueueWithHeadersDelayed = !headers ? null : "INSERT INTO " + t
+                + " (queue_name, payload, headers, next_process_at)"
+                + " SELECT ?, p, h::jsonb, now() + (? + n - 1) * interval '1 microsecond'" + withHeaders;
         // params: queue, delay in microseconds, text[] payloads
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
@@ -174,21 +207,23 @@ final class QueueSql {
                 + " FROM unnest(?::bigint[], ?::int[]) AS h(id, attempt)"
                 + " WHERE t.id = h.id AND t.attempt = h.attempt" + ofQueue();
         // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, [queue]
+        String movedHeaders = headers ? ", headers" : "";
         deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
                 + " AS f(id, attempt, total_attempt, error)),"
                 + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id" + ofQueue()
                 + " RETURNING t.*)"
                 + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
-                + " total_attempt, last_error)"
+                + " total_attempt, last_error" + movedHeaders + ")"
                 + " SELECT m.id, m.queue_name, m.payload, m.created_at, f.attempt, m.reenqueue_attempt,"
-                + " f.total_attempt, f.error FROM moved m JOIN failed f ON f.id = m.id";
+                + " f.total_attempt, f.error" + (headers ? ", m.headers" : "") + " FROM moved m JOIN failed f ON f.id = m.id";
         // params: queue, after id, limit
         listDead = "SELECT id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt,"
-                + " failed_at, last_error FROM " + dead + " WHERE queue_name = ? AND id > ? ORDER BY id LIMIT ?";
+                + " failed_at, last_error" + movedHeaders + " FROM " + dead + " WHERE queue_name = ? AND id > ? ORDER BY id LIMIT ?";
         countDead = "SELECT count(*) FROM " + dead + " WHERE queue_name = ?";
         // A requeued task keeps its id, so that an operator can follow it (and its idempotency key still names it).
-        String requeue = " INSERT INTO " + t + " (id, queue_name, payload, created_at, reenqueue_attempt, total_attempt)"
-                + " SELECT id, queue_name, payload, created_at, reenqueue_attempt, total_attempt FROM moved";
+        String requeue = " INSERT INTO " + t + " (id, queue_name, payload, created_at, reenqueue_attempt, total_attempt"
+                + movedHeaders + ") SELECT id, queue_name, payload, created_at, reenqueue_attempt, total_attempt"
+                + movedHeaders + " FROM moved";
         // params: queue, bigint[] ids
         requeueDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])"
                 + " RETURNING *)" + requeue;
@@ -278,7 +313,8 @@ final class QueueSql {
     /** A task from a row of {@link #taskColumns}. */
     Task task(ResultSet rs) throws SQLException {
         return new Task(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(), rs.getInt(5),
-                rs.getInt(6), rs.getInt(7), priorities ? rs.getInt(8) : 0);
+                rs.getInt(6), rs.getInt(7), priorities ? rs.getInt(8) : 0,
+                headers ? TaskHeaders.parse(rs.getString(priorities ? 9 : 8)) : Map.of());
     }
 
     /**
@@ -416,7 +452,8 @@ final class QueueSql {
      */
     String lockingClaim(int limit) {
         return "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
-                + " total_attempt + 1" + (priorities ? ", priority" : "") + dueRows + limit + " FOR UPDATE SKIP LOCKED";
+                + " total_attempt + 1" + (priorities ? ", priority" : "") + (headers ? ", headers" : "") + dueRows + limit
+                + " FOR UPDATE SKIP LOCKED";
     }
 
     /** At most once: the task is gone once claimed, so this delete must be durable before it is handed out. */

@@ -40,6 +40,7 @@ public final class Schema {
         if (layout.priorities()) {
             sql.append("    priority          smallint NOT NULL DEFAULT 0,\n");
         }
+        sql.append("    headers           jsonb,\n");
         if (layout.requestId()) {
             sql.append("    request_id        text,\n");
         }
@@ -80,7 +81,8 @@ public final class Schema {
                 .append("    attempt           integer NOT NULL,\n")
                 .append("    reenqueue_attempt integer NOT NULL,\n")
                 .append("    total_attempt     integer NOT NULL,\n")
-                .append("    last_error        text\n")
+                .append("    last_error        text,\n")
+                .append("    headers           jsonb\n")
                 .append(");\n")
                 .append("CREATE INDEX ").append(table.deadLetterTable()).append("_queue_idx ON ")
                 .append(table.deadLetterTable()).append(" (queue_name, id);\n")
@@ -171,6 +173,22 @@ public final class Schema {
         return "ALTER TABLE " + table.keysTable() + " ADD COLUMN IF NOT EXISTS request_hash text";
     }
 
+    /**
+     * Adds the nullable {@code headers} column (a task's headers as a flat JSON object of strings) to a queue table
+     * and its dead-letter table created before headers existed; applied by hand, it is the whole migration. Adding
+     * a nullable column without a default rewrites nothing. Until a table has it, the library reads and writes its
+     * tasks without headers.
+     */
+    public static String headersMigration(QueueTable table) {
+        return "ALTER TABLE " + table.name() + " ADD COLUMN IF NOT EXISTS headers jsonb;\n"
+                + "ALTER TABLE " + table.deadLetterTable() + " ADD COLUMN IF NOT EXISTS headers jsonb;\n";
+    }
+
+    /** Whether {@code table} has the {@code headers} column ({@link #headersMigration}). */
+    static boolean hasHeaders(Connection c, QueueTable table) throws SQLException {
+        return hasColumn(c, table.name(), "headers") && hasColumn(c, table.deadLetterTable(), "headers");
+    }
+
     public static void create(DataSource dataSource, QueueTable table) throws SQLException {
         execute(dataSource, ddl(table));
     }
@@ -178,7 +196,8 @@ public final class Schema {
     /**
      * Creates the table unless it exists, and its idempotency keys and pauses tables, which tables created by
      * earlier versions lack, unless they exist, and the keys' {@code request_hash} column, which earlier
-     * keys tables lack ({@link #keysMigration}); nothing is run on a complete schema, so a role
+     * keys tables lack ({@link #keysMigration}), and the tasks' {@code headers} column ({@link #headersMigration});
+     * nothing is run on a complete schema, so a role
      * without the right to create may start against it. An advisory lock on the table name serialises concurrent
      * callers, so several instances of a service can start at once.
      */
@@ -206,7 +225,8 @@ public final class Schema {
                 : hasColumn(c, table.keysTable(), "request_hash") ? "" : keysMigration(table) + ";\n";
         return keys + (Jdbc.tableVisible(c, table.pausesTable()) ? "" : pausesDdl(table))
                 + (Jdbc.tableVisible(c, table.limitsTable()) && Jdbc.tableVisible(c, table.inFlightTable()) ? ""
-                : limitsDdl(table));
+                : limitsDdl(table))
+                + (hasHeaders(c, table) ? "" : headersMigration(table));
     }
 
     /** Whether the queue table and its dead-letter table both exist. */

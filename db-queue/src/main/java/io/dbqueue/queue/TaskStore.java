@@ -19,6 +19,8 @@ final class TaskStore {
 
     private final QueueLocation location;
     private final QueueSql sql;
+    /** The statements that return or move whole tasks, headers included where the table has them. */
+    private final HeadersAwareSql taskSql;
     private final boolean partitioned;
     private final ClaimCursor cursor; // null: the layout claims from the start (next_process_at or priority order)
     // A queue's workers claim with one mode and batch size: the statement is built once, not per claim.
@@ -37,6 +39,7 @@ final class TaskStore {
     TaskStore(QueueLocation location, Duration rescanInterval) {
         this.location = location;
         this.sql = new QueueSql(location.table());
+        this.taskSql = new HeadersAwareSql(location.table());
         this.partitioned = location.table().layout().partitions() > 0;
         this.cursor = sql.claimsFromFloor ? new ClaimCursor(rescanInterval) : null;
         this.batchOrder = location.table().layout().priorities() ? BY_PRIORITY : BY_ID;
@@ -48,8 +51,8 @@ final class TaskStore {
      */
     List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
         long floor = cursor == null ? ClaimCursor.FROM_START : cursor.floor();
-        ClaimStatement claim = claimStatement(mode, limit);
-        try (PreparedStatement ps = c.prepareStatement(claim.sql())) {
+        ClaimStatement claim = claimStatement(c, mode, limit);
+        try (PreparedStatement ps = c.prepareStatement(claim.statement())) {
             bindClaim(ps, claim.delivery(), lease, floor);
             ps.execute();
             for (int i = 0; i < claim.resultsBefore(); i++) {
@@ -58,7 +61,7 @@ final class TaskStore {
             List<Task> tasks = new ArrayList<>(limit);
             try (ResultSet rs = ps.getResultSet()) {
                 while (rs.next()) {
-                    tasks.add(sql.task(rs));
+                    tasks.add(claim.sql().task(rs));
                 }
             }
             tasks.sort(batchOrder);
@@ -107,19 +110,24 @@ final class TaskStore {
         }
     }
 
-    private ClaimStatement claimStatement(DeliveryMode mode, int limit) {
+    private ClaimStatement claimStatement(Connection c, DeliveryMode mode, int limit) throws SQLException {
         ClaimStatement claim = lastClaim;
         if (claim == null || claim.mode() != mode || claim.limit() != limit) {
             Delivery delivery = Delivery.of(mode);
-            claim = new ClaimStatement(mode, limit, delivery, sql.claimComposite(delivery, limit),
-                    sql.resultsBeforeClaim(delivery));
+            QueueSql statements = taskSql.on(c);
+            claim = new ClaimStatement(mode, limit, delivery, statements, statements.claimComposite(delivery, limit),
+                    statements.resultsBeforeClaim(delivery));
             lastClaim = claim;
         }
         return claim;
     }
 
-    /** @param resultsBefore how many results precede the claim's in the composite statement */
-    private record ClaimStatement(DeliveryMode mode, int limit, Delivery delivery, String sql, int resultsBefore) {
+    /**
+     * @param sql           the statements it is one of, which read its rows
+     * @param resultsBefore how many results precede the claim's in the composite statement
+     */
+    private record ClaimStatement(DeliveryMode mode, int limit, Delivery delivery, QueueSql sql, String statement,
+                                  int resultsBefore) {
     }
 
     /**
@@ -205,7 +213,8 @@ final class TaskStore {
         for (int i = 0; i < tasks.size(); i++) {
             messages[i] = errors.get(tasks.get(i)).replace('\0', ' ');
         }
-        Jdbc.update(c, sql.deadLetter, byId(Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
+        Jdbc.update(c, taskSql.on(c).deadLetter, byId(Jdbc.longs(c, ids(tasks)),
+                Jdbc.ints(c, counter(tasks, Task::attempt)),
                 Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages)));
     }
 
