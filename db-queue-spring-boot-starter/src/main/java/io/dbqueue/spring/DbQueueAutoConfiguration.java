@@ -175,8 +175,10 @@ public class DbQueueAutoConfiguration {
     @ConditionalOnMissingBean
     public QueueConsumerWorkers dbQueueConsumerWorkers(DbQueue door, DbQueueProperties properties,
                                                        ObjectProvider<QueueConsumer> consumers, BeanFactory beans,
-                                                       Environment environment) {
-        return new QueueConsumerWorkers(door, properties, consumers, beans, Threading.VIRTUAL.isActive(environment));
+                                                       Environment environment,
+                                                       ObjectProvider<QueueConsumerDecorator> decorators) {
+        return new QueueConsumerWorkers(door, properties, consumers, beans, Threading.VIRTUAL.isActive(environment),
+                decorators.orderedStream().toList());
     }
 
     @Bean

@@ -54,6 +54,10 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
  * @param failureLogging          Which failures of the consumers' tasks are logged, at most 10 lines of each kind
  *                                per queue per minute: warn logs each failed attempt at WARN and each task moved to
  *                                the dead letters at ERROR; error logs only the dead-letterings; off logs none.
+ * @param observationEnabled      Whether enqueues and handled tasks are observed with the application's Micrometer
+ *                                ObservationRegistry (dbq.enqueue and dbq.process observations, e.g. spans whose
+ *                                trace context travels with each task in its headers), as spring.kafka's and
+ *                                spring.rabbitmq's observation-enabled do.
  * @param queues                  The queues, by id: the id names the queue in DbQueues, in QueueConsumer#queueId()
  *                                and in the metrics' queue tag.
  * @param groups                  Groups of queues of one table consumed fairly by one consumer (e.g. a queue per
@@ -67,6 +71,7 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                                 @DefaultValue("2ms") Duration notifyInterval,
                                 @DefaultValue("24h") Duration idempotencyKeyRetention,
                                 @DefaultValue("warn") FailureLog.Level failureLogging,
+                                @DefaultValue("false") boolean observationEnabled,
                                 Map<String, Queue> queues, Map<String, Group> groups) {
 
     public DbQueueProperties {

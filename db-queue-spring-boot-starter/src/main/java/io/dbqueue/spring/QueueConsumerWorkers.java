@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.DbQueue;
+import io.dbqueue.queue.BatchHandler;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueGroup;
 import io.dbqueue.queue.QueueWorkers;
@@ -39,6 +40,7 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
     private final ObjectProvider<QueueConsumer> consumers;
     private final BeanFactory beans;
     private final boolean virtualThreads;
+    private final List<QueueConsumerDecorator> decorators;
     private final Map<String, QueueWorkers> workers = new ConcurrentHashMap<>();
 
     /**
@@ -47,12 +49,19 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
      */
     public QueueConsumerWorkers(DbQueue door, DbQueueProperties properties, ObjectProvider<QueueConsumer> consumers,
                                 BeanFactory beans, boolean virtualThreads) {
+        this(door, properties, consumers, beans, virtualThreads, List.of());
+    }
+
+    /** As the other constructor, each consumer's handler wrapped by {@code decorators} in their order (the first outermost). */
+    public QueueConsumerWorkers(DbQueue door, DbQueueProperties properties, ObjectProvider<QueueConsumer> consumers,
+                                BeanFactory beans, boolean virtualThreads, List<QueueConsumerDecorator> decorators) {
         super(properties.autoStartup(), DbQueueAutoConfiguration.PHASE);
         this.door = door;
         this.properties = properties;
         this.consumers = consumers;
         this.beans = beans;
         this.virtualThreads = virtualThreads;
+        this.decorators = List.copyOf(decorators);
     }
 
     /** The running workers of queue or group {@code id} (a queue's group's when it is in one), if a consumer runs. */
@@ -83,11 +92,15 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
                 config.threads(), config.poll().batchSize(), config.mode(), config.wakeup(), executor == null ? ""
                         : ", handled on " + executor + " with up to " + queue.batchesInFlight() + " batches in flight");
         ThreadFactory threads = threads(id, queue);
-        if (group != null) {
-            return door.consumeGroup(config, group, consumer, threads);
+        BatchHandler handler = consumer;
+        for (int i = decorators.size() - 1; i >= 0; i--) {
+            handler = decorators.get(i).decorate(config, handler);
         }
-        return executor == null ? door.consume(config, consumer, threads)
-                : door.consumeWithExecutor(config, consumer, threads, executor(id, executor), queue.batchesInFlight());
+        if (group != null) {
+            return door.consumeGroup(config, group, handler, threads);
+        }
+        return executor == null ? door.consume(config, handler, threads)
+                : door.consumeWithExecutor(config, handler, threads, executor(id, executor), queue.batchesInFlight());
     }
 
     @Override
