@@ -10,7 +10,7 @@ import io.dbqueue.bench.workload.Cell;
 import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.postgres.PostgresServer;
-import io.dbqueue.queue.Layout;
+import io.dbqueue.bench.workload.LabLayout;
 import io.dbqueue.queue.QueueLocation;
 
 import java.io.PrintStream;
@@ -162,7 +162,7 @@ public final class MatrixRunner {
     }
 
     private static QueueLocation location(Cell cell) {
-        return cell.usesTable() ? QueueLocation.of(Layout.named(cell.layout()), QUEUE_NAME) : null;
+        return cell.usesTable() ? LabLayout.table(cell.layout()).queue(QUEUE_NAME) : null;
     }
 
     /** Runs repetition {@code round} of the cell into {@code repetitions}; returns why it failed, or null. */

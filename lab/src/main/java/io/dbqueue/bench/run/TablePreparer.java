@@ -3,6 +3,7 @@ package io.dbqueue.bench.run;
 import io.dbqueue.bench.metrics.Payloads;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.Schema;
+import io.dbqueue.bench.workload.LabLayout;
 
 import javax.sql.DataSource;
 import java.io.PrintStream;
@@ -30,8 +31,9 @@ final class TablePreparer {
     }
 
     void prepare(QueueLocation location, long backlog, int messageSize) throws SQLException {
-        Schema.recreate(admin, location.table());
+        Schema.drop(admin, location.table());
         try (Connection c = admin.getConnection(); Statement st = c.createStatement()) {
+            st.execute(LabLayout.ddl(location.table()));
             if (backlog > 0) {
                 String insert = "INSERT INTO " + location.table().name() + " (queue_name, payload) SELECT ?, "
                         + new Payloads(messageSize).unmeasuredSql() + " FROM generate_series(1, ?)";

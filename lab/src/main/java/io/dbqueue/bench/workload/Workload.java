@@ -2,7 +2,6 @@ package io.dbqueue.bench.workload;
 
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.postgres.ServerProfile;
-import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.Wakeup;
 import java.time.Duration;
@@ -79,7 +78,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         layouts = List.copyOf(nonEmpty("layouts", layouts));
         batchSizes = List.copyOf(nonEmpty("batch_sizes", batchSizes));
         drivers = List.copyOf(nonEmpty("drivers", drivers));
-        layouts.forEach(Layout::named);
+        layouts.forEach(LabLayout::table);
         for (int size : batchSizes) {
             if (size < 1 || size > PollSettings.MAX_BATCH_SIZE) {
                 throw new IllegalArgumentException("batch size must be between 1 and " + PollSettings.MAX_BATCH_SIZE
@@ -126,7 +125,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
                     + PollSettings.MAX_BATCH_SIZE + ", was " + consumerBatch);
         }
         atLeast("priorities", priorities, 0);
-        if (priorities > 0 && layouts.stream().noneMatch(l -> Layout.named(l).priorities())) {
+        if (priorities > 0 && layouts.stream().noneMatch(l -> LabLayout.table(l).layout().priorities())) {
             throw new IllegalArgumentException("priorities needs a layout with priorities (dbq_seq_priority), was "
                     + priorities + " with layouts " + layouts);
         }

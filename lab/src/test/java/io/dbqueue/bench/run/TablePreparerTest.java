@@ -1,6 +1,7 @@
 package io.dbqueue.bench.run;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.bench.workload.LabLayout;
 import io.dbqueue.postgres.PostgresServer;
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /** On a real server: a repetition without a queue table still starts from a checkpoint. */
@@ -25,6 +27,28 @@ class TablePreparerTest {
             preparer.checkpoint();
 
             assertNotEquals(before, lastCheckpoint(ds));
+        }
+    }
+
+    /** The same-run comparison of the headers column: a {@code _no_headers} layout's tables are created without it. */
+    @Test
+    void aNoHeadersLayoutsTablesLackTheHeadersColumnAndThePresetsHaveIt() throws Exception {
+        try (HikariDataSource ds = PostgresServer.shared().dataSource(2)) {
+            TablePreparer preparer = new TablePreparer(ds, new PrintStream(new ByteArrayOutputStream()));
+            for (String layout : new String[] {"dbq_seq_pk", "dbq_seq_pk" + LabLayout.NO_HEADERS}) {
+                preparer.prepare(LabLayout.table(layout).queue("q"), 10, 100);
+                assertEquals(layout.endsWith(LabLayout.NO_HEADERS) ? 0 : 2, count(ds, "SELECT count(*) FROM pg_attribute"
+                        + " WHERE attrelid IN ('" + layout + "'::regclass, '" + layout + "_dead'::regclass)"
+                        + " AND attname = 'headers' AND NOT attisdropped"), layout);
+                assertEquals(10, count(ds, "SELECT count(*) FROM " + layout), layout);
+            }
+        }
+    }
+
+    private static long count(HikariDataSource ds, String sql) throws Exception {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
