@@ -215,10 +215,12 @@ final class QueueSql {
                 + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
                 + " total_attempt, last_error" + movedHeaders + ")"
                 + " SELECT m.id, m.queue_name, m.payload, m.created_at, f.attempt, m.reenqueue_attempt,"
-                + " f.total_attempt, f.error" + (headers ? ", m.headers" : "") + " FROM moved m JOIN failed f ON f.id = m.id";
+                + " f.total_attempt, f.error" + (headers ? ", m.headers" : "")
+                + " FROM moved m JOIN failed f ON f.id = m.id";
         // params: queue, after id, limit
         listDead = "SELECT id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt,"
-                + " failed_at, last_error" + movedHeaders + " FROM " + dead + " WHERE queue_name = ? AND id > ? ORDER BY id LIMIT ?";
+                + " failed_at, last_error" + movedHeaders + " FROM " + dead
+                + " WHERE queue_name = ? AND id > ? ORDER BY id LIMIT ?";
         countDead = "SELECT count(*) FROM " + dead + " WHERE queue_name = ?";
         // A requeued task keeps its id, so that an operator can follow it (and its idempotency key still names it).
         String requeue = " INSERT INTO " + t + " (id, queue_name, payload, created_at, reenqueue_attempt, total_attempt"
