@@ -114,6 +114,11 @@ public final class DbQueue implements AutoCloseable {
         return new Builder(dataSource);
     }
 
+    /** A door over several databases: queues placed on shards, producers routing to them ({@link ShardedDbQueue}). */
+    public static ShardedDbQueue.Builder builder(ShardSet shards) {
+        return ShardedDbQueue.builder(shards);
+    }
+
     public DataSource dataSource() {
         return dataSource;
     }

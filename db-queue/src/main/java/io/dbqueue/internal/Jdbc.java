@@ -96,7 +96,7 @@ public final class Jdbc {
      * Whether {@code e}, or an exception chained to it, says the session ended: a connection failure
      * (SQLState class 08) or the server terminating it (57P01 administrator command, 57P02 crash).
      */
-    static boolean connectionLost(SQLException e) {
+    public static boolean connectionLost(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             for (SQLException s = t instanceof SQLException q ? q : null; s != null; s = s.getNextException()) {
                 String state = s.getSQLState();

@@ -6,6 +6,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -117,9 +118,23 @@ public final class PostgresServer implements AutoCloseable {
         Map<String, String> config = new LinkedHashMap<>(DURABLE_SETTINGS);
         config.putAll(profile.settings());
         config.putAll(settings);
+        return started(EmbeddedPostgres.builder().setCleanDataDirectory(true), version, config);
+    }
+
+    /**
+     * An embedded PostgreSQL 18 with {@link #DURABLE_SETTINGS} that keeps its data in {@code dataDirectory} and
+     * listens on {@code port}: closing it stops the server and keeps the data, and the same call starts it again
+     * with everything it had, as a server that went down and came back.
+     */
+    public static PostgresServer embeddedAt(Path dataDirectory, int port) {
+        return started(EmbeddedPostgres.builder().setCleanDataDirectory(false)
+                .setDataDirectory(dataDirectory.toFile()).setPort(port), PostgresVersion.PG18, DURABLE_SETTINGS);
+    }
+
+    private static PostgresServer started(EmbeddedPostgres.Builder builder, PostgresVersion version,
+                                          Map<String, String> config) {
         try {
-            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setCleanDataDirectory(true)
-                    .setPgBinaryResolver(version.resolver());
+            builder.setPgBinaryResolver(version.resolver());
             config.forEach(builder::setServerConfig);
             EmbeddedPostgres pg = builder.start();
             return new PostgresServer(pg, pg.getJdbcUrl("postgres", "postgres"), "postgres", "");
@@ -166,10 +181,15 @@ public final class PostgresServer implements AutoCloseable {
 
     /** A connection pool on this server's database. The caller closes it. */
     public HikariDataSource dataSource(int maxPoolSize) {
-        return dataSource(jdbcUrl, maxPoolSize);
+        return pool(jdbcUrl, maxPoolSize);
     }
 
-    private HikariDataSource dataSource(String url, int maxPoolSize) {
+    /** A connection pool on database {@code database} of this server, created if missing. The caller closes it. */
+    public HikariDataSource dataSource(String database, int maxPoolSize) {
+        return pool(createDatabase(database), maxPoolSize);
+    }
+
+    private HikariDataSource pool(String url, int maxPoolSize) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setUsername(user);

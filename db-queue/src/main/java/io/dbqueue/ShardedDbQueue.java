@@ -1,0 +1,263 @@
+package io.dbqueue;
+
+import io.dbqueue.common.Checks;
+import io.dbqueue.common.Transactions;
+import io.dbqueue.queue.BatchHandler;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueMonitor;
+import io.dbqueue.queue.QueueProducer;
+import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.Wakeup;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
+
+/**
+ * The front door over a {@link ShardSet}: one {@link DbQueue} per shard (each running what a door
+ * runs for its database: its LISTEN connection, maintenance and pause watch), and a {@link Placement}
+ * that says which shard holds each queue. Its producers route each enqueue to the queue's shard; its
+ * consumers run workers on the shard that holds their queue. A shard that is down stops only what
+ * lives on it: enqueues to it throw {@link ShardUnavailableException} naming it, its workers resume
+ * by themselves when it returns, and {@link #health} reports each shard. Built by
+ * {@link DbQueue#builder(ShardSet)}. Thread-safe.
+ *
+ * <p>A queue moves to another shard in three steps, each a call here (in every process that produces
+ * or consumes the queue, each step everywhere before the next): {@link #moveQueue} sends new enqueues
+ * to the new shard while the consumers go on draining the old one; {@link #awaitDrained} waits until
+ * the old shard holds none of the queue's tasks; {@link #releaseQueue} then stops the consumers on the
+ * old shard and starts them on the new one. No task is lost, and none enqueued after the move is
+ * handed out before one enqueued before it.
+ */
+public final class ShardedDbQueue implements AutoCloseable {
+
+    private static final Duration DRAIN_POLL = Duration.ofMillis(100);
+
+    private final ShardSet shards;
+    private final Placement placement;
+    private final Transactions transactions;
+    private final Duration shutdownTimeout;
+    private final Map<String, DbQueue> doors;
+    private final Map<QueueLocation, String> moved = new HashMap<>(); // guarded by this: placed by a move
+    private final Map<QueueLocation, String> draining = new HashMap<>(); // guarded by this: the old shard of a move
+    private final List<ShardedWorkers> consumers = new ArrayList<>(); // guarded by this
+
+    private ShardedDbQueue(Builder builder) {
+        this.shards = builder.shards;
+        this.placement = builder.placement;
+        this.transactions = builder.transactions;
+        this.shutdownTimeout = builder.shutdownTimeout;
+        Map<String, DbQueue> opened = new LinkedHashMap<>();
+        for (String name : shards.names()) {
+            DbQueue.Builder door = DbQueue.builder(shards.dataSource(name)).transactions(transactions)
+                    .shutdownTimeout(shutdownTimeout);
+            builder.eachShard.accept(name, door);
+            opened.put(name, door.build());
+        }
+        this.doors = opened;
+    }
+
+    static Builder builder(ShardSet shards) {
+        return new Builder(shards);
+    }
+
+    public ShardSet shards() {
+        return shards;
+    }
+
+    /** The door of shard {@code name}: its admin, its producers that take a connection, its topics. */
+    public DbQueue shard(String name) {
+        shards.dataSource(name); // names the known shards if unknown
+        return doors.get(name);
+    }
+
+    /** The shard that new enqueues of {@code queue} go to. */
+    public synchronized String shardOf(QueueLocation queue) {
+        String target = moved.get(queue);
+        return target != null ? target : placement.shardOfQueue(queue.queueName(), shards);
+    }
+
+    /** A producer of {@code queue} that wakes its listening consumers ({@link #producer(QueueLocation, Wakeup)}). */
+    public ShardedProducer producer(QueueLocation queue) {
+        return producer(queue, Wakeup.NOTIFY);
+    }
+
+    /** A producer of {@code queue} routing each enqueue to the queue's shard ({@link ShardedProducer}). */
+    public ShardedProducer producer(QueueLocation queue, Wakeup consumers) {
+        Map<String, QueueProducer> producers = new LinkedHashMap<>();
+        doors.forEach((name, door) -> producers.put(name, door.producer(queue, consumers)));
+        return new ShardedProducer(queue, shards, this::shardOf, producers, transactions);
+    }
+
+    /** Starts workers consuming {@code config}'s queue on the shard that holds it. */
+    public synchronized ShardedWorkers consume(QueueConfig config, BatchHandler handler) {
+        ShardedWorkers workers = new ShardedWorkers(config, shard -> doors.get(shard).consume(config, handler,
+                QueueWorkers.threads(config.location())));
+        workers.startOn(consumedShard(config.location()));
+        consumers.add(workers);
+        return workers;
+    }
+
+    /**
+     * Step 1 of a move: new enqueues of {@code queue} go to shard {@code to}; this door's consumers go
+     * on taking the queue from the shard it was on. Fails if a move of the queue is not yet released.
+     */
+    public synchronized void moveQueue(QueueLocation queue, String to) {
+        shards.dataSource(to);
+        if (draining.containsKey(queue)) {
+            throw new IllegalStateException("move of " + queue + ": its move from shard " + draining.get(queue)
+                    + " is not released yet (awaitDrained, then releaseQueue)");
+        }
+        String from = shardOf(queue);
+        if (from.equals(to)) {
+            return;
+        }
+        moved.put(queue, to);
+        draining.put(queue, from);
+    }
+
+    /** How many tasks of {@code queue} the shard it is moving from still holds (waiting, leased or scheduled); 0 when not moving. */
+    public long remainingOnOldShard(QueueLocation queue) {
+        String from;
+        synchronized (this) {
+            from = draining.get(queue);
+        }
+        if (from == null) {
+            return 0;
+        }
+        QueueMonitor.Stats stats = doors.get(from).queueAdmin(queue).stats();
+        return stats.waiting() + stats.leased() + stats.scheduled();
+    }
+
+    /** Step 2 of a move: waits up to {@code timeout} until the old shard holds no task of {@code queue}; returns whether it does not. */
+    public boolean awaitDrained(QueueLocation queue, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (remainingOnOldShard(queue) > 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(DRAIN_POLL.toNanos());
+            if (Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Step 3 of a move: stops this door's consumers of {@code queue} on the old shard and starts them on
+     * the new one. Fails, changing nothing, if the old shard still holds tasks of the queue; fails too if
+     * tasks reach the old shard while its consumers stop (a process still enqueues there: do step 1
+     * everywhere), and then its consumers there go on.
+     */
+    public synchronized void releaseQueue(QueueLocation queue) {
+        String from = draining.get(queue);
+        if (from == null) {
+            throw new IllegalStateException("release of " + queue + ": it is not moving");
+        }
+        long left = remainingOnOldShard(queue);
+        if (left > 0) {
+            throw new IllegalStateException("release of " + queue + ": shard " + from + " still holds " + left
+                    + " of its tasks; awaitDrained first");
+        }
+        List<ShardedWorkers> ofQueue = consumers.stream().filter(w -> w.config().location().equals(queue)).toList();
+        ofQueue.forEach(w -> w.stopOn(from, shutdownTimeout));
+        left = remainingOnOldShard(queue);
+        if (left > 0) {
+            ofQueue.forEach(w -> w.startOn(from));
+            throw new IllegalStateException("release of " + queue + ": " + left + " tasks reached shard " + from
+                    + " after it was drained; some process still enqueues there (move it there first)");
+        }
+        draining.remove(queue);
+        String to = shardOf(queue);
+        ofQueue.forEach(w -> w.startOn(to));
+    }
+
+    /** Each shard's health, in the set's order: whether it answers, and whether its wakeups listen. */
+    public List<ShardHealth> health() {
+        List<ShardHealth> health = new ArrayList<>();
+        for (String name : shards.names()) {
+            boolean listening = doors.get(name).isListening();
+            try (Connection c = shards.dataSource(name).getConnection()) {
+                boolean valid = c.isValid(5);
+                health.add(new ShardHealth(name, valid, listening, valid ? null : "connection not valid"));
+            } catch (Exception e) {
+                health.add(new ShardHealth(name, false, listening, e.getMessage()));
+            }
+        }
+        return health;
+    }
+
+    /** Closes every shard's door ({@link DbQueue#close}), the consumers first. */
+    @Override
+    public void close() {
+        List<ShardedWorkers> started;
+        synchronized (this) {
+            started = List.copyOf(consumers);
+        }
+        started.forEach(w -> w.shutdown(shutdownTimeout));
+        doors.values().forEach(DbQueue::close);
+    }
+
+    /** Where this door's consumers of {@code queue} run: the old shard while it drains, else the queue's shard. */
+    private String consumedShard(QueueLocation queue) {
+        String from = draining.get(queue);
+        return from != null ? from : shardOf(queue);
+    }
+
+    /** How a {@link ShardedDbQueue} is built; every setting but the shards has a default. */
+    public static final class Builder {
+
+        private final ShardSet shards;
+        private Placement placement = Placement.hashed();
+        private Transactions transactions = Transactions.JDBC;
+        private Duration shutdownTimeout = Duration.ofSeconds(30);
+        private BiConsumer<String, DbQueue.Builder> eachShard = (name, door) -> { };
+
+        private Builder(ShardSet shards) {
+            this.shards = Objects.requireNonNull(shards, "shards");
+        }
+
+        /** Where queues and partitions live; default {@link Placement#hashed()}. */
+        public Builder placement(Placement value) {
+            Objects.requireNonNull(value, "placement").check(shards);
+            this.placement = value;
+            return this;
+        }
+
+        /**
+         * The transactions every shard's producers join (each on its own shard's data source); an
+         * enqueue in a transaction on another shard than its queue's fails. Default {@link Transactions#JDBC}.
+         */
+        public Builder transactions(Transactions value) {
+            this.transactions = Objects.requireNonNull(value, "transactions");
+            return this;
+        }
+
+        /** How long closing, and a move's release, wait for batches in progress; default 30 seconds. */
+        public Builder shutdownTimeout(Duration value) {
+            Checks.notNegative("shutdownTimeout", value);
+            this.shutdownTimeout = value;
+            return this;
+        }
+
+        /** Configures each shard's door (listener, vacuum, notify interval...) by the shard's name. */
+        public Builder eachShard(BiConsumer<String, DbQueue.Builder> value) {
+            this.eachShard = Objects.requireNonNull(value, "eachShard");
+            return this;
+        }
+
+        /** Opens a door per shard. */
+        public ShardedDbQueue build() {
+            return new ShardedDbQueue(this);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.dbqueue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.PollSettings;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Two real servers; shard b's is stopped and started again while the door runs. */
+class ShardDownTest {
+
+    private static final QueueTable TABLE = QueueTable.of(Layout.DBQ_SEQ);
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static HikariDataSource pool(PostgresServer server) {
+        HikariDataSource pool = server.dataSource(10);
+        pool.setConnectionTimeout(1000); // an enqueue to the stopped shard fails within a second
+        return pool;
+    }
+
+    @Test
+    void aShardThatIsDownStopsOnlyWhatLivesOnItAndResumesWhenItReturns(@TempDir Path dataB) throws Exception {
+        int portB = freePort();
+        PostgresServer serverB = PostgresServer.embeddedAt(dataB, portB);
+        try (PostgresServer serverA = PostgresServer.embedded(Map.of());
+             HikariDataSource a = pool(serverA); HikariDataSource b = pool(serverB)) {
+            Schema.recreate(a, TABLE);
+            Schema.recreate(b, TABLE);
+            QueueLocation onA = TABLE.queue("on-a");
+            QueueLocation onB = TABLE.queue("on-b");
+            ShardSet shards = ShardSet.builder().shard("a", a).shard("b", b).build();
+            Placement placement = Placement.hashed().queue("on-a", "a").queue("on-b", "b");
+            ConcurrentLinkedQueue<String> handled = new ConcurrentLinkedQueue<>();
+            PollSettings poll = PollSettings.DEFAULT.withTimeouts(Duration.ofMillis(10), Duration.ofMillis(100),
+                    Duration.ofMillis(200));
+            try (ShardedDbQueue dbq = DbQueue.builder(shards).placement(placement).build()) {
+                for (QueueLocation queue : List.of(onA, onB)) {
+                    dbq.consume(QueueConfig.of(queue).withPoll(poll),
+                            batch -> batch.tasks().forEach(t -> handled.add(t.payload())));
+                }
+                dbq.producer(onA).enqueue("a before");
+                dbq.producer(onB).enqueue("b before");
+                Await.until(Duration.ofSeconds(30), "both handled", () -> handled.size() == 2);
+
+                serverB.close();
+                ShardUnavailableException down = assertThrows(ShardUnavailableException.class,
+                        () -> dbq.producer(onB).enqueue("b while down"));
+                assertEquals("b", down.shard());
+                assertTrue(down.getMessage().contains("shard b is unavailable"), down.getMessage());
+                dbq.producer(onA).enqueue("a while b is down");
+                Await.until(Duration.ofSeconds(30), "shard a goes on", () -> handled.contains("a while b is down"));
+                List<ShardHealth> health = dbq.health();
+                assertTrue(health.get(0).up(), health.toString());
+                assertFalse(health.get(1).up(), health.toString());
+                assertEquals("b", health.get(1).shard());
+
+                serverB = PostgresServer.embeddedAt(dataB, portB);
+                dbq.producer(onB).enqueue("b after");
+                Await.until(Duration.ofSeconds(60), "shard b's consumer resumed by itself",
+                        () -> handled.contains("b after"));
+                assertTrue(dbq.health().get(1).up());
+                assertFalse(handled.contains("b while down"), "the refused enqueue stored nothing");
+            }
+        } finally {
+            serverB.close();
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package io.dbqueue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dbqueue.common.Transactions;
+import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.QueueConfig;
+import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueTable;
+import io.dbqueue.queue.Schema;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Routing, transactions and queue moves over three databases of the suite's server, each a shard. */
+class ShardedDbQueueTest {
+
+    private static final QueueTable TABLE = QueueTable.of(Layout.DBQ_SEQ);
+    private static final List<String> NAMES = List.of("a", "b", "c");
+    private static final Map<String, HikariDataSource> POOLS = new LinkedHashMap<>();
+    private static ShardSet shards;
+
+    @BeforeAll
+    static void startShards() {
+        ShardSet.Builder builder = ShardSet.builder();
+        for (String name : NAMES) {
+            HikariDataSource pool = TestDatabase.server().dataSource("shard_" + name, 10);
+            POOLS.put(name, pool);
+            builder.shard(name, pool);
+        }
+        shards = builder.build();
+    }
+
+    @AfterAll
+    static void stopShards() {
+        POOLS.values().forEach(HikariDataSource::close);
+    }
+
+    @BeforeEach
+    void freshTables() throws SQLException {
+        for (HikariDataSource pool : POOLS.values()) {
+            Schema.recreate(pool, TABLE);
+        }
+    }
+
+    private static long waiting(ShardedDbQueue dbq, String shard, QueueLocation queue) {
+        return dbq.shard(shard).queueAdmin(queue).stats().waiting();
+    }
+
+    @Test
+    void eachEnqueueLandsOnItsQueuesShardAndIsConsumedThere() throws Exception {
+        try (ShardedDbQueue dbq = DbQueue.builder(shards).placement(Placement.hashed().queue("pinned", "c")).build()) {
+            List<QueueLocation> queues = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                queues.add(TABLE.queue("queue-" + i));
+            }
+            queues.add(TABLE.queue("pinned"));
+            assertEquals("c", dbq.shardOf(TABLE.queue("pinned")));
+            for (QueueLocation queue : queues) {
+                dbq.producer(queue).enqueueAll(List.of("1", "2", "3"));
+            }
+            for (QueueLocation queue : queues) {
+                String home = dbq.shardOf(queue);
+                for (String shard : NAMES) {
+                    assertEquals(shard.equals(home) ? 3 : 0, waiting(dbq, shard, queue), queue + " on shard " + shard);
+                }
+            }
+            assertEquals(3, queues.stream().map(dbq::shardOf).distinct().count(), "the queues use every shard");
+            ConcurrentLinkedQueue<String> handled = new ConcurrentLinkedQueue<>();
+            for (QueueLocation queue : queues) {
+                dbq.consume(QueueConfig.of(queue), batch -> batch.tasks().forEach(t -> handled.add(t.queueName())));
+            }
+            Await.until(Duration.ofSeconds(30), "every task handled", () -> handled.size() == 3 * queues.size());
+        }
+    }
+
+    /** Transactions of the calling thread, one connection bound to one data source, as Spring binds them. */
+    private static final class BoundTransactions implements Transactions {
+
+        private final ThreadLocal<DataSource> boundTo = new ThreadLocal<>();
+        private final ThreadLocal<Connection> bound = new ThreadLocal<>();
+
+        void bind(DataSource dataSource, Connection connection) {
+            boundTo.set(dataSource);
+            bound.set(connection);
+        }
+
+        void unbind() {
+            boundTo.remove();
+            bound.remove();
+        }
+
+        @Override
+        public Connection joined(DataSource dataSource) {
+            return boundTo.get() == dataSource ? bound.get() : null;
+        }
+
+        @Override
+        public void release(Connection connection, DataSource dataSource) {
+        }
+
+        @Override
+        public void afterCommit(Runnable action) {
+            action.run();
+        }
+
+        @Override
+        public <T> T inNewTransaction(DataSource dataSource, Work<T> work) throws SQLException, InterruptedException {
+            return Transactions.JDBC.inNewTransaction(dataSource, work);
+        }
+    }
+
+    @Test
+    void aTransactionalEnqueueWorksOnlyOnItsQueuesShard() throws Exception {
+        BoundTransactions transactions = new BoundTransactions();
+        Placement placement = Placement.hashed().queue("here", "a").queue("there", "b");
+        QueueLocation here = TABLE.queue("here");
+        QueueLocation there = TABLE.queue("there");
+        try (ShardedDbQueue dbq = DbQueue.builder(shards).placement(placement).transactions(transactions).build();
+             Connection tx = POOLS.get("a").getConnection()) {
+            tx.setAutoCommit(false);
+            transactions.bind(POOLS.get("a"), tx);
+            try {
+                dbq.producer(here).enqueue("joined");
+                IllegalStateException e = assertThrows(IllegalStateException.class,
+                        () -> dbq.producer(there).enqueue("elsewhere"));
+                assertTrue(e.getMessage().contains("lives on shard b")
+                        && e.getMessage().contains("transaction is on shard a"), e.getMessage());
+                tx.rollback();
+            } finally {
+                transactions.unbind();
+            }
+            assertEquals(0, waiting(dbq, "a", here), "the joined enqueue rolled back with the caller's transaction");
+            for (String shard : NAMES) {
+                assertEquals(0, waiting(dbq, shard, there), "nothing of the refused enqueue on shard " + shard);
+            }
+            dbq.producer(there).enqueue("no transaction");
+            assertEquals(1, waiting(dbq, "b", there), "outside a transaction it goes to its shard");
+        }
+    }
+
+    /**
+     * Four producers enqueue numbered tasks without pause while the queue moves from shard a to b;
+     * one consumer thread sees every task once and each producer's tasks in the order it sent them.
+     */
+    @Test
+    void aQueueMovesUnderLoadLosingAndReorderingNothing() throws Exception {
+        QueueLocation queue = TABLE.queue("moving");
+        int producers = 4;
+        try (ShardedDbQueue dbq = DbQueue.builder(shards).placement(Placement.hashed().queue("moving", "a")).build()) {
+            List<String> handled = new CopyOnWriteArrayList<>();
+            ShardedWorkers workers = dbq.consume(QueueConfig.of(queue).withThreads(1).withBatchSize(20),
+                    batch -> batch.tasks().forEach(t -> handled.add(t.payload())));
+            ShardedProducer producer = dbq.producer(queue);
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger sent = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                int id = p;
+                Thread thread = new Thread(() -> {
+                    try {
+                        for (int i = 0; !stop.get(); i++) {
+                            producer.enqueue(id + ":" + i);
+                            sent.incrementAndGet();
+                        }
+                    } catch (Throwable t) {
+                        failures.add(t);
+                    }
+                });
+                thread.start();
+                threads.add(thread);
+            }
+            Await.until(Duration.ofSeconds(30), "load on shard a", () -> sent.get() > 400);
+            dbq.moveQueue(queue, "b");
+            assertEquals("b", producer.shard());
+            int atMove = sent.get();
+            Await.until(Duration.ofSeconds(30), "load on shard b", () -> sent.get() > atMove + 400);
+            assertTrue(dbq.awaitDrained(queue, Duration.ofSeconds(30)), "the consumers drained shard a");
+            assertTrue(waiting(dbq, "b", queue) > 0, "the tasks sent since the move wait on shard b");
+            assertEquals(Set.of("a"), workers.byShard().keySet(), "until the release the consumers stay on shard a");
+            dbq.releaseQueue(queue);
+            assertEquals(Set.of("b"), workers.byShard().keySet(), "the consumers moved to shard b");
+            int atRelease = sent.get();
+            Await.until(Duration.ofSeconds(30), "more load after the release", () -> sent.get() > atRelease + 200);
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertEquals(List.of(), failures);
+            Await.until(Duration.ofSeconds(30), "every task handled", () -> handled.size() >= sent.get());
+            assertEquals(sent.get(), handled.size(), "each task handled once");
+            int[] next = new int[producers];
+            for (String payload : handled) {
+                int p = Integer.parseInt(payload.substring(0, payload.indexOf(':')));
+                int i = Integer.parseInt(payload.substring(payload.indexOf(':') + 1));
+                assertEquals(next[p], i, "producer " + p + "'s tasks in order");
+                next[p]++;
+            }
+            assertEquals(0, waiting(dbq, "a", queue) + waiting(dbq, "b", queue));
+        }
+    }
+}
