@@ -1,7 +1,14 @@
 package io.dbqueue;
 
 import io.dbqueue.common.Checks;
+import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
+import io.dbqueue.log.GroupConfig;
+import io.dbqueue.log.GroupConsumer;
+import io.dbqueue.log.LogSchema;
+import io.dbqueue.log.RecordHandler;
+import io.dbqueue.log.Topic;
+import io.dbqueue.log.TopicProducer;
 import io.dbqueue.queue.BatchHandler;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
@@ -27,7 +34,9 @@ import java.util.function.BiConsumer;
  * that says which shard holds each queue. Its producers route each enqueue to the queue's shard; its
  * consumers run workers on the shard that holds their queue. A shard that is down stops only what
  * lives on it: enqueues to it throw {@link ShardUnavailableException} naming it, its workers resume
- * by themselves when it returns, and {@link #health} reports each shard. Built by
+ * by themselves when it returns, and {@link #health} reports each shard. A topic's tables are on every
+ * shard and each partition is written on the one it is placed on: {@link #topicProducer} routes by the
+ * key's partition, and {@link #consumeTopic} starts a member on every shard holding partitions. Built by
  * {@link DbQueue#builder(ShardSet)}. Thread-safe.
  *
  * <p>A queue moves to another shard in three steps, each a call here (in every process that produces
@@ -104,6 +113,65 @@ public final class ShardedDbQueue implements AutoCloseable {
         workers.startOn(consumedShard(config.location()));
         consumers.add(workers);
         return workers;
+    }
+
+    /** Creates {@code topic}'s tables on every shard; each partition is then written on the shard it is placed on. */
+    public void createTopic(Topic topic) {
+        for (String name : shards.names()) {
+            ShardWrite.on(name, "create topic " + topic.name(), () -> {
+                LogSchema.create(shards.dataSource(name), topic);
+                return null;
+            });
+        }
+    }
+
+    /** A producer of the topic (created on the shards) routing each message by its key's partition ({@link ShardedTopicProducer}). */
+    public ShardedTopicProducer topicProducer(String topicName) {
+        Topic topic = describe(topicName);
+        List<String> placed = partitionShards(topic);
+        Map<String, TopicProducer> producers = new LinkedHashMap<>();
+        for (String name : shards.names()) {
+            if (placed.contains(name)) {
+                producers.put(name, ShardWrite.on(name, "produce to " + topicName,
+                        () -> doors.get(name).topicProducer(topicName)));
+            }
+        }
+        return new ShardedTopicProducer(topic, placed, producers);
+    }
+
+    /** Starts a member of {@code config}'s group on every shard that holds a partition of its topic; the members by shard. */
+    public Map<String, GroupConsumer> consumeTopic(GroupConfig config, RecordHandler handler) {
+        List<String> placed = partitionShards(describe(config.topic()));
+        Map<String, GroupConsumer> members = new LinkedHashMap<>();
+        for (String name : shards.names()) {
+            if (placed.contains(name)) {
+                members.put(name, doors.get(name).consumeTopic(config, handler));
+            }
+        }
+        return members;
+    }
+
+    /** The shard of each partition of {@code topic}, by partition. */
+    private List<String> partitionShards(Topic topic) {
+        List<String> placed = new ArrayList<>();
+        for (int p = 0; p < topic.partitions(); p++) {
+            placed.add(placement.shardOfPartition(topic.name(), p, shards));
+        }
+        return placed;
+    }
+
+    /** The topic as the first shard that answers describes it. */
+    private Topic describe(String topicName) {
+        QueueException last = null;
+        for (String name : shards.names()) {
+            try {
+                return ShardWrite.on(name, "describe topic " + topicName,
+                        () -> LogSchema.describe(shards.dataSource(name), topicName));
+            } catch (ShardUnavailableException e) {
+                last = e;
+            }
+        }
+        throw last;
     }
 
     /**

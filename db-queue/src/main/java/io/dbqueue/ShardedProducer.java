@@ -1,9 +1,7 @@
 package io.dbqueue;
 
-import io.dbqueue.common.CommitOutcomeUnknownException;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
-import io.dbqueue.internal.Jdbc;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueProducer;
 
@@ -93,16 +91,7 @@ public final class ShardedProducer {
     private <T> T write(Write<T> write) {
         String shard = shard();
         checkTransaction(shard);
-        try {
-            return write.to(producers.get(shard));
-        } catch (CommitOutcomeUnknownException e) {
-            throw e; // may have been stored: not a plain "unavailable"
-        } catch (QueueException e) {
-            if (e.getCause() instanceof SQLException cause && Jdbc.connectionLost(cause)) {
-                throw new ShardUnavailableException(shard, "enqueue into " + location, cause);
-            }
-            throw e;
-        }
+        return ShardWrite.on(shard, "enqueue into " + location, () -> write.to(producers.get(shard)));
     }
 
     /** Fails when the calling thread is in a transaction on other shards but not on {@code shard}. */

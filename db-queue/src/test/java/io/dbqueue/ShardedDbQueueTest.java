@@ -2,6 +2,12 @@ package io.dbqueue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.common.Transactions;
+import io.dbqueue.log.GroupConfig;
+import io.dbqueue.log.GroupConsumer;
+import io.dbqueue.log.LogMessage;
+import io.dbqueue.log.LogPosition;
+import io.dbqueue.log.LogSchema;
+import io.dbqueue.log.Topic;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
@@ -21,10 +27,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,6 +97,42 @@ class ShardedDbQueueTest {
                 dbq.consume(QueueConfig.of(queue), batch -> batch.tasks().forEach(t -> handled.add(t.queueName())));
             }
             Await.until(Duration.ofSeconds(30), "every task handled", () -> handled.size() == 3 * queues.size());
+        }
+    }
+
+    @Test
+    void aTopicsPartitionsAreSpreadOverTheShardsAndReadFromEach() throws Exception {
+        Topic topic = Topic.of("sharded", 4);
+        for (HikariDataSource pool : POOLS.values()) {
+            LogSchema.drop(pool, topic.name());
+        }
+        Placement placement = Placement.hashed().partition("sharded", 3, "b"); // else a, b, c, a
+        try (ShardedDbQueue dbq = DbQueue.builder(shards).placement(placement).build()) {
+            dbq.createTopic(topic);
+            ShardedTopicProducer producer = dbq.topicProducer(topic.name());
+            assertEquals(List.of("a", "b", "c", "b"), IntStream.range(0, 4).mapToObj(producer::shardOf).toList());
+            List<LogMessage> messages = IntStream.range(0, 40).mapToObj(i -> new LogMessage("key-" + i, "m" + i)).toList();
+            List<LogPosition> positions = producer.sendAll(messages);
+            for (int i = 0; i < messages.size(); i++) {
+                assertEquals(topic.partitionOf("key-" + i), positions.get(i).partition(), "message " + i);
+            }
+            assertThrows(IllegalArgumentException.class, () -> producer.send(null, "no key"));
+            Map<String, String> storedOn = new ConcurrentHashMap<>(); // payload -> shard whose copy of the topic has it
+            for (String shard : NAMES) {
+                dbq.shard(shard).consumeTopic(GroupConfig.of(topic.name(), "check-" + shard),
+                        batch -> batch.records().forEach(r -> storedOn.put(r.payload(), shard + "/" + r.partition())));
+            }
+            ConcurrentLinkedQueue<String> read = new ConcurrentLinkedQueue<>();
+            Map<String, GroupConsumer> members = dbq.consumeTopic(GroupConfig.of(topic.name(), "everything"),
+                    batch -> batch.records().forEach(r -> read.add(r.payload())));
+            assertEquals(Set.copyOf(NAMES), members.keySet(), "a member on every shard holding partitions");
+            Await.until(Duration.ofSeconds(30), "every message read", () -> read.size() == 40 && storedOn.size() == 40);
+            assertEquals(40, Set.copyOf(read).size(), "each message once");
+            storedOn.forEach((payload, at) -> {
+                String shard = at.substring(0, at.indexOf('/'));
+                int partition = Integer.parseInt(at.substring(at.indexOf('/') + 1));
+                assertEquals(producer.shardOf(partition), shard, payload + " in partition " + partition);
+            });
         }
     }
 

@@ -27,6 +27,11 @@ public record Topic(String name, int partitions, long segmentSize) {
     }
 
     /** Throws naming the partition and the topic's range unless {@code partition} is one of this topic's. */
+    /** The partition a message with {@code key} goes to (the CRC-32 of its UTF-8 bytes modulo the partitions). */
+    public int partitionOf(String key) {
+        return Partitioner.forKey(key, partitions);
+    }
+
     public int checkPartition(int partition) {
         if (partition < 0 || partition >= partitions) {
             throw new IllegalArgumentException("topic " + name + " has partitions 0 to " + (partitions - 1)
