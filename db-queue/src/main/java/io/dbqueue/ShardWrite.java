@@ -17,7 +17,8 @@ final class ShardWrite {
         try {
             return write.get();
         } catch (CommitOutcomeUnknownException e) {
-            throw e; // may have been stored: not a plain "unavailable"
+            // May have been stored: not a plain "unavailable", but named too.
+            throw new CommitOutcomeUnknownException(what + " on shard " + shard + ": " + e.getMessage(), e.getCause());
         } catch (QueueException e) {
             if (e.getCause() instanceof SQLException cause && Jdbc.connectionLost(cause)) {
                 throw new ShardUnavailableException(shard, what, cause);
