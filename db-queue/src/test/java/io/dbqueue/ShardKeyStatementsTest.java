@@ -59,7 +59,7 @@ class ShardKeyStatementsTest {
         exempt("^(begin|commit|rollback|savepoint|release savepoint|rollback to savepoint|set |reset |show )",
                 "transaction control and session settings");
         exempt("^vacuum ", "maintenance of a whole table: the library's vacuum (Citus runs it on every shard)");
-        exempt("pg_stat|pg_class|pg_namespace|to_regclass|pg_tables|pg_indexes|current_setting",
+        exempt("pg_stat|pg_class|pg_namespace|pg_attribute|to_regclass|pg_tables|pg_indexes|current_setting",
                 "catalog and statistics reads: no table rows");
         exempt("^(listen|unlisten) |pg_listening_channels|pg_notify\\(|^notify ",
                 "wakeups: a channel per queue table or topic, no rows");
