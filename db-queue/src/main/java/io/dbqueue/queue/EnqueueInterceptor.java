@@ -7,8 +7,8 @@ import java.util.Map;
  * Runs around every enqueue call of the producers it is given to ({@link QueueProducer#intercepted}, or every
  * producer of a door: {@code DbQueue.Builder.enqueueInterceptor}), e.g. to start a tracing span and put its
  * context into the tasks' headers. A producer without one runs its enqueues exactly as before headers existed.
- * Keyed enqueues ({@code enqueueOnce...}) and prioritized ones ({@code enqueue(payload, priority)}) are not
- * intercepted.
+ * Keyed enqueues ({@code enqueueOnce...}) are intercepted too: their new tasks, and a waiting task a repeat
+ * replaces, carry its headers. Prioritized ones ({@code enqueue(payload, priority)}) are not.
  */
 public interface EnqueueInterceptor {
 

@@ -122,7 +122,7 @@ public final class QueueProducer {
         this.interceptor = interceptor;
     }
 
-    /** This producer with every enqueue call (but the keyed ones) run through {@code interceptor}. */
+    /** This producer with every enqueue call (but the prioritized ones) run through {@code interceptor}. */
     public QueueProducer intercepted(EnqueueInterceptor interceptor) {
         return new QueueProducer(dataSource, location, listener, transactions, notifier,
                 Objects.requireNonNull(interceptor, "interceptor"));
@@ -169,15 +169,20 @@ public final class QueueProducer {
     /** Enqueues {@code values} with {@code headers} (null: none given), through the interceptor if there is one. */
     private List<Long> send(String[] values, List<Map<String, String>> headers, Duration delay) {
         checkDelay(delay);
+        return throughInterceptor(values.length, added -> {
+            if (headers == null && added.isEmpty()) {
+                Jdbc.Work<List<Long>> notifying = notifier != null && delay.isZero()
+                        ? c -> insertNotifying(c, values) : null;
+                return write(c -> insert(c, values, delay), notifying, false, List::size);
+            }
+            return write(c -> insert(c, values, headers, added, delay), null, false, List::size);
+        });
+    }
+
+    /** {@link #intercepted} of an enqueue that commits on its own (its write throws QueueException). */
+    private <T> T throughInterceptor(int tasks, Headed<T> enqueue) {
         try {
-            return intercepted(values.length, added -> {
-                if (headers == null && added.isEmpty()) {
-                    Jdbc.Work<List<Long>> notifying = notifier != null && delay.isZero()
-                            ? c -> insertNotifying(c, values) : null;
-                    return write(c -> insert(c, values, delay), notifying, false, List::size);
-                }
-                return write(c -> insert(c, values, headers, added, delay), null, false, List::size);
-            });
+            return intercepted(tasks, enqueue);
         } catch (SQLException e) {
             // Only an interceptor's own SQLException gets here: the write throws QueueException.
             throw new QueueException("enqueue into " + location + " failed in its interceptor: " + e.getMessage(), e);
@@ -323,7 +328,8 @@ public final class QueueProducer {
         checkDelay(delay);
         checkUniqueness(uniqueness);
         // Savepoints need a transaction; in auto-commit there would be none to undo the batch in.
-        return write(c -> insertOnce(c, batch, delay, uniqueness), null, batch.undoable(), QueueProducer::stored);
+        return throughInterceptor(batch.keys.length, added -> write(c -> insertOnce(c, batch, delay, uniqueness, added),
+                null, batch.undoable(), QueueProducer::stored));
     }
 
     /** As {@link #enqueueAllOnce(List, List, Duration)} in the caller's transaction on {@code connection}; does not commit. */
@@ -342,7 +348,8 @@ public final class QueueProducer {
         KeyedBatch batch = KeyedBatch.of(keys, null, checkedPayloads(payloads));
         checkDelay(delay);
         checkUniqueness(uniqueness);
-        List<Enqueued> answers = insertOnce(connection, batch, delay, uniqueness);
+        List<Enqueued> answers = intercepted(batch.keys.length,
+                added -> insertOnce(connection, batch, delay, uniqueness, added));
         transactions.afterCommit(() -> reportEnqueued(stored(answers)));
         return answers;
     }
@@ -405,14 +412,15 @@ public final class QueueProducer {
      * where the other keys of the batch would stay stored ({@link KeyedBatch#undoable}), the statement
      * runs inside a savepoint that the exception rolls back, in the caller's transaction or its own.
      */
-    private List<Enqueued> insertOnce(Connection c, KeyedBatch batch, Duration delay, Uniqueness uniqueness)
-            throws SQLException {
+    private List<Enqueued> insertOnce(Connection c, KeyedBatch batch, Duration delay, Uniqueness uniqueness,
+                                      Map<String, String> added) throws SQLException {
+        QueueSql statements = keyedStatements(c, added);
         if (!batch.undoable()) {
-            return insertKeyed(c, batch, delay, uniqueness);
+            return insertKeyed(c, statements, batch, delay, uniqueness, added);
         }
         Savepoint savepoint = c.setSavepoint();
         try {
-            List<Enqueued> answers = insertKeyed(c, batch, delay, uniqueness);
+            List<Enqueued> answers = insertKeyed(c, statements, batch, delay, uniqueness, added);
             c.releaseSavepoint(savepoint);
             return answers;
         } catch (IdempotencyKeyReusedException e) {
@@ -421,10 +429,10 @@ public final class QueueProducer {
         }
     }
 
-    private List<Enqueued> insertKeyed(Connection c, KeyedBatch batch, Duration delay, Uniqueness uniqueness)
-            throws SQLException {
-        List<Enqueued> distinct = uniqueness.equals(Uniqueness.WINDOW) ? insertFirst(c, batch, delay)
-                : insertUnique(c, batch, delay, uniqueness);
+    private List<Enqueued> insertKeyed(Connection c, QueueSql statements, KeyedBatch batch, Duration delay,
+                                       Uniqueness uniqueness, Map<String, String> added) throws SQLException {
+        List<Enqueued> distinct = uniqueness.equals(Uniqueness.WINDOW) ? insertFirst(c, statements, batch, delay, added)
+                : insertUnique(c, statements, batch, delay, uniqueness, added);
         List<Enqueued> answers = new ArrayList<>(batch.positions.length);
         for (int i = 0; i < batch.positions.length; i++) {
             Enqueued answer = distinct.get(batch.positions[i]);
@@ -435,17 +443,23 @@ public final class QueueProducer {
     }
 
     /** The answers to the batch's distinct keys, a key answering with its first task ({@link Uniqueness#WINDOW}). */
-    private List<Enqueued> insertFirst(Connection c, KeyedBatch batch, Duration delay) throws SQLException {
+    private List<Enqueued> insertFirst(Connection c, QueueSql statements, KeyedBatch batch, Duration delay,
+                                       Map<String, String> added) throws SQLException {
         boolean delayed = !delay.isZero();
         List<Enqueued> distinct = new ArrayList<>(batch.keys.length);
-        try (PreparedStatement ps = c.prepareStatement(delayed ? sql.enqueueOnceDelayed : sql.enqueueOnce)) {
+        try (PreparedStatement ps = c.prepareStatement(delayed ? statements.enqueueOnceDelayed
+                : statements.enqueueOnce)) {
             ps.setArray(1, Jdbc.texts(c, batch.keys));
             ps.setArray(2, Jdbc.texts(c, batch.payloads));
             ps.setArray(3, Jdbc.texts(c, batch.fingerprints));
             ps.setString(4, location.queueName());
             ps.setString(5, location.queueName());
+            int p = 6;
             if (delayed) {
-                ps.setLong(6, delay.toNanos() / 1000);
+                ps.setLong(p++, delay.toNanos() / 1000);
+            }
+            if (statements.headers) {
+                ps.setString(p, TaskHeaders.json(added));
             }
             try (ResultSet rs = ps.executeQuery()) {
                 for (int k = 0; rs.next(); k++) {
@@ -464,21 +478,25 @@ public final class QueueProducer {
      * another producer changed while the statement ran are sent again, until none is left: each round
      * needs another producer's commit on the key, and one inside a transaction holds the key's lock after.
      */
-    private List<Enqueued> insertUnique(Connection c, KeyedBatch batch, Duration delay, Uniqueness uniqueness)
-            throws SQLException {
+    private List<Enqueued> insertUnique(Connection c, QueueSql statements, KeyedBatch batch, Duration delay,
+                                        Uniqueness uniqueness, Map<String, String> added) throws SQLException {
         Enqueued[] answers = new Enqueued[batch.keys.length];
         List<Integer> pending = IntStream.range(0, batch.keys.length).boxed().toList();
         while (!pending.isEmpty()) {
             List<Integer> again = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(sql.enqueueUnique)) {
+            try (PreparedStatement ps = c.prepareStatement(statements.enqueueUnique)) {
                 ps.setLong(1, delay.toNanos() / 1000);
                 ps.setString(2, location.queueName());
                 ps.setBoolean(3, uniqueness.freesRunning());
                 ps.setBoolean(4, uniqueness.freesGone());
                 ps.setBoolean(5, uniqueness.replaces());
-                ps.setArray(6, Jdbc.texts(c, pick(batch.keys, pending)));
-                ps.setArray(7, Jdbc.texts(c, pick(batch.payloads, pending)));
-                ps.setArray(8, Jdbc.texts(c, pick(batch.fingerprints, pending)));
+                int p = 6;
+                if (statements.headers) {
+                    ps.setString(p++, TaskHeaders.json(added));
+                }
+                ps.setArray(p++, Jdbc.texts(c, pick(batch.keys, pending)));
+                ps.setArray(p++, Jdbc.texts(c, pick(batch.payloads, pending)));
+                ps.setArray(p, Jdbc.texts(c, pick(batch.fingerprints, pending)));
                 try (ResultSet rs = ps.executeQuery()) {
                     for (int k = 0; rs.next(); k++) {
                         int at = pending.get(k);
@@ -583,6 +601,29 @@ public final class QueueProducer {
     }
 
     /**
+     * The keyed statements: those that store the interceptor's headers on the new (and replaced) tasks when it gave
+     * some and the table has the column, else those without headers.
+     */
+    private QueueSql keyedStatements(Connection c, Map<String, String> added) throws SQLException {
+        if (added.isEmpty()) {
+            return sql;
+        }
+        QueueSql statements = headerSql.on(c);
+        if (!statements.headers) {
+            warnDropped(added);
+            return sql;
+        }
+        return statements;
+    }
+
+    private void warnDropped(Map<String, String> added) {
+        if (droppedHeadersLogged.compareAndSet(false, true)) {
+            LOG.warn("dbq: {} has no headers column; the enqueue interceptor's headers {} are dropped until it"
+                    + " is added (Schema.headersMigration)", location.table().name(), added.keySet());
+        }
+    }
+
+    /**
      * The insert of tasks with headers: {@code given} per task (null: none), {@code added} (the interceptor's) on
      * each. On a table without the headers column, given headers throw and added ones are dropped.
      */
@@ -594,10 +635,7 @@ public final class QueueProducer {
                 throw new IllegalStateException(location.table().name() + " has no headers column to store the"
                         + " tasks' headers in: add it with Schema.headersMigration (or Schema.createIfMissing)");
             }
-            if (droppedHeadersLogged.compareAndSet(false, true)) {
-                LOG.warn("dbq: {} has no headers column; the enqueue interceptor's headers {} are dropped until it"
-                        + " is added (Schema.headersMigration)", location.table().name(), added.keySet());
-            }
+            warnDropped(added);
             return insert(c, payloads, delay);
         }
         String[] headers = new String[payloads.length];

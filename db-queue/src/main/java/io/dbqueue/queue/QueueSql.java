@@ -181,10 +181,10 @@ final class QueueSql {
                 + " WHERE queue_name = ? AND priority < " + QueueProducer.MAX_PRIORITY + " AND next_process_at <= now()"
                 + " AND created_at < now() - ? * interval '1 microsecond' LIMIT " + AGE_CHUNK
                 + " FOR UPDATE SKIP LOCKED))";
-        enqueueOnce = keyedEnqueue(table, byId ? "now()" : "now() + (i.n - 1) * interval '1 microsecond'");
-        enqueueOnceDelayed = keyedEnqueue(table, "now() + (? + i.n - 1) * interval '1 microsecond'");
+        enqueueOnce = keyedEnqueue(table, byId ? "now()" : "now() + (i.n - 1) * interval '1 microsecond'", headers);
+        enqueueOnceDelayed = keyedEnqueue(table, "now() + (? + i.n - 1) * interval '1 microsecond'", headers);
         enqueueUnique = uniqueEnqueue(table, byId ? "now() + m.delay * interval '1 microsecond'"
-                : "now() + (m.delay + u.n - 1) * interval '1 microsecond'", byIdNamesQueue);
+                : "now() + (m.delay + u.n - 1) * interval '1 microsecond'", byIdNamesQueue, headers);
         // Statements by id end with [queue] (byIdNamesQueue). params: bigint[] ids, [queue]
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue();
         finishWithoutFlush = "SELECT " + NO_FLUSH + "; " + finish;
@@ -327,11 +327,11 @@ final class QueueSql {
      * only the update returns a conflicting row that this statement's snapshot cannot see. Keys must be
      * distinct within one statement. params: text[] keys, text[] payloads, text[] request fingerprints
      * (null elements: none), queue (keys), queue (tasks), [delay in microseconds, when {@code dueAt}
-     * takes it]; returns per input row, in order, the task id, whether this statement stored it, and
+     * takes it], [the new tasks' headers as JSON, with {@code headers}]; returns per input row, in order, the task id, whether this statement stored it, and
      * whether the key was stored with another fingerprint. Keys are inserted in key order, so that two
      * batches sharing keys lock them in the same order and cannot deadlock.
      */
-    private static String keyedEnqueue(QueueTable table, String dueAt) {
+    private static String keyedEnqueue(QueueTable table, String dueAt, boolean headers) {
         String t = table.name();
         return "WITH input AS MATERIALIZED (SELECT u.k, u.p, u.h, u.n,"
                 + " nextval((SELECT pg_get_serial_sequence('" + t + "', 'id'))::regclass) AS id"
@@ -339,8 +339,8 @@ final class QueueSql {
                 + " keyed AS (INSERT INTO " + table.keysTable() + " AS x (queue_name, key, task_id, request_hash)"
                 + " SELECT ?, k, id, h FROM input ORDER BY k"
                 + " ON CONFLICT (queue_name, key) DO UPDATE SET key = x.key RETURNING x.key, x.task_id, x.request_hash),"
-                + " stored AS (INSERT INTO " + t + " (id, queue_name, payload, next_process_at)"
-                + " SELECT i.id, ?, i.p, " + dueAt
+                + " stored AS (INSERT INTO " + t + " (id, queue_name, payload, next_process_at" + (headers ? ", headers" : "")
+                + ") SELECT i.id, ?, i.p, " + dueAt + (headers ? ", ?::jsonb" : "")
                 + " FROM input i JOIN keyed ON keyed.key = i.k AND keyed.task_id = i.id)"
                 + " SELECT keyed.task_id, keyed.task_id = i.id, coalesce(keyed.request_hash <> i.h, false)"
                 + " FROM input i JOIN keyed ON keyed.key = i.k ORDER BY i.n";
@@ -359,19 +359,20 @@ final class QueueSql {
      * meanwhile when the mode would replace its task, are answered {@code retry}: the caller sends those keys
      * again, in a statement whose snapshot sees that producer's commit.
      *
-     * <p>params: delay in microseconds, queue, frees running, frees gone, replaces, text[] keys (distinct),
-     * text[] payloads, text[] request fingerprints; returns per input row, in order, the task id, whether this
+     * <p>params: delay in microseconds, queue, frees running, frees gone, replaces, [headers as JSON, with
+     * {@code headers}: of the new tasks and the replaced ones], text[] keys (distinct), text[] payloads, text[]
+     * request fingerprints; returns per input row, in order, the task id, whether this
      * statement stored a new task, whether it replaced the waiting one, whether the key answers with its task
      * as stored with another fingerprint, and whether to retry.
      */
-    private static String uniqueEnqueue(QueueTable table, String dueAt, boolean namesQueue) {
+    private static String uniqueEnqueue(QueueTable table, String dueAt, boolean namesQueue, boolean headers) {
         // dueAt: of input row u, by the mode's delay m.delay. The tables are read by key or id = ANY(ARRAY(...)), an
         // index look-up whatever the planner guesses of the CTEs' sizes, never joined to them whole.
         String t = table.name();
         String keys = table.keysTable();
         String ofQueue = namesQueue ? " AND t.queue_name = (SELECT q FROM mode)" : "";
         return "WITH mode AS (SELECT ?::bigint AS delay, ?::text AS q, ?::boolean AS frees_running,"
-                + " ?::boolean AS frees_gone, ?::boolean AS replaces),"
+                + " ?::boolean AS frees_gone, ?::boolean AS replaces" + (headers ? ", ?::jsonb AS headers" : "") + "),"
                 + " input AS MATERIALIZED (SELECT u.k, u.p, u.h, u.n, " + dueAt + " AS due,"
                 + " nextval((SELECT pg_get_serial_sequence('" + t + "', 'id'))::regclass) AS id"
                 + " FROM mode m, unnest(?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS u(k, p, h, n)),"
@@ -403,11 +404,13 @@ final class QueueSql {
                 + " WHERE x.queue_name = (SELECT q FROM mode)"
                 + " AND x.key = ANY(ARRAY(SELECT k FROM decided WHERE free OR replacing)) AND x.key = d.k"
                 + " RETURNING x.key, x.task_id),"
-                + " replaced AS (UPDATE " + t + " t SET payload = d.p, next_process_at = d.due FROM decided d"
+                + " replaced AS (UPDATE " + t + " t SET payload = d.p, next_process_at = d.due"
+                + (headers ? ", headers = (SELECT headers FROM mode)" : "") + " FROM decided d"
                 + " WHERE t.id = ANY(ARRAY(SELECT old_id FROM decided WHERE replacing)) AND t.id = d.old_id" + ofQueue
                 + " RETURNING t.id),"
-                + " stored AS (INSERT INTO " + t + " (id, queue_name, payload, next_process_at)"
-                + " SELECT id, (SELECT q FROM mode), p, due FROM decided"
+                + " stored AS (INSERT INTO " + t + " (id, queue_name, payload, next_process_at"
+                + (headers ? ", headers" : "") + ") SELECT id, (SELECT q FROM mode), p, due"
+                + (headers ? ", (SELECT headers FROM mode)" : "") + " FROM decided"
                 + " WHERE id IN (SELECT task_id FROM fresh UNION ALL SELECT task_id FROM rekeyed))"
                 + " SELECT coalesce(f.task_id, rk.task_id, d.old_id), f.task_id = d.id OR rk.task_id = d.id,"
                 + " r.id IS NOT NULL,"

@@ -103,6 +103,41 @@ class HeadersTest {
                 Map.of("traceparent", "from-interceptor-1")), headers);
     }
 
+    /**
+     * Keyed enqueues run through the interceptor too, on every layout: the new task of each uniqueness mode carries
+     * its headers (own transaction and the caller's), and a repeat that replaces a waiting task gives it the
+     * repeat's; a repeat answered with the first task leaves that task's headers as they were.
+     */
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void keyedEnqueuesCarryTheInterceptorsHeaders(Layout layout) throws SQLException {
+        QueueLocation queue = TestDatabase.freshTable(layout).queue("q");
+        AtomicInteger calls = new AtomicInteger();
+        QueueProducer producer = new QueueProducer(ds, queue).intercepted(new EnqueueInterceptor() {
+            @Override
+            public <T> T around(QueueLocation q, int tasks, Map<String, String> headers, Enqueue<T> enqueue)
+                    throws SQLException {
+                headers.put("traceparent", "call-" + calls.incrementAndGet());
+                return enqueue.proceed();
+            }
+        });
+        long first = producer.enqueueOnce("k-window", "first").id();
+        assertEquals(first, producer.enqueueOnce("k-window", "repeat").id());
+        long delayed = producer.enqueueOnce("k-delayed", "delayed", Duration.ofMillis(1), Uniqueness.WINDOW).id();
+        long debounced = producer.enqueueOnce("k-debounce", "before", Duration.ZERO, Uniqueness.DEBOUNCE).id();
+        assertTrue(producer.enqueueOnce("k-debounce", "after", Duration.ZERO, Uniqueness.DEBOUNCE).replaced());
+        long joined;
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            joined = producer.enqueueAllOnce(c, List.of("k-joined"), List.of("joined"), Duration.ZERO).get(0).id();
+            c.commit();
+        }
+        Map<Long, Map<String, String>> headers = new java.util.HashMap<>();
+        new QueueMonitor(ds, queue).peek(10).forEach(t -> headers.put(t.id(), t.headers()));
+        assertEquals(Map.of(first, Map.of("traceparent", "call-1"), delayed, Map.of("traceparent", "call-3"),
+                debounced, Map.of("traceparent", "call-5"), joined, Map.of("traceparent", "call-6")), headers);
+    }
+
     @Test
     void aDoorsProducersRunItsInterceptor() throws SQLException {
         QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("q");
