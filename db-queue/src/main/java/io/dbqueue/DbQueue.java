@@ -376,8 +376,7 @@ public final class DbQueue implements AutoCloseable {
 
         /**
          * Runs around every enqueue call of this door's {@link #producer}s, e.g. to put a trace context into the
-         * tasks' headers; default none. The coalescing producers' merged batches, keyed and prioritized enqueues
-         * are not intercepted.
+         * tasks' headers; default none. The coalescing producers' merged batches are not intercepted.
          */
         public Builder enqueueInterceptor(EnqueueInterceptor value) {
             this.interceptor = Objects.requireNonNull(value, "enqueueInterceptor");

@@ -7,8 +7,9 @@ import java.util.Map;
  * Runs around every enqueue call of the producers it is given to ({@link QueueProducer#intercepted}, or every
  * producer of a door: {@code DbQueue.Builder.enqueueInterceptor}), e.g. to start a tracing span and put its
  * context into the tasks' headers. A producer without one runs its enqueues exactly as before headers existed.
- * Keyed enqueues ({@code enqueueOnce...}) are intercepted too: their new tasks, and a waiting task a repeat
- * replaces, carry its headers. Prioritized ones ({@code enqueue(payload, priority)}) are not.
+ * Keyed enqueues ({@code enqueueOnce...}) and prioritized ones are intercepted too: their new tasks, and a waiting
+ * task a keyed repeat replaces, carry its headers. The coalescing producer's merged batches (many callers in one
+ * statement) are not.
  */
 public interface EnqueueInterceptor {
 

@@ -122,7 +122,7 @@ public final class QueueProducer {
         this.interceptor = interceptor;
     }
 
-    /** This producer with every enqueue call (but the prioritized ones) run through {@code interceptor}. */
+    /** This producer with every enqueue call run through {@code interceptor}. */
     public QueueProducer intercepted(EnqueueInterceptor interceptor) {
         return new QueueProducer(dataSource, location, listener, transactions, notifier,
                 Objects.requireNonNull(interceptor, "interceptor"));
@@ -217,7 +217,8 @@ public final class QueueProducer {
         String[] values = checkedPayloads(payloads);
         checkDelay(delay);
         checkPriority(priority);
-        return write(c -> insertPrioritized(c, values, delay, priority), null, false, List::size);
+        return throughInterceptor(values.length, added -> write(c -> insertPrioritized(c, values, delay, priority, added),
+                null, false, List::size));
     }
 
     /** As {@link #enqueueAll(Connection, List, Duration)}, every task of the batch with {@code priority}. */
@@ -227,7 +228,8 @@ public final class QueueProducer {
         String[] values = checkedPayloads(payloads);
         checkDelay(delay);
         checkPriority(priority);
-        List<Long> ids = insertPrioritized(connection, values, delay, priority);
+        List<Long> ids = intercepted(values.length,
+                added -> insertPrioritized(connection, values, delay, priority, added));
         transactions.afterCommit(() -> reportEnqueued(ids.size()));
         return ids;
     }
@@ -589,20 +591,26 @@ public final class QueueProducer {
         }
     }
 
-    private List<Long> insertPrioritized(Connection c, String[] payloads, Duration delay, int priority)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.enqueuePrioritized)) {
+    /** The insert of prioritized tasks, with the interceptor's headers ({@code added}) as {@link #keyedStatements}. */
+    private List<Long> insertPrioritized(Connection c, String[] payloads, Duration delay, int priority,
+                                         Map<String, String> added) throws SQLException {
+        QueueSql statements = keyedStatements(c, added);
+        try (PreparedStatement ps = c.prepareStatement(statements.enqueuePrioritized)) {
             ps.setString(1, location.queueName());
             ps.setLong(2, delay.toNanos() / 1000);
             ps.setInt(3, priority);
-            ps.setArray(4, Jdbc.texts(c, payloads));
+            int p = 4;
+            if (statements.headers) {
+                ps.setString(p++, TaskHeaders.json(added));
+            }
+            ps.setArray(p, Jdbc.texts(c, payloads));
             return ids(ps.executeQuery(), payloads.length);
         }
     }
 
     /**
-     * The keyed statements: those that store the interceptor's headers on the new (and replaced) tasks when it gave
-     * some and the table has the column, else those without headers.
+     * The statements of a keyed or prioritized enqueue: those that store the interceptor's headers on the new (and
+     * replaced) tasks when it gave some and the table has the column, else those without headers.
      */
     private QueueSql keyedStatements(Connection c, Map<String, String> added) throws SQLException {
         if (added.isEmpty()) {

@@ -172,9 +172,10 @@ final class QueueSql {
         enqueueDelayed = "INSERT INTO " + t + " (queue_name, payload, next_process_at)"
                 + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
+        // params: queue, delay in microseconds, priority, [headers as JSON, with headers], text[] payloads
         enqueuePrioritized = !priorities ? null
-                : "INSERT INTO " + t + " (queue_name, payload, next_process_at, priority)"
-                + " SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond', ?"
+                : "INSERT INTO " + t + " (queue_name, payload, next_process_at, priority" + (headers ? ", headers" : "")
+                + ") SELECT ?, p, now() + (? + n - 1) * interval '1 microsecond', ?" + (headers ? ", ?::jsonb" : "")
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         agePriorities = !priorities ? null
                 : "UPDATE " + t + " SET priority = priority + 1 WHERE id = ANY(ARRAY(SELECT id FROM " + t

@@ -138,6 +138,31 @@ class HeadersTest {
                 debounced, Map.of("traceparent", "call-5"), joined, Map.of("traceparent", "call-6")), headers);
     }
 
+    /** Prioritized enqueues run through the interceptor, on every layout with priorities. */
+    @Test
+    void prioritizedEnqueuesCarryTheInterceptorsHeaders() throws SQLException {
+        for (Layout layout : Layout.presets().stream().filter(Layout::priorities).toList()) {
+            QueueLocation queue = TestDatabase.freshTable(layout).queue("q");
+            QueueProducer producer = new QueueProducer(ds, queue).intercepted(new EnqueueInterceptor() {
+                @Override
+                public <T> T around(QueueLocation q, int tasks, Map<String, String> headers, Enqueue<T> enqueue)
+                        throws SQLException {
+                    headers.put("traceparent", "prioritized-" + tasks);
+                    return enqueue.proceed();
+                }
+            });
+            producer.enqueue("urgent", 5);
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                producer.enqueueAll(c, List.of("a", "b"), Duration.ZERO, 1);
+                c.commit();
+            }
+            assertEquals(List.of(Map.of("traceparent", "prioritized-1"), Map.of("traceparent", "prioritized-2"),
+                    Map.of("traceparent", "prioritized-2")), new QueueMonitor(ds, queue).peek(10).stream()
+                    .map(Task::headers).toList(), layout.name());
+        }
+    }
+
     @Test
     void aDoorsProducersRunItsInterceptor() throws SQLException {
         QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("q");
