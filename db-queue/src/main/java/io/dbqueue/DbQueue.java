@@ -289,10 +289,16 @@ public final class DbQueue implements AutoCloseable {
         }
     }
 
-    /** The builder's listener, the vacuum of the config's table and the failure log. */
+    /**
+     * The builder's listener, the vacuum of the config's table and the failure log; the table's history, created now,
+     * is kept from now on if the config keeps one.
+     */
     private QueueListener listenerFor(QueueConfig config) {
         QueueTable table = config.location().table();
         maintenance.purgeKeys(table);
+        if (config.history() != null) {
+            maintenance.keepHistory(table, config.history());
+        }
         QueueListener vacuum = maintenance.vacuum(table, vacuumByTable.getOrDefault(table, defaultVacuum));
         List<QueueListener> listeners = List.of(vacuum, failureLog, listener).stream()
                 .filter(l -> l != QueueListener.NONE).toList();

@@ -17,13 +17,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * The maintenance jobs of one {@code DbQueue}: the vacuum of each queue table its workers claim from
  * (one {@link QueueVacuum} per table, counting the claims of all of them), each topic's
- * {@link LogRetention}, and the {@link IdempotencyKeyPurge} of its queue tables. Retention and purge
- * run in turn on one daemon thread; a vacuum runs on its table's own.
+ * {@link LogRetention}, the {@link IdempotencyKeyPurge} of its queue tables, and the {@link HistoryRetention} of
+ * those whose queues keep a history. Retention and purge run in turn on one daemon thread; a vacuum runs on its
+ * table's own.
  */
 public final class Maintenance implements AutoCloseable {
 
     private final DataSource dataSource;
     private final IdempotencyKeyPurge keys;
+    private final HistoryRetention histories;
     private final Map<QueueTable, QueueVacuum> vacuums = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler =
             Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dbq-maintenance"));
@@ -34,6 +36,9 @@ public final class Maintenance implements AutoCloseable {
         this.keys = new IdempotencyKeyPurge(dataSource, keyRetention);
         long period = keys.period().toMillis();
         scheduler.scheduleWithFixedDelay(keys::purgeAll, period, period, TimeUnit.MILLISECONDS);
+        this.histories = new HistoryRetention(dataSource);
+        long historyPeriod = HistoryRetention.PERIOD.toMillis();
+        scheduler.scheduleWithFixedDelay(histories::applyQuietly, historyPeriod, historyPeriod, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -51,6 +56,11 @@ public final class Maintenance implements AutoCloseable {
     /** Purges {@code table}'s idempotency keys from now on. */
     public void purgeKeys(QueueTable table) {
         keys.add(table);
+    }
+
+    /** Keeps {@code table}'s history for at least {@code retention} from now on, its partitions created now. */
+    public void keepHistory(QueueTable table, Duration retention) {
+        histories.keep(table, retention);
     }
 
     /** Applies {@code policy} to {@code topicName} every {@code interval}, the first time after one interval. */

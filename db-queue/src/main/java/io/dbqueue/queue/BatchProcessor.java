@@ -50,7 +50,7 @@ final class BatchProcessor implements AutoCloseable {
         this.handler = handler;
         this.listener = listener;
         this.queue = config.location();
-        this.store = new TaskStore(queue);
+        this.store = new TaskStore(queue, config.history() != null);
         this.limiter = ClaimLimiter.of(config);
         this.leases = new LeaseKeeper(dataSource, store, queue, config.leaseTimeout(), limiter);
     }

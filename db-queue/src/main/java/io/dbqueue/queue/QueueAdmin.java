@@ -82,26 +82,39 @@ public final class QueueAdmin {
     }
 
     /**
-     * Where task {@code id} of this queue is now: waiting, scheduled, leased or dead. Empty when it is in none of these:
-     * finished, cancelled, or never enqueued into this queue.
+     * Where task {@code id} of this queue is now: waiting, scheduled, leased, dead, or done while the history of a
+     * queue that keeps one ({@link QueueConfig#history()}) holds it. Empty when it is in none of these: finished
+     * (without history, or longer ago than it keeps), cancelled, or never enqueued into this queue.
      */
     public Optional<FoundTask> find(long id) {
         return Jdbc.autoCommitted(dataSource, "find task " + id + " of " + location, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.find)) {
                 ps.setLong(1, id);
                 ps.setLong(2, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        if (rs.getString(1).equals(location.queueName())) {
-                            return Optional.of(new FoundTask(rs.getLong(2), FoundTask.State.valueOf(rs.getString(9)),
-                                    rs.getString(3), instant(rs, 4), instant(rs, 5), rs.getInt(6), rs.getInt(7),
-                                    rs.getString(8)));
-                        }
-                    }
-                    return Optional.empty();
+                Optional<FoundTask> found = ofThisQueue(ps);
+                if (found.isPresent() || !Jdbc.tableVisible(c, location.table().historyTable())) {
+                    return found;
                 }
             }
+            try (PreparedStatement ps = c.prepareStatement(sql.findDone)) {
+                ps.setLong(1, id);
+                return ofThisQueue(ps);
+            }
         });
+    }
+
+    /** The task of {@code find}'s or {@code findDone}'s result that is of this queue. */
+    private Optional<FoundTask> ofThisQueue(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                if (rs.getString(1).equals(location.queueName())) {
+                    return Optional.of(new FoundTask(rs.getLong(2), FoundTask.State.valueOf(rs.getString(9)),
+                            rs.getString(3), instant(rs, 4), instant(rs, 5), rs.getInt(6), rs.getInt(7),
+                            rs.getString(8)));
+                }
+            }
+            return Optional.empty();
+        }
     }
 
     /** The id of the task enqueued with idempotency key {@code key}, while the key is kept; empty for an unknown key. */

@@ -20,10 +20,14 @@ import java.util.Objects;
  *                       {@link QueueNotifier} on the producers, which {@code DbQueue} runs
  * @param limits         the rate and in-flight limits that all the queue's consumers, in every process, respect
  *                       together; not with {@link DeliveryMode#EXACTLY_ONCE}
+ * @param history        how long finished tasks are kept in the table's {@link QueueTable#historyTable()}, where
+ *                       {@link QueueAdmin#find} still finds them; null (the default): a finished task is deleted.
+ *                       Kept by whole partitions, so a task stays up to one partition longer ({@link HistoryTable});
+ *                       not for at most once, whose claim deletes a task before it is handled
  */
 public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads, PollSettings poll,
                           RetryPolicy retry, Duration leaseTimeout, boolean leaseHeartbeat,
-                          Wakeup wakeup, QueueLimits limits) {
+                          Wakeup wakeup, QueueLimits limits, Duration history) {
 
     public static final int MAX_THREADS = 1000;
 
@@ -41,6 +45,13 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
         }
         Checks.between("threads", threads, 1, MAX_THREADS);
         Checks.positive("leaseTimeout", leaseTimeout);
+        if (history != null) {
+            Checks.positive("history", history);
+            if (mode == DeliveryMode.AT_MOST_ONCE) {
+                throw new InvalidValueException("history",
+                        "is not kept at most once, whose claim deletes a task before it is handled", history);
+            }
+        }
     }
 
     /**
@@ -55,23 +66,23 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
      *  kept by heartbeats, wakeup by polling, and no limits. */
     public static QueueConfig of(QueueLocation location) {
         return new QueueConfig(location, DeliveryMode.AT_LEAST_ONCE, 1, PollSettings.DEFAULT, RetryPolicy.DEFAULT,
-                DEFAULT_LEASE, true, Wakeup.POLL, QueueLimits.NONE);
+                DEFAULT_LEASE, true, Wakeup.POLL, QueueLimits.NONE, null);
     }
 
     public QueueConfig withLocation(QueueLocation value) {
-        return new QueueConfig(value, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits);
+        return new QueueConfig(value, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits, history);
     }
 
     public QueueConfig withMode(DeliveryMode value) {
-        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits);
+        return new QueueConfig(location, value, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits, history);
     }
 
     public QueueConfig withThreads(int value) {
-        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits);
+        return new QueueConfig(location, mode, value, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits, history);
     }
 
     public QueueConfig withPoll(PollSettings value) {
-        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, leaseHeartbeat, wakeup, limits);
+        return new QueueConfig(location, mode, threads, value, retry, leaseTimeout, leaseHeartbeat, wakeup, limits, history);
     }
 
     public QueueConfig withBatchSize(int value) {
@@ -79,22 +90,28 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
     }
 
     public QueueConfig withRetry(RetryPolicy value) {
-        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, leaseHeartbeat, wakeup, limits);
+        return new QueueConfig(location, mode, threads, poll, value, leaseTimeout, leaseHeartbeat, wakeup, limits, history);
     }
 
     public QueueConfig withLeaseTimeout(Duration value) {
-        return new QueueConfig(location, mode, threads, poll, retry, value, leaseHeartbeat, wakeup, limits);
+        return new QueueConfig(location, mode, threads, poll, retry, value, leaseHeartbeat, wakeup, limits, history);
     }
 
     public QueueConfig withLeaseHeartbeat(boolean value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value, wakeup, limits);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, value, wakeup, limits, history);
     }
 
     public QueueConfig withWakeup(Wakeup value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, value, limits);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, value, limits, history);
     }
 
     public QueueConfig withLimits(QueueLimits value) {
-        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, value);
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, value, history);
+    }
+
+    /** Keeps finished tasks for {@code value} ({@link #history()}); null: deletes them. */
+    public QueueConfig withHistory(Duration value) {
+        return new QueueConfig(location, mode, threads, poll, retry, leaseTimeout, leaseHeartbeat, wakeup, limits,
+                value);
     }
 }

@@ -90,6 +90,14 @@ final class QueueSql {
      * task runs again, which at least once allows. params: as finish's
      */
     final String finishWithoutFlush;
+    /**
+     * {@link #finish} of a queue that keeps its history: the deleted rows move to
+     * {@link QueueTable#historyTable()} in the same statement, with the counters of the attempt that
+     * finished them. params: bigint[] ids, int[] attempts, int[] total attempts, [queue]
+     */
+    final String finishIntoHistory;
+    /** {@link #finishIntoHistory} as {@link #finishWithoutFlush} sends {@link #finish}. */
+    final String finishIntoHistoryWithoutFlush;
     final String retry;
     final String reenqueue;
     final String release;
@@ -115,6 +123,8 @@ final class QueueSql {
     final String cancelByKey;
     /** A task by id, in the table or its dead letters, and where it is; params: id, id. */
     final String find;
+    /** A finished task by id in the table's history ({@link #find}'s columns); params: id. */
+    final String findDone;
     /** The task id an idempotency key was enqueued with; params: queue, key. */
     final String taskOfKey;
     /** params: due at, queue, id, [queue] */
@@ -189,6 +199,14 @@ final class QueueSql {
         // Statements by id end with [queue] (byIdNamesQueue). params: bigint[] ids, [queue]
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue();
         finishWithoutFlush = "SELECT " + NO_FLUSH + "; " + finish;
+        finishIntoHistory = "WITH done AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[])"
+                + " AS d(id, attempt, total_attempt)),"
+                + " moved AS (DELETE FROM " + t + " t USING done WHERE t.id = done.id" + ofQueue() + " RETURNING t.*)"
+                + " INSERT INTO " + table.historyTable() + " (id, queue_name, payload, created_at, attempt,"
+                + " reenqueue_attempt, total_attempt)"
+                + " SELECT m.id, m.queue_name, m.payload, m.created_at, d.attempt, m.reenqueue_attempt, d.total_attempt"
+                + " FROM moved m JOIN done d ON d.id = m.id";
+        finishIntoHistoryWithoutFlush = "SELECT " + NO_FLUSH + "; " + finishIntoHistory;
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
         // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, [queue]
         retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
@@ -263,6 +281,8 @@ final class QueueSql {
                 + " FROM " + t + " WHERE id = ?"
                 + " UNION ALL SELECT queue_name, id, payload, created_at, failed_at, attempt, total_attempt, last_error,"
                 + " 'DEAD' FROM " + dead + " WHERE id = ?";
+        findDone = "SELECT queue_name, id, payload, created_at, finished_at, attempt, total_attempt, NULL, 'DONE'"
+                + " FROM " + table.historyTable() + " WHERE id = ?";
         taskOfKey = byKey.substring(1, byKey.length() - 1);
         pause = "INSERT INTO " + table.pausesTable() + " (queue_name) VALUES (?) ON CONFLICT DO NOTHING";
         resume = "DELETE FROM " + table.pausesTable() + " WHERE queue_name = ?";

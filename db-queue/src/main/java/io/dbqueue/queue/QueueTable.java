@@ -44,6 +44,14 @@ public record QueueTable(String name, Layout layout) {
         return name + "_in_flight";
     }
 
+    /**
+     * Finished tasks of this table's queues that keep a history ({@link QueueConfig#history()}) move to a companion
+     * table with this name, partitioned by when they finished ({@link HistoryTable}).
+     */
+    public String historyTable() {
+        return name + "_done";
+    }
+
     public QueueLocation queue(String queueName) {
         return new QueueLocation(this, queueName);
     }

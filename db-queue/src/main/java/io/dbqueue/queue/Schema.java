@@ -270,7 +270,8 @@ public final class Schema {
 
     private static String dropAll(QueueTable table) {
         return "DROP TABLE IF EXISTS " + table.name() + ", " + table.deadLetterTable() + ", " + table.keysTable()
-                + ", " + table.pausesTable() + ", " + table.limitsTable() + ", " + table.inFlightTable();
+                + ", " + table.pausesTable() + ", " + table.limitsTable() + ", " + table.inFlightTable() + ", "
+                + table.historyTable();
     }
 
     private static void execute(DataSource dataSource, String sql) throws SQLException {

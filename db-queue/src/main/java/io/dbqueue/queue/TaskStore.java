@@ -22,6 +22,8 @@ final class TaskStore {
     /** The statements that return or move whole tasks, headers included where the table has them. */
     private final HeadersAwareSql taskSql;
     private final boolean partitioned;
+    /** Whether finished tasks move to the table's history ({@link QueueConfig#history()}) rather than go. */
+    private final boolean keepsHistory;
     private final ClaimCursor cursor; // null: the layout claims from the start (next_process_at or priority order)
     // A queue's workers claim with one mode and batch size: the statement is built once, not per claim.
     private volatile ClaimStatement lastClaim;
@@ -33,11 +35,20 @@ final class TaskStore {
     private final Comparator<Task> batchOrder;
 
     TaskStore(QueueLocation location) {
-        this(location, ClaimCursor.RESCAN_INTERVAL);
+        this(location, false);
+    }
+
+    TaskStore(QueueLocation location, boolean keepsHistory) {
+        this(location, ClaimCursor.RESCAN_INTERVAL, keepsHistory);
     }
 
     TaskStore(QueueLocation location, Duration rescanInterval) {
+        this(location, rescanInterval, false);
+    }
+
+    private TaskStore(QueueLocation location, Duration rescanInterval, boolean keepsHistory) {
         this.location = location;
+        this.keepsHistory = keepsHistory;
         this.sql = new QueueSql(location.table());
         this.taskSql = new HeadersAwareSql(location.table());
         this.partitioned = location.table().layout().partitions() > 0;
@@ -158,7 +169,7 @@ final class TaskStore {
 
     void finish(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
-            Jdbc.update(c, sql.finish, byId(Jdbc.longs(c, ids(tasks))));
+            Jdbc.update(c, keepsHistory ? sql.finishIntoHistory : sql.finish, finishParams(c, tasks));
         }
     }
 
@@ -170,13 +181,23 @@ final class TaskStore {
         if (tasks.isEmpty()) {
             return;
         }
-        Object[] params = byId(Jdbc.longs(c, ids(tasks)));
-        try (PreparedStatement ps = c.prepareStatement(sql.finishWithoutFlush)) {
+        Object[] params = finishParams(c, tasks);
+        try (PreparedStatement ps = c.prepareStatement(
+                keepsHistory ? sql.finishIntoHistoryWithoutFlush : sql.finishWithoutFlush)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }
             ps.execute();
         }
+    }
+
+    /** The ids, and with a history the counters of the attempt that finished them ({@link QueueSql#finishIntoHistory}). */
+    private Object[] finishParams(Connection c, List<Task> tasks) throws SQLException {
+        if (!keepsHistory) {
+            return byId(Jdbc.longs(c, ids(tasks)));
+        }
+        return byId(Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
+                Jdbc.ints(c, counter(tasks, Task::totalAttempt)));
     }
 
     void release(Connection c, List<Task> tasks) throws SQLException {
