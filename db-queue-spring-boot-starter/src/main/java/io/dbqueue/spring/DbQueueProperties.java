@@ -211,6 +211,10 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
      * @param maxInFlight        The most tasks of the queue being handled at once by all its consumers together,
      *                           in every instance; a dead instance's places come back when its leases expire.
      *                           0: no limit. Not with exactly-once.
+     * @param history            How long finished tasks are kept in the table's history (TABLE_done, partitioned by
+     *                           finish time and dropped a whole partition at a time), where the endpoint and the
+     *                           dashboard still find them as DONE; e.g. 1d. Unset: a finished task is deleted. Not
+     *                           with at-most-once.
      */
     public record Queue(String table, QueueLayout layout, String queueName,
                         @DefaultValue("at-least-once") QueueMode mode,
@@ -229,7 +233,8 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                         @DefaultValue Vacuum vacuum,
                         @DefaultValue Coalesce coalesce,
                         @DefaultValue RateLimit rateLimit,
-                        @DefaultValue("0") int maxInFlight) {
+                        @DefaultValue("0") int maxInFlight,
+                        Duration history) {
 
         /** The core's configuration of queue {@code id}, its vacuum, coalescing and executor checked too. */
         QueueConfig config(String id) {
@@ -248,7 +253,7 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
             }
             QueueConfig config = check(prefix, () -> new QueueConfig(location, mode.deliveryMode(), threads,
                     new PollSettings(batchSize, betweenTaskTimeout, noTaskTimeout, fatalCrashTimeout), retryPolicy,
-                    leaseTimeout, leaseHeartbeat, wakeup, limits));
+                    leaseTimeout, leaseHeartbeat, wakeup, limits, history));
             vacuumPolicy(id);
             coalescing(id);
             if (executorBean() == null && maxBatchesInFlight != null) {

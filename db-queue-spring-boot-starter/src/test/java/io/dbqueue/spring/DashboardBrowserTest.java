@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.postgres.PostgresServer;
+import io.dbqueue.queue.FoundTask;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.TaskBatch;
@@ -76,12 +77,29 @@ class DashboardBrowserTest {
         }
     }
 
+    /** Finishes every task of the queue that keeps its history (a task left unanswered is finished). */
+    static final class KeptConsumer implements QueueConsumer {
+        @Override
+        public String queueId() {
+            return "kept";
+        }
+
+        @Override
+        public void handle(TaskBatch batch) {
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
     static class App {
         @Bean
         FlakyConsumer flakyConsumer() {
             return new FlakyConsumer();
+        }
+
+        @Bean
+        KeptConsumer keptConsumer() {
+            return new KeptConsumer();
         }
     }
 
@@ -99,7 +117,8 @@ class DashboardBrowserTest {
                 "management.endpoints.web.exposure.include=dbqueue",
                 "dbq.dashboard.enabled=true", "dbq.endpoint.write-enabled=true",
                 "dbq.queues.jobs.table=" + table, "dbq.queues.jobs.layout=dbq_seq", "dbq.queues.jobs.wakeup=notify",
-                "dbq.queues.jobs.retry.max-attempts=2", "dbq.queues.jobs.retry.interval=10ms").run();
+                "dbq.queues.jobs.retry.max-attempts=2", "dbq.queues.jobs.retry.interval=10ms",
+                "dbq.queues.kept.table=" + table, "dbq.queues.kept.layout=dbq_seq", "dbq.queues.kept.history=1h").run();
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless=new",
                 "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -170,6 +189,23 @@ class DashboardBrowserTest {
         WebElement result = browser.findElement(By.id("lookup-result"));
         wait.until(driver -> result.getText().startsWith("Task " + id));
         assertThat(List.of("WAITING", "LEASED", "no longer in jobs")).anyMatch(result.getText()::contains);
+    }
+
+    @Test
+    void aFinishedTaskIsFoundInTheHistory() {
+        long id = app.getBean(DbQueues.class).producer("kept").enqueue("shipped");
+        WebDriverWait wait = new WebDriverWait(browser, TIMEOUT);
+        wait.until(driver -> app.getBean(DbQueues.class).admin("kept").find(id)
+                .filter(t -> t.state() == FoundTask.State.DONE).isPresent());
+        browser.get(pageUrl());
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#lookup-queue option[value='kept']")));
+        browser.findElement(By.cssSelector("#lookup-queue option[value='kept']")).click();
+        browser.findElement(By.cssSelector("#lookup-by option[value='id']")).click();
+        browser.findElement(By.id("lookup-value")).sendKeys(String.valueOf(id));
+        browser.findElement(By.cssSelector("#lookup button[type='submit']")).click();
+        WebElement result = browser.findElement(By.id("lookup-result"));
+        wait.until(driver -> result.getText().startsWith("Task " + id));
+        assertThat(result.getText()).contains("DONE, finished at").contains("shipped");
     }
 
     private static String pageUrl() {

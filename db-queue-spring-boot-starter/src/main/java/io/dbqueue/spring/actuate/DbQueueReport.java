@@ -86,8 +86,10 @@ public record DbQueueReport(String instance, boolean writeEnabled, Map<String, Q
     /**
      * A task looked up by id or idempotency key ({@code GET /actuator/dbqueue/{queue}/task?id=} or {@code ?key=}).
      *
-     * @param state     WAITING, SCHEDULED, LEASED, DEAD, or GONE: no longer in the queue (finished or cancelled)
-     * @param since     when it becomes due, its lease or backoff ends, or it was dead-lettered; null when GONE
+     * @param state     WAITING, SCHEDULED, LEASED, DEAD, DONE: finished and kept in the queue's history
+     *                  (dbq.queues.ID.history), or GONE: no longer in the queue (finished or cancelled)
+     * @param since     when it becomes due, its lease or backoff ends, it was dead-lettered or it finished; null when
+     *                  GONE
      * @param payload   the payload's first {@value DbQueueEndpoint#PREVIEW} characters; null when GONE
      * @param lastError its error when DEAD
      */
