@@ -24,7 +24,8 @@ final class WorkloadOptions {
             description = "quick (smoke run, minutes), default (the matrix), full, ceiling (the library against pgbench),"
                     + " stability (10 min run), backlog (1,000,000 waiting messages), pubsub (the log against Kafka),"
                     + " pubsub-soak (30 min with retention), study-queue (the log study's queue variant beside the library),"
-                    + " clients (enqueuers x dequeuers: 1..3 producers x 1..3 consumers), priorities (priority claim vs FIFO)."
+                    + " clients (enqueuers x dequeuers: 1..3 producers x 1..3 consumers), priorities (priority claim vs FIFO),"
+                    + " history (the library with and without a history of finished tasks)."
                     + " Default: ${DEFAULT-VALUE}.")
     String profile;
 

@@ -22,7 +22,7 @@ public final class Drivers {
 
     public static Map<DriverName, Driver> all() {
         Map<DriverName, Driver> drivers = new EnumMap<>(DriverName.class);
-        for (Driver driver : List.of(new DirectDriver(), new RawSqlDriver(), PgbenchDriver.library(),
+        for (Driver driver : List.of(new DirectDriver(), DirectDriver.keepingHistory(), new RawSqlDriver(), PgbenchDriver.library(),
                 PgbenchDriver.minimal(), PgbenchDriver.study(), new StackDriver(), RabbitMqDriver.classic(),
                 RabbitMqDriver.quorum(), new NatsDriver(), new LogDriver(), KafkaDriver.osFlush(), KafkaDriver.fsync(),
                 new RelayDriver())) {

@@ -13,6 +13,7 @@ import java.util.List;
 public enum DriverName {
 
     DIRECT("direct", Table.LAYOUT, false),
+    DIRECT_HISTORY("direct-history", Table.LAYOUT, false),
     RAW_SQL("raw-sql", Table.LAYOUT, false),
     PGBENCH("pgbench", Table.LAYOUT, true),
     PGBENCH_MINIMAL("pgbench-minimal", Table.OWN, true),

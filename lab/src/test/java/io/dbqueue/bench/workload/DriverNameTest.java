@@ -17,9 +17,9 @@ class DriverNameTest {
 
     @Test
     void anUnknownNameListsTheKnownOnes() {
-        assertEquals("unknown driver 'kafka-acks-all'; known drivers: [direct, raw-sql, pgbench, pgbench-minimal,"
-                        + " pgbench-study, stack, rabbitmq, nats, log, kafka, kafka-fsync, rabbitmq-quorum,"
-                        + " log-relay]",
+        assertEquals("unknown driver 'kafka-acks-all'; known drivers: [direct, direct-history, raw-sql, pgbench,"
+                        + " pgbench-minimal, pgbench-study, stack, rabbitmq, nats, log, kafka, kafka-fsync,"
+                        + " rabbitmq-quorum, log-relay]",
                 assertThrows(IllegalArgumentException.class, () -> DriverName.of("kafka-acks-all")).getMessage());
     }
 }

@@ -153,6 +153,6 @@ class WorkloadFileTest {
         Path file = dir.resolve("driver.yaml");
         Files.writeString(file, "name: x\ndrivers: [direct, kafka-acks-all]\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(file)).getMessage()
-                .startsWith("unknown driver 'kafka-acks-all'; known drivers: [direct, raw-sql,"));
+                .startsWith("unknown driver 'kafka-acks-all'; known drivers: [direct, direct-history, raw-sql,"));
     }
 }

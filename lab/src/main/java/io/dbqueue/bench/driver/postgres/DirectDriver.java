@@ -31,12 +31,34 @@ import java.util.concurrent.atomic.AtomicReference;
  * wakeup notify or adaptive, the door's notifier and LISTEN connection wake the idle workers; with
  * poll (the default) they look every 100 ms. The door also vacuums the table as it does for any
  * application. A message counts as processed when the library reports its finish committed.
+ * As {@code direct-history}, the queue keeps its finished tasks for {@link #HISTORY} ({@link QueueConfig#history()}),
+ * so that the two drivers in one run show what the history costs.
  */
 public final class DirectDriver implements Driver {
 
+    /** The retention of {@code direct-history}: a day, kept in hourly partitions. */
+    static final Duration HISTORY = Duration.ofDays(1);
+
+    private final DriverName name;
+    private final Duration history; // null: finished tasks are deleted
+
+    public DirectDriver() {
+        this(DriverName.DIRECT, null);
+    }
+
+    private DirectDriver(DriverName name, Duration history) {
+        this.name = name;
+        this.history = history;
+    }
+
+    /** The {@code direct-history} driver: the library with {@link #HISTORY} kept. */
+    public static DirectDriver keepingHistory() {
+        return new DirectDriver(DriverName.DIRECT_HISTORY, HISTORY);
+    }
+
     @Override
     public DriverName name() {
-        return DriverName.DIRECT;
+        return name;
     }
 
     @Override
@@ -53,7 +75,7 @@ public final class DirectDriver implements Driver {
                 QueueProducer producer = door.producer(location, workload.wakeup());
                 QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers()).withMode(workload.mode())
                         .withPoll(PollSettings.DEFAULT.withBatchSize(workload.claimBatch(batchSize)))
-                        .withWakeup(workload.wakeup());
+                        .withWakeup(workload.wakeup()).withHistory(history);
                 door.consume(config, batch -> {
                 });
                 AtomicReference<Throwable> failure = new AtomicReference<>();
