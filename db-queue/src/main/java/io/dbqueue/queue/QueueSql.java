@@ -270,7 +270,8 @@ final class QueueSql {
         // exactly-once batch holds. A leased task (claimed, or waiting out a retry) is the worker's.
         String waiting = "ARRAY(SELECT id FROM " + t + " WHERE queue_name = ? AND id = %s"
                 + " AND (" + due + " OR attempt = 0) FOR UPDATE SKIP LOCKED)";
-        String byKey = "(SELECT task_id FROM " + table.keysTable() + " WHERE queue_name = ? AND key = ?)";
+        taskOfKey = "SELECT task_id FROM " + table.keysTable() + " WHERE queue_name = ? AND key = ?";
+        String byKey = "(" + taskOfKey + ")";
         cancel = "DELETE FROM " + t + " WHERE id = ANY(" + waiting.formatted("?") + ")" + ofQueue();
         cancelByKey = "DELETE FROM " + t + " WHERE id = ANY(" + waiting.formatted(byKey) + ")" + ofQueue();
         reschedule = "UPDATE " + t + " SET next_process_at = ? WHERE id = ANY(" + waiting.formatted("?") + ")"
@@ -283,7 +284,6 @@ final class QueueSql {
                 + " 'DEAD' FROM " + dead + " WHERE id = ?";
         findDone = "SELECT queue_name, id, payload, created_at, finished_at, attempt, total_attempt, NULL, 'DONE'"
                 + " FROM " + table.historyTable() + " WHERE id = ?";
-        taskOfKey = byKey.substring(1, byKey.length() - 1);
         pause = "INSERT INTO " + table.pausesTable() + " (queue_name) VALUES (?) ON CONFLICT DO NOTHING";
         resume = "DELETE FROM " + table.pausesTable() + " WHERE queue_name = ?";
         pausedQueues = "SELECT queue_name FROM " + table.pausesTable();
