@@ -13,7 +13,7 @@ CREATE TABLE dbq_seq_pk (
 ) WITH (fillfactor = 50, autovacuum_vacuum_cost_delay = 5, autovacuum_vacuum_cost_limit = 500, autovacuum_vacuum_scale_factor = 0.0001);
 -- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters
 CREATE TABLE dbq_seq_pk_dead (
-    id                bigint PRIMARY KEY,
+    id                bigint NOT NULL,
     queue_name        text NOT NULL,
     payload           text,
     created_at        timestamptz,
@@ -22,9 +22,9 @@ CREATE TABLE dbq_seq_pk_dead (
     reenqueue_attempt integer NOT NULL,
     total_attempt     integer NOT NULL,
     last_error        text,
-    headers           jsonb
+    headers           jsonb,
+    PRIMARY KEY (queue_name, id)
 );
-CREATE INDEX dbq_seq_pk_dead_queue_idx ON dbq_seq_pk_dead (queue_name, id);
 -- idempotency keys: a repeated key is answered with its first task's id until the key is purged
 CREATE TABLE IF NOT EXISTS dbq_seq_pk_keys (
     queue_name        text NOT NULL,

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * {@code sql/} holds the DDL of every queue layout preset as {@link Schema} renders it, and of an
- * example log topic as {@link LogSchema} does, and of the schedules table, for people who read or apply it by hand. This test keeps the two the same: run with {@code -Ddbq.writeSql=true} to rewrite the files.
+ * example log topic as {@link LogSchema} does, and of the schedules table, and the distribution of dbq_seq_pk on Citus, for people who read or apply it by hand. This test keeps the two the same: run with {@code -Ddbq.writeSql=true} to rewrite the files.
  */
 class SqlFilesTest {
 
@@ -34,6 +34,7 @@ class SqlFilesTest {
         for (Layout layout : Layout.presets()) {
             files.put(layout.name() + ".sql", Schema.ddl(QueueTable.of(layout)));
         }
+        files.put("citus_dbq_seq_pk.sql", Schema.citusDistribution(QueueTable.of(Layout.DBQ_SEQ_PK)));
         files.put("log_topic_events.sql", LogSchema.ddl(Topic.of("events", 4)));
         files.put("dbq_schedules.sql", ScheduleSchema.ddl());
         List<String> stale = new ArrayList<>();

@@ -90,30 +90,30 @@ public final class QueueAdmin {
         return Jdbc.autoCommitted(dataSource, "find task " + id + " of " + location, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.find)) {
                 ps.setLong(1, id);
-                ps.setLong(2, id);
-                Optional<FoundTask> found = ofThisQueue(ps);
+                ps.setString(2, location.queueName());
+                ps.setLong(3, id);
+                ps.setString(4, location.queueName());
+                Optional<FoundTask> found = found(ps);
                 if (found.isPresent() || !Jdbc.tableVisible(c, location.table().historyTable())) {
                     return found;
                 }
             }
             try (PreparedStatement ps = c.prepareStatement(sql.findDone)) {
                 ps.setLong(1, id);
-                return ofThisQueue(ps);
+                ps.setString(2, location.queueName());
+                return found(ps);
             }
         });
     }
 
-    /** The task of {@code find}'s or {@code findDone}'s result that is of this queue. */
-    private Optional<FoundTask> ofThisQueue(PreparedStatement ps) throws SQLException {
+    /** The task {@code find} or {@code findDone} found, if any. */
+    private static Optional<FoundTask> found(PreparedStatement ps) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                if (rs.getString(1).equals(location.queueName())) {
-                    return Optional.of(new FoundTask(rs.getLong(2), FoundTask.State.valueOf(rs.getString(9)),
-                            rs.getString(3), instant(rs, 4), instant(rs, 5), rs.getInt(6), rs.getInt(7),
-                            rs.getString(8)));
-                }
+            if (!rs.next()) {
+                return Optional.empty();
             }
-            return Optional.empty();
+            return Optional.of(new FoundTask(rs.getLong(1), FoundTask.State.valueOf(rs.getString(8)),
+                    rs.getString(2), instant(rs, 3), instant(rs, 4), rs.getInt(5), rs.getInt(6), rs.getString(7)));
         }
     }
 

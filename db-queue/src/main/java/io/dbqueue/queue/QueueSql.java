@@ -121,9 +121,9 @@ final class QueueSql {
     final String cancel;
     /** params: queue, queue, key, [queue] */
     final String cancelByKey;
-    /** A task by id, in the table or its dead letters, and where it is; params: id, id. */
+    /** A task by id, in the table or its dead letters, and where it is; params: id, queue, id, queue. */
     final String find;
-    /** A finished task by id in the table's history ({@link #find}'s columns); params: id. */
+    /** A finished task by id in the table's history ({@link #find}'s columns); params: id, queue. */
     final String findDone;
     /** The task id an idempotency key was enqueued with; params: queue, key. */
     final String taskOfKey;
@@ -276,14 +276,14 @@ final class QueueSql {
         cancelByKey = "DELETE FROM " + t + " WHERE id = ANY(" + waiting.formatted(byKey) + ")" + ofQueue();
         reschedule = "UPDATE " + t + " SET next_process_at = ? WHERE id = ANY(" + waiting.formatted("?") + ")"
                 + ofQueue();
-        // By id alone, as every layout's primary key or unique index reads it; the caller checks the queue name.
-        find = "SELECT queue_name, id, payload, created_at, next_process_at, attempt, total_attempt, NULL,"
+        // By id, as every layout's primary key or unique index reads it, and the queue, so that Citus routes it.
+        find = "SELECT id, payload, created_at, next_process_at, attempt, total_attempt, NULL,"
                 + " CASE WHEN " + due + " THEN 'WAITING' WHEN attempt > 0 THEN 'LEASED' ELSE 'SCHEDULED' END"
-                + " FROM " + t + " WHERE id = ?"
-                + " UNION ALL SELECT queue_name, id, payload, created_at, failed_at, attempt, total_attempt, last_error,"
-                + " 'DEAD' FROM " + dead + " WHERE id = ?";
-        findDone = "SELECT queue_name, id, payload, created_at, finished_at, attempt, total_attempt, NULL, 'DONE'"
-                + " FROM " + table.historyTable() + " WHERE id = ?";
+                + " FROM " + t + " WHERE id = ? AND queue_name = ?"
+                + " UNION ALL SELECT id, payload, created_at, failed_at, attempt, total_attempt, last_error,"
+                + " 'DEAD' FROM " + dead + " WHERE id = ? AND queue_name = ?";
+        findDone = "SELECT id, payload, created_at, finished_at, attempt, total_attempt, NULL, 'DONE'"
+                + " FROM " + table.historyTable() + " WHERE id = ? AND queue_name = ?";
         pause = "INSERT INTO " + table.pausesTable() + " (queue_name) VALUES (?) ON CONFLICT DO NOTHING";
         resume = "DELETE FROM " + table.pausesTable() + " WHERE queue_name = ?";
         pausedQueues = "SELECT queue_name FROM " + table.pausesTable();

@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.internal.Jdbc;
 
 import javax.sql.DataSource;
@@ -8,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -71,9 +73,11 @@ public final class Schema {
         if (index != null) {
             sql.append(index).append(with(layout.indexOptions())).append(onlyForTheQueue(layout)).append(";\n");
         }
+        // A layout keyed by (queue_name, id) keys its dead letters so too: what Citus needs to distribute both by queue.
+        boolean queueKeyed = layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
         sql.append("-- tasks that ran out of attempts; listed, requeued and deleted through DeadLetters\n")
                 .append("CREATE TABLE ").append(table.deadLetterTable()).append(" (\n")
-                .append("    id                bigint PRIMARY KEY,\n")
+                .append(queueKeyed ? "    id                bigint NOT NULL,\n" : "    id                bigint PRIMARY KEY,\n")
                 .append("    queue_name        text NOT NULL,\n")
                 .append("    payload           text,\n")
                 .append("    created_at        timestamptz,\n")
@@ -82,10 +86,9 @@ public final class Schema {
                 .append("    reenqueue_attempt integer NOT NULL,\n")
                 .append("    total_attempt     integer NOT NULL,\n")
                 .append("    last_error        text,\n")
-                .append("    headers           jsonb\n")
-                .append(");\n")
-                .append("CREATE INDEX ").append(table.deadLetterTable()).append("_queue_idx ON ")
-                .append(table.deadLetterTable()).append(" (queue_name, id);\n")
+                .append(queueKeyed ? "    headers           jsonb,\n    PRIMARY KEY (queue_name, id)\n);\n"
+                        : "    headers           jsonb\n);\nCREATE INDEX " + table.deadLetterTable() + "_queue_idx ON "
+                        + table.deadLetterTable() + " (queue_name, id);\n")
                 .append(keysDdl(table))
                 .append(pausesDdl(table))
                 .append(limitsDdl(table));
@@ -182,6 +185,30 @@ public final class Schema {
     public static String headersMigration(QueueTable table) {
         return "ALTER TABLE " + table.name() + " ADD COLUMN IF NOT EXISTS headers jsonb;\n"
                 + "ALTER TABLE " + table.deadLetterTable() + " ADD COLUMN IF NOT EXISTS headers jsonb;\n";
+    }
+
+    /**
+     * The statements that distribute {@code table}, created by {@link #ddl}, on a Citus coordinator: the tasks
+     * and every companion table keyed by queue by {@code queue_name}, co-located so that each statement of a queue
+     * runs on one worker; the pauses, a few rows read across queues, as a reference table. Citus needs every unique
+     * key to hold the distribution column, which only a layout keyed by {@code (queue_name, id)} has
+     * ({@link Layout#DBQ_SEQ_PK}); its statements on claimed tasks also name the queue, so Citus routes them.
+     * With a history ({@link QueueConfig#withHistory}), distribute {@link QueueTable#historyTable()} the same way.
+     */
+    public static String citusDistribution(QueueTable table) {
+        if (table.layout().claimIndex() != Layout.ClaimIndex.PRIMARY_KEY) {
+            throw new InvalidValueException("layout", "must be keyed by (queue_name, id), as " + Layout.DBQ_SEQ_PK.name()
+                    + " is, to be distributed by queue on Citus", table.layout().name());
+        }
+        StringBuilder sql = new StringBuilder("-- ").append(table.name())
+                .append(" on Citus: every table of a queue on one worker, chosen by queue_name\n")
+                .append("SELECT create_distributed_table('").append(table.name()).append("', 'queue_name');\n");
+        for (String companion : List.of(table.deadLetterTable(), table.keysTable(), table.limitsTable(),
+                table.inFlightTable())) {
+            sql.append("SELECT create_distributed_table('").append(companion).append("', 'queue_name', colocate_with => '")
+                    .append(table.name()).append("');\n");
+        }
+        return sql.append("SELECT create_reference_table('").append(table.pausesTable()).append("');\n").toString();
     }
 
     /** Whether {@code table} has the {@code headers} column ({@link #headersMigration}). */
