@@ -1,24 +1,16 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.Await;
-import io.dbqueue.DbQueue;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,38 +19,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A queue that keeps its history ({@link QueueConfig#history()}) on every layout: finished tasks are found as DONE. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("layouts")
-class HistoryTest {
+class HistoryTest extends EveryLayout {
 
     private static final Duration HOUR = Duration.ofHours(1);
 
-    @Parameter
-    Layout layout;
-
-    private final DataSource ds = TestDatabase.dataSource();
-    private QueueTable table;
-    private QueueLocation queue;
-    private DbQueue dbq;
-    private QueueProducer producer;
-    private QueueAdmin admin;
-
-    static Stream<Layout> layouts() {
-        return Layout.presets().stream();
-    }
-
-    @BeforeEach
-    void freshTable() throws Exception {
-        table = TestDatabase.freshTable(layout);
-        queue = table.queue("kept");
-        dbq = DbQueue.builder(ds).build();
-        producer = dbq.producer(queue);
-        admin = dbq.queueAdmin(queue);
-    }
-
-    @AfterEach
-    void closeDoor() {
-        dbq.close();
+    @Override
+    String queueName() {
+        return "kept";
     }
 
     @Test

@@ -2,17 +2,10 @@ package io.dbqueue.queue;
 
 import io.dbqueue.Await;
 import io.dbqueue.DbQueue;
-import io.dbqueue.TestDatabase;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.Transactions;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -20,47 +13,21 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** An operator's {@link QueueAdmin} on every layout: stats, pause across doors, cancel, reschedule. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("layouts")
-class QueueAdminContractTest {
+class QueueAdminContractTest extends EveryLayout {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     /** A pause or resume reaches every worker within this. */
     private static final Duration WITHIN_A_SECOND = Duration.ofSeconds(1);
 
-    @Parameter
-    Layout layout;
-
-    private final DataSource ds = TestDatabase.dataSource();
-    private QueueTable table;
-    private QueueLocation queue;
-    private DbQueue dbq;
-    private QueueProducer producer;
-    private QueueAdmin admin;
-
-    static Stream<Layout> layouts() {
-        return Layout.presets().stream();
-    }
-
-    @BeforeEach
-    void freshTable() throws SQLException {
-        table = TestDatabase.freshTable(layout);
-        queue = table.queue("admin");
-        dbq = DbQueue.builder(ds).build();
-        producer = dbq.producer(queue);
-        admin = dbq.queueAdmin(queue);
-    }
-
-    @AfterEach
-    void closeDoor() {
-        dbq.close();
+    @Override
+    String queueName() {
+        return "admin";
     }
 
     @Test

@@ -9,16 +9,10 @@ import io.dbqueue.internal.Jdbc;
 import io.dbqueue.postgres.PostgresServer;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.MethodSource;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -37,7 +31,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,9 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The queue's promises, checked on every layout against a real PostgreSQL. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("layouts")
-class QueueContractTest {
+class QueueContractTest extends EveryLayout {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     /** An idle worker with this poll would not look at the table again within {@link #TIMEOUT}. */
@@ -55,30 +46,9 @@ class QueueContractTest {
             Duration.ofMinutes(10), Duration.ofSeconds(1));
     private static final Duration BACKOFF = Duration.ofMillis(200);
 
-    @Parameter
-    Layout layout;
-
-    private final DataSource ds = TestDatabase.dataSource();
-    private QueueTable table;
-    private QueueLocation queue;
-    private DbQueue dbq;
-    private QueueProducer producer;
-
-    static Stream<Layout> layouts() {
-        return Layout.presets().stream();
-    }
-
-    @BeforeEach
-    void freshTable() throws SQLException {
-        table = TestDatabase.freshTable(layout);
-        queue = table.queue("contract");
-        dbq = DbQueue.builder(ds).build();
-        producer = dbq.producer(queue);
-    }
-
-    @AfterEach
-    void closeDoor() {
-        dbq.close();
+    @Override
+    String queueName() {
+        return "contract";
     }
 
     @Test

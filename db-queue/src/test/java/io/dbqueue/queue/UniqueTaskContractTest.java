@@ -7,11 +7,7 @@ import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.QueueProducer.Enqueued;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -31,30 +27,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Unique tasks ({@link Uniqueness}): each scope and each answer to a repeat, on every layout against a real PostgreSQL. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("layouts")
-class UniqueTaskContractTest {
+class UniqueTaskContractTest extends EveryLayout {
 
     private static final Duration HOUR = Duration.ofHours(1);
 
-    @Parameter
-    Layout layout;
-
-    private final DataSource ds = TestDatabase.dataSource();
-    private QueueTable table;
-    private QueueLocation queue;
-    private QueueProducer producer;
     private TaskStore store;
 
-    static Stream<Layout> layouts() {
-        return Layout.presets().stream();
+    @Override
+    String queueName() {
+        return "unique";
     }
 
     @BeforeEach
-    void freshTable() throws SQLException {
-        table = TestDatabase.freshTable(layout);
-        queue = table.queue("unique");
-        producer = new QueueProducer(ds, queue);
+    void store() {
         store = new TaskStore(queue);
     }
 
