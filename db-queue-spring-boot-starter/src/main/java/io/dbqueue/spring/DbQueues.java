@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.DbQueue;
+import io.dbqueue.common.Cached;
 import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.DeadLetters;
 import io.dbqueue.queue.QueueAdmin;

@@ -1,6 +1,7 @@
 package io.dbqueue.log;
 
 import io.dbqueue.common.Identifiers;
+import io.dbqueue.common.QueueException;
 import io.dbqueue.internal.Jdbc;
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -64,30 +65,49 @@ public final class LogSchema {
 
     /** The topic as created; throws naming the topic if there is none of that name. */
     public static Topic describe(DataSource dataSource, String topicName) {
+        Topic topic = find(dataSource, topicName);
+        if (topic == null) {
+            throw new IllegalArgumentException("unknown topic '" + topicName
+                    + "': no row in dbq_topics; create it with LogSchema.create");
+        }
+        return topic;
+    }
+
+    /**
+     * The topic as created, creating it as {@code topic} first if there is none of its name. Instances starting
+     * together may all call this: one creates the topic, the others describe it.
+     */
+    public static Topic createIfMissing(DataSource dataSource, Topic topic) {
+        Topic existing = find(dataSource, topic.name());
+        if (existing != null) {
+            return existing;
+        }
+        try {
+            create(dataSource, topic);
+            return topic;
+        } catch (QueueException raced) {
+            return describe(dataSource, topic.name()); // another instance created it at the same time
+        }
+    }
+
+    /** The topic as created, or null if there is none of that name. */
+    private static Topic find(DataSource dataSource, String topicName) {
         Identifiers.topicName(topicName);
         return Jdbc.autoCommitted(dataSource, "describe topic " + topicName, c -> {
             try (PreparedStatement ps = c.prepareStatement(LogSql.CATALOG_EXISTS);
                  ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 if (!rs.getBoolean(1)) {
-                    throw unknown(topicName);
+                    return null;
                 }
             }
             try (PreparedStatement ps = c.prepareStatement(LogSql.DESCRIBE)) {
                 ps.setString(1, topicName);
                 try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        throw unknown(topicName);
-                    }
-                    return new Topic(topicName, rs.getInt(1), rs.getLong(2));
+                    return rs.next() ? new Topic(topicName, rs.getInt(1), rs.getLong(2)) : null;
                 }
             }
         });
-    }
-
-    private static IllegalArgumentException unknown(String topicName) {
-        return new IllegalArgumentException("unknown topic '" + topicName
-                + "': no row in dbq_topics; create it with LogSchema.create");
     }
 
     private static Integer partitions(Connection c, String topicName) throws SQLException {

@@ -1,8 +1,8 @@
 package io.dbqueue.spring.health;
 
+import io.dbqueue.common.Cached;
 import io.dbqueue.queue.QueueMonitor.Depth;
 import io.dbqueue.queue.QueueWorkers;
-import io.dbqueue.spring.Cached;
 import io.dbqueue.spring.DbQueues;
 import io.dbqueue.spring.health.DbQueueHealthProperties.Thresholds;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;

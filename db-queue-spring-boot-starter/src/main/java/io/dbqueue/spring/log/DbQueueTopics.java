@@ -2,7 +2,6 @@ package io.dbqueue.spring.log;
 
 import io.dbqueue.DbQueue;
 import io.dbqueue.common.Identifiers;
-import io.dbqueue.common.QueueException;
 import io.dbqueue.log.LogAdmin;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
@@ -38,18 +37,15 @@ public class DbQueueTopics {
     private void ensure(String name, DbQueueLogProperties.TopicProperties topic, boolean create) {
         try {
             Identifiers.topicName(name);
-            LogSchema.describe(dataSource, name);
+            if (!create) {
+                LogSchema.describe(dataSource, name);
+                return;
+            }
         } catch (IllegalArgumentException e) {
-            if (!create || !e.getMessage().startsWith("unknown topic")) {
-                throw new IllegalStateException("dbq.log.topics." + name + ": " + e.getMessage(), e);
-            }
-            Topic created = check("dbq.log.topics." + name, () -> new Topic(name, topic.partitions(), topic.segmentSize()));
-            try {
-                LogSchema.create(dataSource, created);
-            } catch (QueueException raced) {
-                LogSchema.describe(dataSource, name); // another instance created it at the same time: it exists now
-            }
+            throw new IllegalStateException("dbq.log.topics." + name + ": " + e.getMessage(), e);
         }
+        LogSchema.createIfMissing(dataSource,
+                check("dbq.log.topics." + name, () -> new Topic(name, topic.partitions(), topic.segmentSize())));
     }
 
     /**

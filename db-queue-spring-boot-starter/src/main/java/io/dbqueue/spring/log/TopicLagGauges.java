@@ -1,7 +1,7 @@
 package io.dbqueue.spring.log;
 
+import io.dbqueue.common.Cached;
 import io.dbqueue.log.GroupLag;
-import io.dbqueue.spring.Cached;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -1,4 +1,4 @@
-package io.dbqueue.spring;
+package io.dbqueue.common;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
