@@ -62,5 +62,6 @@ CREATE TABLE IF NOT EXISTS queue_tasks_5_in_flight (
     task_id           bigint NOT NULL,
     total_attempt     integer NOT NULL,
     expires_at        timestamptz NOT NULL,
+    concurrency_key   text,
     PRIMARY KEY (queue_name, task_id, total_attempt)
 );

@@ -19,10 +19,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
@@ -39,6 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class QueueLimitsTest {
 
     private static final int INSTANCES = 3;
+    /** The header the per-key tests key tasks by. */
+    private static final String CUSTOMER = "customer";
 
     static Stream<Layout> layouts() {
         return Layout.presets().stream();
@@ -153,6 +158,148 @@ class QueueLimitsTest {
         }
     }
 
+    /**
+     * At most 2 tasks of one customer run at once across three instances of three workers (batches of 2, so that a
+     * claim could take two of one key), and each key does reach 2; tasks without the header run beside them.
+     */
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void thePerKeyLimitHoldsAcrossInstances(Layout layout) throws Exception {
+        int perKey = 2;
+        QueueLocation queue = TestDatabase.freshTable(layout).queue("per_key");
+        List<String> keys = List.of("a", "b", "c");
+        int perKeyTasks = 12;
+        int keyless = 6;
+        List<Map<String, String>> headers = new ArrayList<>();
+        for (int i = 0; i < perKeyTasks; i++) {
+            keys.forEach(key -> headers.add(Map.of(CUSTOMER, key)));
+        }
+        for (int i = 0; i < keyless; i++) {
+            headers.add(Map.of());
+        }
+        enqueue(queue, headers);
+        QueueConfig config = QueueConfig.of(queue).withThreads(3).withBatchSize(2)
+                .withLimits(QueueLimits.perKey(CUSTOMER, perKey));
+        Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
+        Map<String, AtomicInteger> most = new ConcurrentHashMap<>();
+        AtomicInteger done = new AtomicInteger();
+        BatchHandler work = batch -> {
+            List<String> batchKeys = batch.tasks().stream().map(t -> t.headers().getOrDefault(CUSTOMER, "")).toList();
+            batchKeys.forEach(key -> most.computeIfAbsent(key, k -> new AtomicInteger()).accumulateAndGet(
+                    running.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet(), Math::max));
+            Thread.sleep(20); // the task's work: long enough for the instances' batches to overlap
+            batchKeys.forEach(key -> running.get(key).decrementAndGet());
+            done.addAndGet(batch.tasks().size());
+        };
+        int tasks = headers.size();
+        try (Instances instances = new Instances(config, i -> work, false)) {
+            Await.until(Duration.ofSeconds(30), "every task handled", () -> done.get() == tasks);
+        }
+        for (String key : keys) {
+            assertEquals(perKey, most.get(key).get(), layout.name() + ": most tasks of key " + key + " running at once");
+        }
+        assertTrue(most.get("").get() > perKey, layout.name() + ": tasks without a key were held to the limit: "
+                + most.get("").get());
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + queue.table().inFlightTable()),
+                "places left in flight");
+    }
+
+    /**
+     * A key at its limit of 1, with 20 tasks waiting at the head of the queue, does not hold back the tasks of
+     * another key and without a key enqueued behind them: they all run while the first task of the key does.
+     */
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void aFullKeyDoesNotHoldBackTheOthers(Layout layout) throws Exception {
+        QueueLocation queue = TestDatabase.freshTable(layout).queue("full_key");
+        List<Map<String, String>> headers = new ArrayList<>();
+        IntStream.range(0, 20).forEach(i -> headers.add(Map.of(CUSTOMER, "busy")));
+        IntStream.range(0, 5).forEach(i -> headers.add(Map.of(CUSTOMER, "other")));
+        IntStream.range(0, 5).forEach(i -> headers.add(Map.of()));
+        enqueue(queue, headers);
+        QueueConfig config = QueueConfig.of(queue).withThreads(3).withBatchSize(2)
+                .withLimits(QueueLimits.perKey(CUSTOMER, 1));
+        AtomicInteger busyStarted = new AtomicInteger();
+        AtomicInteger othersDone = new AtomicInteger();
+        AtomicInteger busyDone = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        BatchHandler work = batch -> {
+            for (var task : batch.tasks()) {
+                if ("busy".equals(task.headers().get(CUSTOMER))) {
+                    busyStarted.incrementAndGet();
+                    release.await();
+                    busyDone.incrementAndGet();
+                } else {
+                    othersDone.incrementAndGet();
+                }
+            }
+        };
+        Instances instances = new Instances(config, i -> work, false);
+        try {
+            Await.until(Duration.ofSeconds(20), "the other tasks handled", () -> othersDone.get() == 10);
+            assertEquals(1, busyStarted.get(), layout.name() + ": tasks of the full key started");
+            release.countDown();
+            Await.until(Duration.ofSeconds(30), "the full key's tasks handled", () -> busyDone.get() == 20);
+        } finally {
+            release.countDown(); // before the close, which waits for the handlers
+            instances.close();
+        }
+    }
+
+    /**
+     * An instance that dies running the one task a key may run (its pool closed) keeps the key's next task from the
+     * others until the lease it can no longer extend expires; a task of another key runs meanwhile.
+     */
+    @Test
+    void aDeadInstancesKeyComesBackWhenItsLeaseExpires() throws Exception {
+        Duration lease = Duration.ofSeconds(1);
+        QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("dying_key");
+        enqueue(queue, List.of(Map.of(CUSTOMER, "a")));
+        QueueConfig config = QueueConfig.of(queue).withThreads(2).withBatchSize(1).withLeaseTimeout(lease)
+                .withLimits(QueueLimits.perKey(CUSTOMER, 1));
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        HikariDataSource dyingPool = TestDatabase.server().dataSource(4);
+        DbQueue dying = DbQueue.builder(dyingPool).build();
+        try {
+            dying.consume(config.withThreads(1), batch -> {
+                holding.countDown();
+                never.await();
+            });
+            assertTrue(holding.await(10, TimeUnit.SECONDS), "the dying instance runs the key's task");
+            enqueue(queue, List.of(Map.of(CUSTOMER, "a"), Map.of(CUSTOMER, "b")));
+            CountDownLatch keyA = new CountDownLatch(1);
+            CountDownLatch keyB = new CountDownLatch(1);
+            try (DbQueue survivor = DbQueue.builder(TestDatabase.dataSource()).build()) {
+                survivor.consume(config, batch -> batch.tasks().forEach(
+                        t -> ("a".equals(t.headers().get(CUSTOMER)) ? keyA : keyB).countDown()));
+                assertTrue(keyB.await(10, TimeUnit.SECONDS), "the other key's task ran");
+                // Alive, the first instance's heartbeats keep the key's place past several leases.
+                assertTrue(!keyA.await(3 * lease.toMillis(), TimeUnit.MILLISECONDS),
+                        "the survivor started a task of the key while its place was held");
+                long died = System.nanoTime();
+                dyingPool.close();
+                assertTrue(keyA.await(10, TimeUnit.SECONDS), "the key's place came back");
+                assertTrue(System.nanoTime() - died >= lease.toNanos() / 2,
+                        "the key's place came back before the dead instance's lease could expire");
+            }
+        } finally {
+            never.countDown();
+            dying.close();
+        }
+    }
+
+    @Test
+    void aPerKeyLimitIsAtLeastOnceOnly() {
+        QueueConfig config = QueueConfig.of(QueueTable.of(Layout.DBQ_SEQ).queue("q"));
+        QueueLimits perKey = QueueLimits.perKey(CUSTOMER, 1);
+        assertEquals("limits.maxPerKey", assertThrows(InvalidValueException.class,
+                () -> config.withMode(DeliveryMode.AT_MOST_ONCE).withLimits(perKey)).field());
+        assertEquals("limits", assertThrows(InvalidValueException.class,
+                () -> config.withMode(DeliveryMode.EXACTLY_ONCE).withLimits(perKey)).field());
+        assertEquals(perKey, config.withLimits(perKey).limits());
+    }
+
     @Test
     void exactlyOnceTakesNoLimits() {
         QueueConfig config = QueueConfig.of(QueueTable.of(Layout.DBQ_SEQ).queue("q")).withMode(DeliveryMode.EXACTLY_ONCE);
@@ -169,6 +316,20 @@ class QueueLimitsTest {
                 () -> QueueLimits.rate(Double.NaN, 1)).field());
         assertEquals("burst", assertThrows(InvalidValueException.class, () -> QueueLimits.rate(10, 0)).field());
         assertEquals("maxInFlight", assertThrows(InvalidValueException.class, () -> QueueLimits.inFlight(-1)).field());
+        assertEquals("maxPerKey", assertThrows(InvalidValueException.class,
+                () -> QueueLimits.perKey(CUSTOMER, -1)).field());
+        assertEquals("keyHeader", assertThrows(InvalidValueException.class, () -> QueueLimits.perKey(null, 1)).field());
+        assertEquals("keyHeader", assertThrows(InvalidValueException.class, () -> QueueLimits.perKey("", 1)).field());
+        assertEquals("keyHeader", assertThrows(InvalidValueException.class,
+                () -> QueueLimits.NONE.withMaxPerKey(CUSTOMER, 0)).field());
+    }
+
+    /** Enqueues a task with each of {@code headers}. */
+    private static void enqueue(QueueLocation queue, List<Map<String, String>> headers) {
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
+            dbq.producer(queue).enqueueAll(IntStream.range(0, headers.size()).mapToObj(i -> "t" + i).toList(), headers,
+                    Duration.ZERO);
+        }
     }
 
     private static void enqueue(QueueLocation queue, int tasks) {

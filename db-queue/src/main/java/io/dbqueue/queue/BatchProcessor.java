@@ -140,7 +140,7 @@ final class BatchProcessor implements AutoCloseable {
             }
             return Jdbc.inTransaction(c, tx -> {
                 ClaimLimiter.Allowance allowance = limiter.allow(tx, config.poll().batchSize());
-                List<Task> tasks = allowance.tasks() == 0 ? List.of() : claim(tx, allowance.tasks());
+                List<Task> tasks = allowance.tasks() == 0 ? List.of() : claimLimited(tx, allowance.tasks());
                 List<Task> live = delivery.toHandle(this, tx, tasks);
                 limiter.took(tx, allowance, tasks, live);
                 return new Claim(tasks.size(), live, claimedAt);
@@ -320,6 +320,17 @@ final class BatchProcessor implements AutoCloseable {
 
     private List<Task> claim(Connection c) throws SQLException {
         return claim(c, config.poll().batchSize());
+    }
+
+    /** A claim under the queue's limits: the per-key claim where the limits have one. */
+    private List<Task> claimLimited(Connection tx, int limit) throws SQLException {
+        if (!limiter.limitsPerKey()) {
+            return claim(tx, limit);
+        }
+        long start = System.nanoTime();
+        List<Task> tasks = store.claimKeyLimited(tx, limit, config.leaseTimeout(), config.limits());
+        listener.picked(queue, tasks, System.nanoTime() - start);
+        return tasks;
     }
 
     private List<Task> claim(Connection c, int limit) throws SQLException {

@@ -15,7 +15,9 @@ import java.util.List;
  * of the limits table, so that the claims of a limited queue take turns, and learns there how many tasks it may
  * take: no more than the tokens in the bucket (refilled at the rate, up to the burst) nor the places left under
  * the in-flight limit. It then takes the tokens and one in-flight row per claimed task, all in the claim's
- * transaction. A task's row goes when it is answered, or when its lease, extended with the task's, expires.
+ * transaction. Under a per-key limit the claim itself keeps each key under it ({@link QueueSql#keyLimitedClaim}),
+ * and a task's in-flight row carries its key. A task's row goes when it is answered, or when its lease, extended
+ * with the task's, expires.
  */
 final class ClaimLimiter {
 
@@ -51,8 +53,11 @@ final class ClaimLimiter {
             allowed = (int) Math.min(allowed, Math.floor(tokens));
         }
         boolean rateBound = limits.rateLimited() && allowed < wanted;
-        if (limits.inFlightLimited() && allowed > 0) {
-            allowed = Math.min(allowed, Math.max(0, limits.maxInFlight() - inFlight(tx)));
+        if (holdsPlaces() && allowed > 0) {
+            int inFlight = inFlight(tx); // and forgets the places whose lease expired
+            if (limits.inFlightLimited()) {
+                allowed = Math.min(allowed, Math.max(0, limits.maxInFlight() - inFlight));
+            }
         }
         nextTokenAt = rateBound && allowed == 0
                 ? System.nanoTime() + (long) Math.ceil((1 - tokens) / limits.perSecond() * 1e9) : 0;
@@ -67,28 +72,35 @@ final class ClaimLimiter {
         if (limits.rateLimited()) {
             Jdbc.update(tx, sql.takeTokens, allowance.tokens() - claimed.size(), allowance.at(), queueName);
         }
-        if (limits.inFlightLimited() && !live.isEmpty()) {
+        if (limits.perKeyLimited() && !live.isEmpty()) {
+            Jdbc.update(tx, sql.occupyKeyed, queueName, leaseMicros, ids(tx, live), attempts(tx, live), keys(tx, live));
+        } else if (limits.inFlightLimited() && !live.isEmpty()) {
             Jdbc.update(tx, sql.occupy, queueName, leaseMicros, ids(tx, live), attempts(tx, live));
         }
     }
 
     /** Pushes the in-flight places of {@code tasks} a lease ahead, as their leases are. */
     void extend(Connection c, List<Task> tasks) throws SQLException {
-        if (limits.inFlightLimited() && !tasks.isEmpty()) {
+        if (holdsPlaces() && !tasks.isEmpty()) {
             Jdbc.update(c, sql.extend, leaseMicros, queueName, ids(c, tasks), attempts(c, tasks));
         }
     }
 
     /** Gives back the in-flight places of {@code tasks}, answered. */
     void release(Connection c, List<Task> tasks) throws SQLException {
-        if (limits.inFlightLimited() && !tasks.isEmpty()) {
+        if (holdsPlaces() && !tasks.isEmpty()) {
             Jdbc.update(c, sql.release, queueName, ids(c, tasks), attempts(c, tasks));
         }
     }
 
     /** Whether the in-flight places need extending while the handler runs. */
     boolean holdsPlaces() {
-        return limits.inFlightLimited();
+        return limits.inFlightLimited() || limits.perKeyLimited();
+    }
+
+    /** Whether claims must take the per-key limit's claim ({@link TaskStore#claimKeyLimited}). */
+    boolean limitsPerKey() {
+        return limits.perKeyLimited();
     }
 
     /** How long until the next token is due, after the last claim found none; 0 when it found some. */
@@ -130,6 +142,11 @@ final class ClaimLimiter {
 
     private static Object ids(Connection c, List<Task> tasks) throws SQLException {
         return Jdbc.longs(c, tasks.stream().mapToLong(Task::id).toArray());
+    }
+
+    /** The tasks' keys, the values of the per-key limit's header; null for a task without it. */
+    private Object keys(Connection c, List<Task> tasks) throws SQLException {
+        return Jdbc.texts(c, tasks.stream().map(t -> t.headers().get(limits.keyHeader())).toArray(String[]::new));
     }
 
     private static Object attempts(Connection c, List<Task> tasks) throws SQLException {

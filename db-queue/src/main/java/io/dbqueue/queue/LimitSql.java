@@ -2,7 +2,8 @@ package io.dbqueue.queue;
 
 /**
  * The statements of {@link ClaimLimiter} on one queue table's limit tables: the token buckets
- * ({@link QueueTable#limitsTable()}) and the tasks in flight ({@link QueueTable#inFlightTable()}). Only the
+ * ({@link QueueTable#limitsTable()}) and the tasks in flight ({@link QueueTable#inFlightTable()}), with their
+ * keys under a per-key limit. Only the
  * validated table names are spliced in; values are bound. Times are the server's {@code clock_timestamp()},
  * not {@code now()}: a claim that waited for the bucket's lock must not count the wait as time to refill in.
  */
@@ -18,6 +19,8 @@ final class LimitSql {
     final String countInFlight;
     /** params: queue, lease in microseconds, bigint[] task ids, int[] total attempts */
     final String occupy;
+    /** {@link #occupy} with each task's key under a per-key limit; params: as occupy's, then text[] keys */
+    final String occupyKeyed;
     /** params: lease in microseconds, queue, bigint[] task ids, int[] total attempts */
     final String extend;
     /** params: queue, bigint[] task ids, int[] total attempts */
@@ -40,6 +43,9 @@ final class LimitSql {
         occupy = "INSERT INTO " + inFlight + " (queue_name, task_id, total_attempt, expires_at)"
                 + " SELECT ?, u.id, u.attempt, clock_timestamp() + ? * interval '1 microsecond'"
                 + " FROM unnest(?::bigint[], ?::int[]) AS u(id, attempt) ON CONFLICT DO NOTHING";
+        occupyKeyed = "INSERT INTO " + inFlight + " (queue_name, task_id, total_attempt, expires_at, concurrency_key)"
+                + " SELECT ?, u.id, u.attempt, clock_timestamp() + ? * interval '1 microsecond', u.k"
+                + " FROM unnest(?::bigint[], ?::int[], ?::text[]) AS u(id, attempt, k) ON CONFLICT DO NOTHING";
         extend = "UPDATE " + inFlight + " SET expires_at = clock_timestamp() + ? * interval '1 microsecond'"
                 + " WHERE queue_name = ? AND" + claims;
         release = "DELETE FROM " + inFlight + " WHERE queue_name = ? AND" + claims;

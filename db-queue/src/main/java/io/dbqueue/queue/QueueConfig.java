@@ -18,8 +18,9 @@ import java.util.Objects;
  * @param wakeup         how idle workers learn of new tasks; {@link Wakeup#NOTIFY} and
  *                       {@link Wakeup#ADAPTIVE} need {@link QueueWakeups} in the consumer and a
  *                       {@link QueueNotifier} on the producers, which {@code DbQueue} runs
- * @param limits         the rate and in-flight limits that all the queue's consumers, in every process, respect
- *                       together; not with {@link DeliveryMode#EXACTLY_ONCE}
+ * @param limits         the rate, in-flight and per-key limits that all the queue's consumers, in every process,
+ *                       respect together; not with {@link DeliveryMode#EXACTLY_ONCE}, and the per-key limit at least
+ *                       once only
  * @param history        how long finished tasks are kept in the table's {@link QueueTable#historyTable()}, where
  *                       {@link QueueAdmin#find} still finds them; null (the default): a finished task is deleted.
  *                       Kept by whole partitions, so a task stays up to one partition longer ({@link HistoryTable});
@@ -42,6 +43,11 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
             throw new InvalidValueException("limits", "apply to AT_LEAST_ONCE and AT_MOST_ONCE only: exactly once, a"
                     + " batch's claim and handler share one transaction, which would hold the queue's limit throughout",
                     limits);
+        }
+        if (limits.perKeyLimited() && mode == DeliveryMode.AT_MOST_ONCE) {
+            throw new InvalidValueException("limits.maxPerKey", "applies to AT_LEAST_ONCE only: its claim leases the tasks"
+                    + " of the keys below their limit, and at most once a claim deletes them instead",
+                    limits.maxPerKey());
         }
         Checks.between("threads", threads, 1, MAX_THREADS);
         Checks.positive("leaseTimeout", leaseTimeout);

@@ -17,8 +17,15 @@ import io.dbqueue.common.InvalidValueException;
  * @param maxInFlight the most tasks being handled at once across all consumers; 0: no limit. A task's place
  *                    is given back when it is answered, or when its lease expires, so a consumer that dies
  *                    gives its places back one lease later
+ * @param keyHeader   the task header whose value is a task's key for {@code maxPerKey} (e.g. {@code customer});
+ *                    null without a per-key limit
+ * @param maxPerKey   the most tasks with the same key being handled at once across all consumers; 0: no limit.
+ *                    Tasks without the header are not limited by it, and a key at its limit does not hold back
+ *                    the tasks of other keys behind it. Its places come back as the in-flight limit's do. At least
+ *                    once only ({@link QueueConfig} refuses it at most once, whose claim deletes tasks rather than
+ *                    leasing them)
  */
-public record QueueLimits(double perSecond, int burst, int maxInFlight) {
+public record QueueLimits(double perSecond, int burst, int maxInFlight, String keyHeader, int maxPerKey) {
 
     /** No limit but the consumers' own threads and batch size. */
     public static final QueueLimits NONE = new QueueLimits(0, 0, 0);
@@ -32,6 +39,18 @@ public record QueueLimits(double perSecond, int burst, int maxInFlight) {
         }
         Checks.between("burst", burst, perSecond > 0 ? 1 : 0, perSecond > 0 ? MAX : 0);
         Checks.between("maxInFlight", maxInFlight, 0, MAX);
+        Checks.between("maxPerKey", maxPerKey, 0, MAX);
+        if ((keyHeader != null) != (maxPerKey > 0)) {
+            throw new InvalidValueException("keyHeader", "must be given exactly when maxPerKey is above 0", keyHeader);
+        }
+        if (keyHeader != null && (keyHeader.isEmpty() || keyHeader.indexOf('\0') >= 0)) {
+            throw new InvalidValueException("keyHeader", "must be a header name: not empty, no NUL", keyHeader);
+        }
+    }
+
+    /** Rate and in-flight limits, without a per-key limit. */
+    public QueueLimits(double perSecond, int burst, int maxInFlight) {
+        this(perSecond, burst, maxInFlight, null, 0);
     }
 
     /** A rate limit of {@code perSecond} tasks started a second, at most {@code burst} at once. */
@@ -44,12 +63,25 @@ public record QueueLimits(double perSecond, int burst, int maxInFlight) {
         return new QueueLimits(0, 0, maxInFlight);
     }
 
+    /**
+     * At most {@code maxPerKey} tasks with the same value of the header {@code keyHeader} handled at once, across
+     * all consumers: {@code perKey("customer", 1)} runs one task per customer at a time.
+     */
+    public static QueueLimits perKey(String keyHeader, int maxPerKey) {
+        return new QueueLimits(0, 0, 0, keyHeader, maxPerKey);
+    }
+
     public QueueLimits withRate(double value, int valueBurst) {
-        return new QueueLimits(value, valueBurst, maxInFlight);
+        return new QueueLimits(value, valueBurst, maxInFlight, keyHeader, maxPerKey);
     }
 
     public QueueLimits withMaxInFlight(int value) {
-        return new QueueLimits(perSecond, burst, value);
+        return new QueueLimits(perSecond, burst, value, keyHeader, maxPerKey);
+    }
+
+    /** These limits and at most {@code value} tasks per value of the header {@code header}; 0 and null: none. */
+    public QueueLimits withMaxPerKey(String header, int value) {
+        return new QueueLimits(perSecond, burst, maxInFlight, header, value);
     }
 
     public boolean rateLimited() {
@@ -60,8 +92,12 @@ public record QueueLimits(double perSecond, int burst, int maxInFlight) {
         return maxInFlight > 0;
     }
 
+    public boolean perKeyLimited() {
+        return maxPerKey > 0;
+    }
+
     /** Whether any limit is set. */
     public boolean any() {
-        return rateLimited() || inFlightLimited();
+        return rateLimited() || inFlightLimited() || perKeyLimited();
     }
 }

@@ -80,6 +80,10 @@ final class QueueSql {
      */
     final boolean byIdNamesQueue;
     private final String tableName;
+    private final String inFlightTable;
+    private final String orderBy;
+    /** The columns {@link #orderBy} reads. */
+    private final String orderColumns;
     private final boolean claimIndexed;
     /** The claim's due rows in claim order, up to " LIMIT "; see {@link #claim}. */
     private final String dueRows;
@@ -159,6 +163,9 @@ final class QueueSql {
         priorities = table.layout().priorities();
         taskColumns = TASK_COLUMNS + (priorities ? ", priority" : "") + (headers ? ", headers" : "");
         tableName = t;
+        inFlightTable = table.inFlightTable();
+        orderBy = table.layout().claimOrder().orderBy();
+        orderColumns = "id, next_process_at" + (priorities ? ", priority" : "");
         byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
         claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
         dueRows = " FROM " + t + " WHERE queue_name = ?" + floor + " AND next_process_at <= now()"
@@ -480,6 +487,37 @@ final class QueueSql {
         return "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
                 + " total_attempt + 1" + (priorities ? ", priority" : "") + (headers ? ", headers" : "") + dueRows + limit
                 + " FOR UPDATE SKIP LOCKED";
+    }
+
+    /** How many due tasks of the keys below their limit a {@link #keyLimitedClaim} looks at, per task it may take. */
+    static final int KEY_SCAN_FACTOR = 10;
+
+    /**
+     * At least once under a per-key limit ({@link QueueLimits#maxPerKey()}), in the transaction that holds the
+     * queue's limits row ({@link ClaimLimiter}), so that claims of the queue take turns and each sees the places
+     * the one before it took. It counts the places each key holds in flight, walks the due tasks in claim order
+     * past the keys at their limit (so that a full key does not hold back the others behind it), looks at up to
+     * {@value #KEY_SCAN_FACTOR} times {@code limit} of them, and leases, in claim order, those that leave no key
+     * above its limit, two of one key in the batch counting as two. A task without the key's header is not
+     * limited. Without a floor: a full key's tasks stay below any floor. Runs after {@link #claimSettings}.
+     * params: queue, key header, queue, key header, key header, max per key, max per key, lease in microseconds,
+     * [queue]
+     */
+    String keyLimitedClaim(int limit) {
+        return "WITH busy AS MATERIALIZED (SELECT concurrency_key AS k, count(*) AS n FROM " + inFlightTable
+                + " WHERE queue_name = ? AND concurrency_key IS NOT NULL AND expires_at > clock_timestamp()"
+                + " GROUP BY concurrency_key),"
+                + " head AS MATERIALIZED (SELECT " + orderColumns + ", headers ->> ? AS k FROM " + tableName
+                + " WHERE queue_name = ? AND next_process_at <= now()"
+                + " AND (headers ->> ? IS NULL OR headers ->> ? <> ALL(ARRAY(SELECT k FROM busy WHERE n >= ?)))"
+                + " ORDER BY " + orderBy + " LIMIT " + (long) limit * KEY_SCAN_FACTOR + "),"
+                + " picked AS (SELECT h.id FROM (SELECT head.*, row_number() OVER (PARTITION BY k ORDER BY " + orderBy
+                + ") AS r FROM head) h LEFT JOIN busy b ON b.k = h.k WHERE h.k IS NULL OR h.r + coalesce(b.n, 0) <= ?"
+                + " ORDER BY " + orderBy + " LIMIT " + limit + ")"
+                + " UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
+                + " attempt = attempt + 1, total_attempt = total_attempt + 1"
+                + " WHERE id = ANY(ARRAY(SELECT id FROM picked)) AND next_process_at <= now()" + ofQueue()
+                + " RETURNING " + taskColumns;
     }
 
     /** At most once: the task is gone once claimed, so this delete must be durable before it is handed out. */

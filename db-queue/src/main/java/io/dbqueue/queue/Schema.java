@@ -164,8 +164,17 @@ public final class Schema {
                 + "    task_id           bigint NOT NULL,\n"
                 + "    total_attempt     integer NOT NULL,\n"
                 + "    expires_at        timestamptz NOT NULL,\n"
+                + "    concurrency_key   text,\n"
                 + "    PRIMARY KEY (queue_name, task_id, total_attempt)\n"
                 + ");\n";
+    }
+
+    /**
+     * Adds {@code concurrency_key} (a task's key under a per-key limit, {@link QueueLimits#maxPerKey()}) to an
+     * in-flight table created before per-key limits existed; applied by hand, it is the whole migration.
+     */
+    public static String perKeyMigration(QueueTable table) {
+        return "ALTER TABLE " + table.inFlightTable() + " ADD COLUMN IF NOT EXISTS concurrency_key text;\n";
     }
 
     /**
@@ -223,7 +232,8 @@ public final class Schema {
     /**
      * Creates the table unless it exists, and its idempotency keys and pauses tables, which tables created by
      * earlier versions lack, unless they exist, and the keys' {@code request_hash} column, which earlier
-     * keys tables lack ({@link #keysMigration}), and the tasks' {@code headers} column ({@link #headersMigration});
+     * keys tables lack ({@link #keysMigration}), the in-flight table's {@code concurrency_key}
+     * ({@link #perKeyMigration}), and the tasks' {@code headers} column ({@link #headersMigration});
      * nothing is run on a complete schema, so a role
      * without the right to create may start against it. An advisory lock on the table name serialises concurrent
      * callers, so several instances of a service can start at once.
@@ -250,9 +260,10 @@ public final class Schema {
     private static String missingCompanions(Connection c, QueueTable table) throws SQLException {
         String keys = !Jdbc.tableVisible(c, table.keysTable()) ? keysDdl(table)
                 : hasColumn(c, table.keysTable(), "request_hash") ? "" : keysMigration(table) + ";\n";
+        boolean limits = Jdbc.tableVisible(c, table.limitsTable()) && Jdbc.tableVisible(c, table.inFlightTable());
         return keys + (Jdbc.tableVisible(c, table.pausesTable()) ? "" : pausesDdl(table))
-                + (Jdbc.tableVisible(c, table.limitsTable()) && Jdbc.tableVisible(c, table.inFlightTable()) ? ""
-                : limitsDdl(table))
+                + (!limits ? limitsDdl(table) + perKeyMigration(table)
+                : hasColumn(c, table.inFlightTable(), "concurrency_key") ? "" : perKeyMigration(table))
                 + (hasHeaders(c, table) ? "" : headersMigration(table));
     }
 

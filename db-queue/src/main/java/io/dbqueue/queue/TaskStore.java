@@ -65,22 +65,57 @@ final class TaskStore {
         ClaimStatement claim = claimStatement(c, mode, limit);
         try (PreparedStatement ps = c.prepareStatement(claim.statement())) {
             bindClaim(ps, claim.delivery(), lease, floor);
-            ps.execute();
-            for (int i = 0; i < claim.resultsBefore(); i++) {
-                ps.getMoreResults();
-            }
-            List<Task> tasks = new ArrayList<>(limit);
-            try (ResultSet rs = ps.getResultSet()) {
-                while (rs.next()) {
-                    tasks.add(claim.sql().task(rs));
-                }
-            }
-            tasks.sort(batchOrder);
+            List<Task> tasks = claimed(ps, claim.resultsBefore(), claim.sql(), limit);
             if (cursor != null) {
                 cursor.claimed(floor, tasks, limit);
             }
             return tasks;
         }
+    }
+
+    /**
+     * At least once, leases up to {@code limit} due tasks that keep every key under {@code limits}' per-key limit
+     * ({@link QueueSql#keyLimitedClaim}), in the caller's transaction, which holds the queue's limits row.
+     */
+    List<Task> claimKeyLimited(Connection c, int limit, Duration lease, QueueLimits limits) throws SQLException {
+        QueueSql statements = taskSql.on(c);
+        if (!statements.headers) {
+            throw new IllegalStateException(location + ": a per-key limit reads the tasks' headers column, which "
+                    + location.table().name() + " lacks; add it with Schema.headersMigration");
+        }
+        String settings = statements.claimSettings(Delivery.of(DeliveryMode.AT_LEAST_ONCE)); // one result, before
+        try (PreparedStatement ps = c.prepareStatement(settings + "; " + statements.keyLimitedClaim(limit))) {
+            int p = 1;
+            ps.setString(p++, location.queueName());
+            ps.setString(p++, limits.keyHeader());
+            ps.setString(p++, location.queueName());
+            ps.setString(p++, limits.keyHeader());
+            ps.setString(p++, limits.keyHeader());
+            ps.setInt(p++, limits.maxPerKey());
+            ps.setInt(p++, limits.maxPerKey());
+            ps.setLong(p++, micros(lease));
+            if (statements.byIdNamesQueue) {
+                ps.setString(p, location.queueName());
+            }
+            return claimed(ps, 1, statements, limit);
+        }
+    }
+
+    /** Runs a claim whose tasks are the result after {@code resultsBefore} others; in batch order. */
+    private List<Task> claimed(PreparedStatement ps, int resultsBefore, QueueSql statements, int limit)
+            throws SQLException {
+        ps.execute();
+        for (int i = 0; i < resultsBefore; i++) {
+            ps.getMoreResults();
+        }
+        List<Task> tasks = new ArrayList<>(limit);
+        try (ResultSet rs = ps.getResultSet()) {
+            while (rs.next()) {
+                tasks.add(statements.task(rs));
+            }
+        }
+        tasks.sort(batchOrder);
+        return tasks;
     }
 
     /** Whether {@link #untilNextDue} can tell (the layout has a cheap look-up). */
