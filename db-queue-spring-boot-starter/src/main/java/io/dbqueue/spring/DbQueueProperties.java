@@ -211,6 +211,9 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
      * @param maxInFlight        The most tasks of the queue being handled at once by all its consumers together,
      *                           in every instance; a dead instance's places come back when its leases expire.
      *                           0: no limit. Not with exactly-once.
+     * @param perKey             The most tasks with the same key (the value of a task header, e.g. a customer)
+     *                           being handled at once by all consumers together, in every instance; unset: no
+     *                           per-key limit. At-least-once only.
      * @param history            How long finished tasks are kept in the table's history (TABLE_done, partitioned by
      *                           finish time and dropped a whole partition at a time), where the endpoint and the
      *                           dashboard still find them as DONE; e.g. 1d. Unset: a finished task is deleted. Not
@@ -234,6 +237,7 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                         @DefaultValue Coalesce coalesce,
                         @DefaultValue RateLimit rateLimit,
                         @DefaultValue("0") int maxInFlight,
+                        @DefaultValue PerKey perKey,
                         Duration history) {
 
         /** The core's configuration of queue {@code id}, its vacuum, coalescing and executor checked too. */
@@ -247,7 +251,7 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
             RetryPolicy retryPolicy = check(prefix + ".retry", retry::policy);
             QueueLimits limits = limits(prefix);
             if (limits.any() && mode.deliveryMode() == DeliveryMode.EXACTLY_ONCE) {
-                throw new InvalidQueuePropertyException(prefix + ".rate-limit and " + prefix + ".max-in-flight cannot"
+                throw new InvalidQueuePropertyException(prefix + ".rate-limit, .max-in-flight and .per-key cannot"
                         + " be used with mode exactly-once: its claim and handler share one transaction, which would"
                         + " hold the queue's limit throughout");
             }
@@ -274,7 +278,8 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
         private QueueLimits limits(String prefix) {
             QueueLimits rate = rateLimit.perSecond() == 0 ? QueueLimits.NONE
                     : check(prefix + ".rate-limit", () -> QueueLimits.rate(rateLimit.perSecond(), rateLimit.bucketSize()));
-            return check(prefix, () -> rate.withMaxInFlight(maxInFlight));
+            QueueLimits inFlight = check(prefix, () -> rate.withMaxInFlight(maxInFlight));
+            return check(prefix, () -> inFlight.withMaxPerKey(perKey.header(), perKey.maxInFlight()));
         }
 
         VacuumPolicy vacuumPolicy(String id) {
@@ -336,6 +341,16 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
         int bucketSize() {
             return burst != null ? burst : (int) Math.max(1, Math.ceil(perSecond));
         }
+    }
+
+    /**
+     * A queue's per-key limit: at most max-in-flight tasks with the same value of the header run at once, in every
+     * instance together; tasks without the header are not limited by it.
+     *
+     * @param header      The task header whose value is a task's key, e.g. customer.
+     * @param maxInFlight The most tasks of one key being handled at once; 0: no per-key limit.
+     */
+    public record PerKey(String header, @DefaultValue("0") int maxInFlight) {
     }
 
     /**

@@ -18,7 +18,10 @@ public class InvalidQueuePropertyException extends IllegalArgumentException {
             "name", "table",
             "maxAge", "retention-max-age",
             "maxBytes", "retention-max-bytes",
-            "topicNotifyInterval", "notify-interval");
+            "topicNotifyInterval", "notify-interval",
+            "keyHeader", "per-key.header",
+            "maxPerKey", "per-key.max-in-flight",
+            "limits.maxPerKey", "per-key.max-in-flight");
 
     public InvalidQueuePropertyException(String message) {
         super(message);

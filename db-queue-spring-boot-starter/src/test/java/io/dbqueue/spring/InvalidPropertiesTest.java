@@ -59,7 +59,8 @@ class InvalidPropertiesTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "executor=pool | mode=exactly-once | dbq.queues.main.executor cannot be used with mode exactly-once",
-            "max-in-flight=4 | mode=exactly-once | dbq.queues.main.rate-limit and dbq.queues.main.max-in-flight cannot be used with mode exactly-once",
+            "max-in-flight=4 | mode=exactly-once | dbq.queues.main.rate-limit, .max-in-flight and .per-key cannot be used with mode exactly-once",
+            "per-key.header=customer | per-key.max-in-flight=0 | dbq.queues.main.per-key.header must be given exactly when maxPerKey is above 0",
             "rate-limit.per-second=10 | rate-limit.burst=0 | dbq.queues.main.rate-limit.burst must be between 1 and 1000000, was 0",
             "mode=external-executor | max-batches-in-flight=0 | dbq.queues.main.max-batches-in-flight must be at least 1, was 0"})
     void aBadCombinationNamesItsProperty(String first, String second, String expected) {

@@ -85,10 +85,11 @@ class PropertyBindingTest {
         runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
                 "dbq.queues.main.rate-limit.per-second=50", "dbq.queues.main.rate-limit.burst=5",
                 "dbq.queues.main.max-in-flight=8",
+                "dbq.queues.main.per-key.header=customer", "dbq.queues.main.per-key.max-in-flight=2",
                 "dbq.queues.other.table=" + table, "dbq.queues.other.layout=dbq_seq",
                 "dbq.queues.other.rate-limit.per-second=2.5").run(context -> {
             Map<String, QueueConfig> configs = context.getBean(DbQueueProperties.class).configs();
-            assertThat(configs.get("main").limits()).isEqualTo(new QueueLimits(50, 5, 8));
+            assertThat(configs.get("main").limits()).isEqualTo(new QueueLimits(50, 5, 8, "customer", 2));
             assertThat(configs.get("other").limits()).as("burst unset: a second's worth")
                     .isEqualTo(QueueLimits.rate(2.5, 3));
         });
