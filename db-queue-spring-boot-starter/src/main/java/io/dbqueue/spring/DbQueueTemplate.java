@@ -6,6 +6,7 @@ import io.dbqueue.queue.Uniqueness;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Sends messages to configured queues, as {@code KafkaTemplate} and {@code RabbitTemplate} do: each
@@ -31,6 +32,14 @@ public final class DbQueueTemplate {
     /** Enqueues one message that becomes due after {@code delay}; returns the task's id. */
     public long send(String queueId, Object message, Duration delay) {
         return queues.producer(queueId).enqueue(serializer.serialize(checked(message)), delay);
+    }
+
+    /**
+     * Enqueues one message with {@code headers}, e.g. the header a per-key limit reads
+     * ({@code dbq.queues.<id>.per-key.header}); returns the task's id. The queue's enqueue interceptors add theirs.
+     */
+    public long send(String queueId, Object message, Map<String, String> headers) {
+        return queues.producer(queueId).enqueue(serializer.serialize(checked(message)), headers);
     }
 
     /**
