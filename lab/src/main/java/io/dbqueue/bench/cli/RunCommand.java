@@ -4,10 +4,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.bench.ProjectDir;
 import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.Drivers;
+import io.dbqueue.bench.driver.Shard;
 import io.dbqueue.bench.driver.StopSignal;
 import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.environment.EnvironmentProbe;
 import io.dbqueue.bench.environment.StockSettings;
+import io.dbqueue.bench.metrics.ServerProbe;
 import io.dbqueue.bench.report.ReportWriter;
 import io.dbqueue.bench.report.Results;
 import io.dbqueue.bench.run.MatrixRunner;
@@ -22,6 +24,8 @@ import picocli.CommandLine.Option;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -40,34 +44,62 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ServerOption serverOption;
 
+    @Mixin
+    ShardOption shardOption;
+
     @Override
     public Integer call() throws Exception {
-        Workload workload = workloadOptions.workload();
+        Workload read = workloadOptions.workload();
+        int shardCount = shardOption.count();
+        Workload workload = read.toBuilder().drivers(ShardOption.withShardDrivers(read.drivers(), shardCount)).build();
+        List<String> shardUrls = shardOption.urls();
         ReportWriter.prepare();
         Path dir = OutputDir.of(out, "");
         PrintStream console = System.out;
-        try (CtrlC ctrlC = CtrlC.install(); PostgresServer server = serverOption.connect(workload.serverProfile());
-             HikariDataSource admin = server.dataSource(2)) {
+        List<PostgresServer> servers = shardCount == 0 ? List.of(serverOption.connect(workload.serverProfile()))
+                : serverOption.connectShards(workload.serverProfile(), shardCount, shardUrls);
+        List<HikariDataSource> admins = new ArrayList<>();
+        try (CtrlC ctrlC = CtrlC.install()) {
+            servers.forEach(s -> admins.add(s.dataSource(2)));
+            PostgresServer server = servers.get(0);
+            HikariDataSource admin = admins.get(0);
+            List<Shard> shards = new ArrayList<>();
+            for (int i = 0; i < shardCount; i++) {
+                shards.add(new Shard("s" + (i + 1), servers.get(i), admins.get(i), new ServerProbe(admins.get(i))));
+            }
             StopSignal stop = ctrlC.stop();
             console.println("bench: " + workload.name() + " workload, " + workload.cells().size() + " cells x "
                     + workload.repeat() + " runs on " + (server.isEmbedded() ? "embedded" : "external")
-                    + " PostgreSQL; results in " + dir);
+                    + " PostgreSQL" + (shardCount == 0 ? "" : " (" + shardCount + " shards)") + "; results in " + dir);
             Instant started = Instant.now();
-            Environment environment = EnvironmentProbe.capture(server, ProjectDir.get(), serverOption.settings.keySet());
+            Environment environment = EnvironmentProbe.capture(server, ProjectDir.get(), serverOption.settings.keySet(),
+                    shards);
             StockSettings.openingLines(environment.postgres().nonDefaultSettings())
                     .forEach(line -> console.println("bench: " + line));
             Map<DriverName, Driver> drivers = Drivers.all();
             Progress progress = new Progress(console, System.console() != null,
                     workload.cells().size() * workload.repeat(), workload.estimatedTime());
-            MatrixRunner.Outcome outcome = new MatrixRunner(server, admin, drivers, stop, console).run(workload,
-                    progress);
+            MatrixRunner.Outcome outcome = new MatrixRunner(server, admin, drivers, stop, console, shards)
+                    .run(workload, progress);
             Results results = Results.of(started, Instant.now(), outcome.interrupted(),
-                    workloadOptions.describe(workload), environment, outcome.runs(), outcome.notMeasured());
+                    described(workload, shardCount), environment, outcome.runs(), outcome.notMeasured());
             ReportWriter.write(dir, results);
             progress.end("bench: wrote " + dir.resolve("report.html") + (outcome.interrupted()
                     ? " (interrupted: partial results)" : ""));
             results.verdict().text().forEach(line -> console.println("  " + line));
             return outcome.interrupted() ? BenchMain.ExitCodes.INTERRUPTED : 0;
+        } finally {
+            admins.forEach(HikariDataSource::close);
+            servers.forEach(PostgresServer::close);
         }
+    }
+
+    /** The workload as results.json gives it, with the run's shard count when it has shards. */
+    private Map<String, Object> described(Workload workload, int shardCount) {
+        Map<String, Object> described = workloadOptions.describe(workload);
+        if (shardCount > 0) {
+            described.put("shards", shardCount);
+        }
+        return described;
     }
 }

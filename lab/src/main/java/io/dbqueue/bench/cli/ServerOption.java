@@ -5,7 +5,9 @@ import io.dbqueue.postgres.PostgresVersion;
 import io.dbqueue.postgres.ServerProfile;
 import picocli.CommandLine.Option;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -31,16 +33,24 @@ final class ServerOption {
 
     /** The server to measure; {@code profile} applies to the embedded one only. */
     PostgresServer connect(ServerProfile profile) {
+        PostgresVersion version = version();
+        String url = jdbcUrl != null ? jdbcUrl : System.getenv(PostgresServer.JDBC_URL_ENV);
+        if (url == null || url.isBlank()) {
+            return PostgresServer.embedded(version, profile, checkedSettings());
+        }
+        return external(url, profile);
+    }
+
+    private Map<String, String> checkedSettings() {
         for (String name : settings.keySet()) {
             if (!SETTING_NAME.matcher(name).matches()) {
                 throw new IllegalArgumentException("--pg-setting: '" + name + "' is not a PostgreSQL setting name");
             }
         }
-        PostgresVersion version = version();
-        String url = jdbcUrl != null ? jdbcUrl : System.getenv(PostgresServer.JDBC_URL_ENV);
-        if (url == null || url.isBlank()) {
-            return PostgresServer.embedded(version, profile, settings);
-        }
+        return settings;
+    }
+
+    private PostgresServer external(String url, ServerProfile profile) {
         if (pgVersion != null) {
             throw new IllegalArgumentException("--pg-version applies to the embedded server only, not with "
                     + (jdbcUrl != null ? "--jdbc-url " : PostgresServer.JDBC_URL_ENV + "=") + url
@@ -57,6 +67,31 @@ final class ServerOption {
         String user = System.getenv().getOrDefault(PostgresServer.USER_ENV, "postgres");
         String password = System.getenv().getOrDefault(PostgresServer.PASSWORD_ENV, "");
         return PostgresServer.external(url, user, password);
+    }
+
+    /**
+     * The run's {@code count} shards: the servers at {@code urls}, else embedded ones as {@link #connect} starts
+     * (so with the same settings). {@code --jdbc-url} does not go with shards: the first shard is the run's server.
+     */
+    List<PostgresServer> connectShards(ServerProfile profile, int count, List<String> urls) {
+        if (jdbcUrl != null) {
+            throw new IllegalArgumentException("--jdbc-url does not go with --shards: the first shard is the run's"
+                    + " server; give the shards' URLs with --shard-url");
+        }
+        List<PostgresServer> servers = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                if (urls.isEmpty()) {
+                    servers.add(PostgresServer.embedded(version(), profile, checkedSettings()));
+                } else {
+                    servers.add(external(urls.get(i), profile));
+                }
+            }
+            return servers;
+        } catch (RuntimeException e) {
+            servers.forEach(PostgresServer::close);
+            throw e;
+        }
     }
 
     private PostgresVersion version() {

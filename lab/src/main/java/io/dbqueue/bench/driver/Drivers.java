@@ -7,6 +7,7 @@ import io.dbqueue.bench.driver.pgbench.PgbenchDriver;
 import io.dbqueue.bench.driver.postgres.DirectDriver;
 import io.dbqueue.bench.driver.postgres.LogDriver;
 import io.dbqueue.bench.driver.postgres.RawSqlDriver;
+import io.dbqueue.bench.driver.postgres.ShardedDriver;
 import io.dbqueue.bench.driver.postgres.StackDriver;
 import io.dbqueue.bench.driver.rabbitmq.RabbitMqDriver;
 import io.dbqueue.bench.workload.DriverName;
@@ -27,6 +28,9 @@ public final class Drivers {
                 RabbitMqDriver.quorum(), new NatsDriver(), new LogDriver(), KafkaDriver.osFlush(), KafkaDriver.fsync(),
                 new RelayDriver())) {
             drivers.put(driver.name(), driver);
+        }
+        for (int shards = 1; shards <= DriverName.MAX_SHARDS; shards++) {
+            drivers.put(DriverName.sharded(shards), new ShardedDriver(shards));
         }
         return drivers;
     }

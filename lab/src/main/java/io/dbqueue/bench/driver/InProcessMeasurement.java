@@ -8,12 +8,17 @@ import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.ProcUsage;
 import io.dbqueue.bench.metrics.ServerProbe;
 import io.dbqueue.bench.metrics.ServerStats;
+import io.dbqueue.bench.metrics.ShardStats;
 import io.dbqueue.bench.metrics.Window;
 import io.dbqueue.bench.workload.Workload;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The repetition of a driver whose load runs in this JVM: start the load, let it warm up
@@ -48,6 +53,20 @@ public final class InProcessMeasurement {
      */
     public static Repetition run(CellContext context, List<String> tables, int fanOut, BrokerProcess broker,
                           LoadStarter starter) throws Exception {
+        return run(context, tables, fanOut, broker, Map.of(), starter);
+    }
+
+    /**
+     * A sharded cell: as {@link #run(CellContext, LoadStarter)}, with the figures of each of the context's
+     * shards (its queue's messages counted in {@code processedByShard}) and their sum as the server's.
+     */
+    public static Repetition runSharded(CellContext context, Map<String, LongAdder> processedByShard,
+                                        LoadStarter starter) throws Exception {
+        return run(context, List.of(), 1, null, processedByShard, starter);
+    }
+
+    private static Repetition run(CellContext context, List<String> tables, int fanOut, BrokerProcess broker,
+                                  Map<String, LongAdder> processedByShard, LoadStarter starter) throws Exception {
         Workload workload = context.workload();
         boolean probed = !tables.isEmpty();
         // only a queue table is pre-filled with the backlog
@@ -56,6 +75,7 @@ public final class InProcessMeasurement {
             context.stop().await(workload.warmup().toNanos());
             failIfDied(load);
             ServerProbe.Mark mark = probed ? context.serverProbe().mark(tables) : null;
+            ShardMarks shardMarks = processedByShard.isEmpty() ? null : ShardMarks.open(context, processedByShard);
             long cpu = context.clientProbe().cpuNanos();
             ProcUsage brokerMark = broker == null ? null : broker.usage();
             ServerMinutes minutes = probed ? new ServerMinutes(context.serverProbe(), tables, mark.counters()) : null;
@@ -70,10 +90,14 @@ public final class InProcessMeasurement {
             BrokerStats brokerStats = broker == null ? null
                     : BrokerStats.since(broker, brokerMark, window.seconds(), processed);
             Measurement measurement = window.close(interrupted);
+            List<ShardStats> shards = shardMarks == null ? List.of()
+                    : Objects.requireNonNullElse(unlessStopped(context, shardMarks::since), List.of());
             ServerStats server = probed ? unlessStopped(context,
-                    () -> context.serverProbe().since(mark, tables, measurement.processed())) : null;
+                    () -> context.serverProbe().since(mark, tables, measurement.processed()))
+                    : shards.isEmpty() ? null
+                    : ServerStats.combined(shards.stream().map(ShardStats::server).toList(), measurement.processed());
             return new Repetition(measurement, server, client, minutes == null ? List.of() : minutes.minutes(),
-                    brokerStats);
+                    brokerStats, shards);
         }
     }
 
@@ -111,6 +135,33 @@ public final class InProcessMeasurement {
         double warmupSeconds = workload.warmup().toNanos() / 1e9;
         return warmupSeconds <= 0 ? 0
                 : (long) (meter.processedTotal() / warmupSeconds * workload.duration().toNanos() / 1e9);
+    }
+
+    /** Each shard's counters and processed count when the window opened. */
+    private record ShardMarks(List<Shard> shards, List<String> tables, List<ServerProbe.Mark> marks,
+                              Map<String, LongAdder> processed, long[] processedAtMark) {
+
+        static ShardMarks open(CellContext context, Map<String, LongAdder> processed) throws SQLException {
+            List<String> tables = List.of(context.location().table().name());
+            List<ServerProbe.Mark> marks = new ArrayList<>();
+            long[] counts = new long[context.shards().size()];
+            for (int i = 0; i < counts.length; i++) {
+                Shard shard = context.shards().get(i);
+                counts[i] = processed.get(shard.name()).sum();
+                marks.add(shard.probe().mark(tables));
+            }
+            return new ShardMarks(context.shards(), tables, marks, processed, counts);
+        }
+
+        List<ShardStats> since() throws SQLException {
+            List<ShardStats> stats = new ArrayList<>();
+            for (int i = 0; i < shards.size(); i++) {
+                Shard shard = shards.get(i);
+                long done = processed.get(shard.name()).sum() - processedAtMark[i];
+                stats.add(shard.probe().shardSince(shard.name(), marks.get(i), tables, done));
+            }
+            return stats;
+        }
     }
 
     @FunctionalInterface

@@ -14,9 +14,10 @@ public final class LatencyEnd {
     /** What the driver's latency measures, e.g. "enqueue to finish committed"; null for a driver that measures none. */
     public static String of(DriverName driver) {
         return switch (driver) {
-            // the queue's finish (delete, or move to the history) has committed: DirectDriver's QueueListener.finished,
-            // RawSqlDriver after its finish statement, the stack's test-app after the library's finish
-            case DIRECT, DIRECT_HISTORY, RAW_SQL, STACK -> "enqueue to finish committed";
+            // the queue's finish (delete, or move to the history) has committed: DirectDriver's and ShardedDriver's
+            // QueueListener.finished, RawSqlDriver after its finish statement, the stack's test-app after the library's
+            case DIRECT, DIRECT_HISTORY, RAW_SQL, STACK, SHARDED_1, SHARDED_2, SHARDED_3, SHARDED_4 ->
+                    "enqueue to finish committed";
             // the pgbench drivers count messages from the table and time none
             case PGBENCH, PGBENCH_MINIMAL, PGBENCH_STUDY -> null;
             // LogDriver meters in the group's record handler, which runs before the read's offset commit

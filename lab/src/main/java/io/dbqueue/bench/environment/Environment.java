@@ -5,9 +5,18 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
-/** Where a bench run ran: hardware, operating system, JDK, PostgreSQL and its durability settings, project commit. */
+/**
+ * Where a bench run ran: hardware, operating system, JDK, PostgreSQL and its durability settings, project commit;
+ * with {@code --shards}, each shard's server by its name in the shard set (the first is {@code postgres} too).
+ */
 public record Environment(Cpu cpu, long memoryBytes, Os os, Jdk jdk, Postgres postgres, String gitCommit,
-                          Boolean gitDirty) {
+                          Boolean gitDirty, @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Postgres> shards) {
+
+    /** A run without shards. */
+    public Environment(Cpu cpu, long memoryBytes, Os os, Jdk jdk, Postgres postgres, String gitCommit,
+                       Boolean gitDirty) {
+        this(cpu, memoryBytes, os, jdk, postgres, gitCommit, gitDirty, null);
+    }
 
     public record Cpu(String model, int cores) {
     }

@@ -1,5 +1,6 @@
 package io.dbqueue.bench.environment;
 
+import io.dbqueue.bench.driver.Shard;
 import io.dbqueue.postgres.PostgresServer;
 
 import java.io.IOException;
@@ -40,6 +41,16 @@ public final class EnvironmentProbe {
     /** This machine and server; {@code extraSettings} are shown besides {@link #SETTINGS}. */
     public static Environment capture(PostgresServer server, Path projectDir, Collection<String> extraSettings)
             throws SQLException {
+        return capture(server, projectDir, extraSettings, List.of());
+    }
+
+    /** As {@link #capture(PostgresServer, Path, Collection)}, with each shard's server and settings. */
+    public static Environment capture(PostgresServer server, Path projectDir, Collection<String> extraSettings,
+                                      List<Shard> shards) throws SQLException {
+        Map<String, Environment.Postgres> byShard = new LinkedHashMap<>();
+        for (Shard shard : shards) {
+            byShard.put(shard.name(), postgres(shard.server(), extraSettings));
+        }
         return new Environment(
                 new Environment.Cpu(cpuModel(), Runtime.getRuntime().availableProcessors()),
                 memoryBytes(),
@@ -49,7 +60,8 @@ public final class EnvironmentProbe {
                         System.getProperty("java.vm.name")),
                 postgres(server, extraSettings),
                 git(projectDir, "rev-parse", "HEAD"),
-                gitDirty(projectDir));
+                gitDirty(projectDir),
+                byShard.isEmpty() ? null : byShard);
     }
 
     private static Environment.Postgres postgres(PostgresServer server, Collection<String> extraSettings)

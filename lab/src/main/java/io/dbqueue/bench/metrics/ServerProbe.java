@@ -60,9 +60,21 @@ public final class ServerProbe {
 
     /** The server's figures for the window opened at {@code mark}, in which {@code processed} messages were processed. */
     public ServerStats since(Mark mark, List<String> tables, long processed) throws SQLException {
+        return since(mark, counters(tables), processed);
+    }
+
+    /** As {@link #since}, for one shard of a sharded cell, with its WAL flushes. */
+    public ShardStats shardSince(String shard, Mark mark, List<String> tables, long processed) throws SQLException {
+        Counters now = counters(tables);
+        long flushes = now.walSyncs - mark.counters.walSyncs;
+        double millis = now.walSyncMillis - mark.counters.walSyncMillis;
+        Double mean = flushes == 0 || Double.isNaN(millis) ? null : Math.round(1000 * millis / flushes) / 1000.0;
+        return new ShardStats(shard, processed, since(mark, now, processed), flushes, mean);
+    }
+
+    private ServerStats since(Mark mark, Counters now, long processed) {
         double seconds = (System.nanoTime() - mark.nanos) / 1e9;
         Double cpu = processes == null ? null : processes.cpuSeconds() - mark.cpuSeconds;
-        Counters now = counters(tables);
         long wal = now.walBytes - mark.counters.walBytes;
         return new ServerStats(wal, PerMessage.of(wal, processed),
                 cpu == null ? null : Math.round(cpu * 100) / 100.0,

@@ -37,6 +37,7 @@ final class ReportDocument {
         ceiling(doc, results.runs(), sweep);
         serverAndClient(doc, results.runs(), sweep);
         writesAndReads(doc, results.runs(), results.workload().get("message_size"), sweep);
+        ShardsSection.add(doc, results);
         stability(doc, results.runs(), sweep);
         notMeasured(doc, results.skipped());
         doc.heading(2, "Charts");

@@ -3,6 +3,7 @@ package io.dbqueue.bench.run;
 import io.dbqueue.bench.driver.CellContext;
 import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.Repetition;
+import io.dbqueue.bench.driver.Shard;
 import io.dbqueue.bench.driver.StopSignal;
 import io.dbqueue.bench.metrics.ClientProbe;
 import io.dbqueue.bench.metrics.ServerProbe;
@@ -39,12 +40,23 @@ public final class MatrixRunner {
     private final TablePreparer preparer;
     private final ServerProbe serverProbe;
     private final ClientProbe clientProbe = new ClientProbe();
+    private final List<Shard> shards;
+    private final List<TablePreparer> shardPreparers;
     private final Map<DriverName, Optional<String>> unavailable = new EnumMap<>(DriverName.class);
     private boolean jvmWarmUp = true;
 
     /** A runner for one server and set of drivers; it asks each driver once whether it can run, for every matrix. */
     public MatrixRunner(PostgresServer server, DataSource admin, Map<DriverName, Driver> drivers, StopSignal stop,
                         PrintStream log) throws SQLException {
+        this(server, admin, drivers, stop, log, List.of());
+    }
+
+    /**
+     * A runner whose sharded cells spread their queues over {@code shards} (the first of them on
+     * {@code server}); every repetition starts from a checkpoint on each of them.
+     */
+    public MatrixRunner(PostgresServer server, DataSource admin, Map<DriverName, Driver> drivers, StopSignal stop,
+                        PrintStream log, List<Shard> shards) throws SQLException {
         this.server = server;
         this.admin = admin;
         this.drivers = drivers;
@@ -52,6 +64,8 @@ public final class MatrixRunner {
         this.log = log;
         this.preparer = new TablePreparer(admin, log);
         this.serverProbe = new ServerProbe(admin);
+        this.shards = shards;
+        this.shardPreparers = shards.stream().map(shard -> new TablePreparer(shard.admin(), log)).toList();
     }
 
     /** Skips the JVM warm-up: for a caller that warms its drivers up itself and runs many small matrices. */
@@ -148,17 +162,39 @@ public final class MatrixRunner {
                 .build();
         log.println("bench: warming up the JVM: " + cell + " for " + JVM_WARMUP.toSeconds() + " s, not counted");
         try {
-            QueueLocation location = location(cell);
-            if (location != null) {
-                preparer.prepare(location, 0, warmup.messageSize());
-            }
-            drivers.get(cell.driver()).run(new CellContext(cell, warmup, location, server, admin, serverProbe,
-                    clientProbe, stop));
+            drivers.get(cell.driver()).run(prepare(cell, warmup, 0));
         } catch (Exception e) {
             if (!stop.isStopped()) {
                 log.println("bench: the JVM warm-up failed (" + oneLine(e) + "); the cells run all the same");
             }
         }
+    }
+
+    /**
+     * The cell's fresh table with {@code backlog} messages (on each of its shards for a sharded cell), and a
+     * checkpoint on every server: a brokers' repetition starts from one too, and no shard flushes an earlier
+     * cell's pages during this one.
+     */
+    private CellContext prepare(Cell cell, Workload workload, long backlog) throws SQLException {
+        QueueLocation location = location(cell);
+        int count = cell.driver().shards();
+        if (count > shards.size()) {
+            throw new IllegalArgumentException(cell.driver() + " needs --shards " + count + " or more");
+        }
+        if (location != null && count == 0) {
+            preparer.prepare(location, backlog, workload.messageSize());
+        } else if (count == 0) {
+            preparer.checkpoint();
+        }
+        for (int i = 0; i < shardPreparers.size(); i++) {
+            if (i < count) {
+                shardPreparers.get(i).prepare(location, backlog, workload.messageSize());
+            } else if (i > 0 || count > 0) {
+                shardPreparers.get(i).checkpoint();
+            }
+        }
+        return new CellContext(cell, workload, location, server, admin, serverProbe, clientProbe, stop,
+                shards.subList(0, count));
     }
 
     private static QueueLocation location(Cell cell) {
@@ -168,16 +204,10 @@ public final class MatrixRunner {
     /** Runs repetition {@code round} of the cell into {@code repetitions}; returns why it failed, or null. */
     private String runOnce(Workload workload, Progress progress, Cell cell, int round,
                            List<Repetition> repetitions) {
-        QueueLocation location = location(cell);
         progress.started(cell, round, workload.repeat());
         try {
-            if (location != null) {
-                preparer.prepare(location, workload.backlog(), workload.messageSize());
-            } else {
-                preparer.checkpoint(); // every driver's repetition starts from a checkpoint, the brokers' too
-            }
-            Repetition repetition = drivers.get(cell.driver()).run(new CellContext(cell, workload.forCell(cell),
-                    location, server, admin, serverProbe, clientProbe, stop));
+            Repetition repetition = drivers.get(cell.driver()).run(prepare(cell, workload.forCell(cell),
+                    workload.backlog()));
             repetitions.add(repetition);
             progress.finished(cell, repetition);
             return null;

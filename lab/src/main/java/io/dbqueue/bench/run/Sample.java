@@ -1,5 +1,6 @@
 package io.dbqueue.bench.run;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dbqueue.bench.driver.Repetition;
 import io.dbqueue.bench.metrics.BrokerStats;
 import io.dbqueue.bench.metrics.ClientStats;
@@ -8,6 +9,7 @@ import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.metrics.SecondSample;
 import io.dbqueue.bench.metrics.ServerMinute;
 import io.dbqueue.bench.metrics.ServerStats;
+import io.dbqueue.bench.metrics.ShardStats;
 
 import java.util.List;
 
@@ -16,14 +18,24 @@ public record Sample(int repetition, double seconds, long enqueued, long process
                      double enqueuedPerSecond, boolean interrupted, LatencySummary latencyMs,
                      LatencySummary writeLatencyMs, LatencySummary readLatencyMs, ServerStats server,
                      ClientStats client, List<SecondSample> series, List<LatencyBucket> latencyBuckets,
-                     List<ServerMinute> serverMinutes, BrokerStats broker) {
+                     List<ServerMinute> serverMinutes, BrokerStats broker,
+                     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ShardStats> shards) {
+
+    public Sample(int repetition, double seconds, long enqueued, long processed, double processedPerSecond,
+                  double enqueuedPerSecond, boolean interrupted, LatencySummary latencyMs,
+                  LatencySummary writeLatencyMs, LatencySummary readLatencyMs, ServerStats server,
+                  ClientStats client, List<SecondSample> series, List<LatencyBucket> latencyBuckets,
+                  List<ServerMinute> serverMinutes, BrokerStats broker) {
+        this(repetition, seconds, enqueued, processed, processedPerSecond, enqueuedPerSecond, interrupted, latencyMs,
+                writeLatencyMs, readLatencyMs, server, client, series, latencyBuckets, serverMinutes, broker, List.of());
+    }
 
     static Sample of(int repetition, Repetition r) {
         var m = r.measurement();
         return new Sample(repetition, m.seconds(), m.enqueued(), m.processed(), round(m.processedPerSecond()),
                 round(m.enqueuedPerSecond()), m.interrupted(), m.latency(), m.writeLatency(), m.readLatency(),
                 r.server(), r.client(), m.series(),
-                m.buckets(), r.serverMinutes(), r.broker());
+                m.buckets(), r.serverMinutes(), r.broker(), r.shards());
     }
 
     private static double round(double value) {

@@ -25,7 +25,14 @@ public enum DriverName {
     KAFKA("kafka", Table.NONE, false),
     KAFKA_FSYNC("kafka-fsync", Table.NONE, false),
     RABBITMQ_QUORUM("rabbitmq-quorum", Table.NONE, false),
-    LOG_RELAY("log-relay", Table.NONE, false);
+    LOG_RELAY("log-relay", Table.NONE, false),
+    SHARDED_1("sharded-1", Table.LAYOUT, false),
+    SHARDED_2("sharded-2", Table.LAYOUT, false),
+    SHARDED_3("sharded-3", Table.LAYOUT, false),
+    SHARDED_4("sharded-4", Table.LAYOUT, false);
+
+    /** The most shards a run takes ({@code --shards}): one driver per shard count. */
+    public static final int MAX_SHARDS = 4;
 
     /** The queue table a driver's cell runs on. */
     private enum Table {
@@ -67,6 +74,19 @@ public enum DriverName {
     /** Whether it is read as a topic by {@link LogLoad#groups()} groups, not as a queue. */
     public boolean isPubSub() {
         return this == LOG || this == KAFKA || this == KAFKA_FSYNC || this == LOG_RELAY;
+    }
+
+    /** How many shards its cells spread their queues over, through ShardedDbQueue; 0: no shard set. */
+    public int shards() {
+        return name().startsWith("SHARDED_") ? Integer.parseInt(name().substring("SHARDED_".length())) : 0;
+    }
+
+    /** The driver that runs the queues over {@code count} shards (1 to {@link #MAX_SHARDS}). */
+    public static DriverName sharded(int count) {
+        if (count < 1 || count > MAX_SHARDS) {
+            throw new IllegalArgumentException("shards must be between 1 and " + MAX_SHARDS + ", was " + count);
+        }
+        return valueOf("SHARDED_" + count);
     }
 
     /** Whether its cells run once per batch size, whatever the layouts. */

@@ -99,11 +99,16 @@ public final class DirectDriver implements Driver {
     private record Processed(Meter meter) implements QueueListener {
         @Override
         public void finished(QueueLocation queue, List<Task> tasks) {
-            long[] stamps = StampBuffer.forBatch(tasks.size());
-            for (int i = 0; i < tasks.size(); i++) {
-                stamps[i] = Payloads.stamp(tasks.get(i).payload());
-            }
-            meter.processed(stamps, tasks.size());
+            DirectDriver.meter(meter, tasks);
         }
+    }
+
+    /** Counts finished tasks on the meter, each with the time stamp its payload carries. */
+    static void meter(Meter meter, List<Task> tasks) {
+        long[] stamps = StampBuffer.forBatch(tasks.size());
+        for (int i = 0; i < tasks.size(); i++) {
+            stamps[i] = Payloads.stamp(tasks.get(i).payload());
+        }
+        meter.processed(stamps, tasks.size());
     }
 }
