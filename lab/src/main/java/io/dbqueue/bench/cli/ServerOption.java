@@ -38,7 +38,7 @@ final class ServerOption {
         if (url == null || url.isBlank()) {
             return PostgresServer.embedded(version, profile, checkedSettings());
         }
-        return external(url, profile);
+        return external(url, jdbcUrl != null ? "--jdbc-url " : PostgresServer.JDBC_URL_ENV + "=", profile);
     }
 
     private Map<String, String> checkedSettings() {
@@ -50,10 +50,11 @@ final class ServerOption {
         return settings;
     }
 
-    private PostgresServer external(String url, ServerProfile profile) {
+    /** The server at {@code url}, which {@code source} (the option or variable, as written before the URL) named. */
+    private PostgresServer external(String url, String source, ServerProfile profile) {
         if (pgVersion != null) {
             throw new IllegalArgumentException("--pg-version applies to the embedded server only, not with "
-                    + (jdbcUrl != null ? "--jdbc-url " : PostgresServer.JDBC_URL_ENV + "=") + url
+                    + source + url
                     + ": an external server is the version it is");
         }
         if (!settings.isEmpty()) {
@@ -84,7 +85,7 @@ final class ServerOption {
                 if (urls.isEmpty()) {
                     servers.add(PostgresServer.embedded(version(), profile, checkedSettings()));
                 } else {
-                    servers.add(external(urls.get(i), profile));
+                    servers.add(external(urls.get(i), "shard URL ", profile));
                 }
             }
             return servers;

@@ -50,7 +50,7 @@ final class ShardOption {
     static List<String> urls(int shards, List<String> option, String env) {
         List<String> given = option != null ? option
                 : env == null || env.isBlank() ? List.of()
-                : Arrays.stream(env.split(",")).map(String::trim).toList();
+                : Arrays.stream(env.split(",", -1)).map(String::trim).toList();
         if (shards == 0 || given.isEmpty()) {
             return List.of();
         }

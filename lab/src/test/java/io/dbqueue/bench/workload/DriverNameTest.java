@@ -16,10 +16,19 @@ class DriverNameTest {
     }
 
     @Test
+    void aShardedDriverNamesItsShardCount() {
+        assertEquals(DriverName.SHARDED_3, DriverName.sharded(3));
+        assertEquals(3, DriverName.of("sharded-3").shards());
+        assertEquals(0, DriverName.DIRECT.shards());
+        assertEquals("shards must be between 1 and 4, was 5",
+                assertThrows(IllegalArgumentException.class, () -> DriverName.sharded(5)).getMessage());
+    }
+
+    @Test
     void anUnknownNameListsTheKnownOnes() {
         assertEquals("unknown driver 'kafka-acks-all'; known drivers: [direct, direct-history, raw-sql, pgbench,"
                         + " pgbench-minimal, pgbench-study, stack, rabbitmq, nats, log, kafka, kafka-fsync,"
-                        + " rabbitmq-quorum, log-relay]",
+                        + " rabbitmq-quorum, log-relay, sharded-1, sharded-2, sharded-3, sharded-4]",
                 assertThrows(IllegalArgumentException.class, () -> DriverName.of("kafka-acks-all")).getMessage());
     }
 }

@@ -19,11 +19,6 @@ record ShardQueues(int shards, int producers, int consumers) {
         }
     }
 
-    /** The name of shard {@code index} (0-based) in the shard set. */
-    static String shardName(int index) {
-        return "s" + (index + 1);
-    }
-
     /** The queue on shard {@code index}. */
     static String queueName(String queue, int index) {
         return queue + "-" + (index + 1);
