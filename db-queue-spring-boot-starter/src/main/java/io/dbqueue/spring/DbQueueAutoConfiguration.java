@@ -28,6 +28,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -54,6 +55,7 @@ import java.util.Map;
 @Conditional(DbQueueAutoConfiguration.QueueDataSourceCondition.class)
 @ConditionalOnBooleanProperty(name = "dbq.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DbQueueProperties.class)
+@Import(DbQueueShardsConfiguration.class)
 public class DbQueueAutoConfiguration {
 
     /**
@@ -97,6 +99,7 @@ public class DbQueueAutoConfiguration {
     }
 
     @Bean
+    @Conditional(ShardsCondition.None.class)
     @ConditionalOnMissingBean
     public QueueDataSource dbQueueDataSource(@DbQueueDataSource ObjectProvider<DataSource> marked,
                                              ObjectProvider<DataSource> dataSources, ListableBeanFactory beans) {
@@ -113,11 +116,17 @@ public class DbQueueAutoConfiguration {
 
     /** Exactly-once batches run in the application's transaction manager when it manages the queues' DataSource. */
     @Bean
+    @Conditional(ShardsCondition.None.class)
     @ConditionalOnMissingBean
     public Transactions dbQueueTransactions(QueueDataSource queues, ObjectProvider<PlatformTransactionManager> managers) {
+        return transactions(queues.dataSource(), managers);
+    }
+
+    /** The application's transaction manager when it manages {@code dataSource}, else a JDBC one on it. */
+    static Transactions transactions(DataSource dataSource, ObjectProvider<PlatformTransactionManager> managers) {
         PlatformTransactionManager manager = managers.getIfUnique();
-        return new SpringTransactions(manager != null && manages(manager, queues.dataSource()) ? manager
-                : new DataSourceTransactionManager(queues.dataSource()));
+        return new SpringTransactions(manager != null && manages(manager, dataSource) ? manager
+                : new DataSourceTransactionManager(dataSource));
     }
 
     /** A JDBC manager's resource is the DataSource; JPA's and Hibernate's managers expose theirs as getDataSource(). */
@@ -135,14 +144,25 @@ public class DbQueueAutoConfiguration {
 
     /** Built after Flyway, Liquibase and spring.sql.init: a migration may create the queue tables it checks. */
     @Bean
+    @Conditional(ShardsCondition.None.class)
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     public DbQueue dbQueue(QueueDataSource queues, DbQueueProperties properties, Transactions transactions,
                            ObjectProvider<QueueListener> listeners, ObjectProvider<LogListener> logListeners,
                            ObjectProvider<DbQueueCustomizer> customizers) {
         Map<String, QueueConfig> configs = properties.configs();
+        ShardPlacement.checkUnsharded(properties);
         QueueTables.ensure(queues.dataSource(), configs, properties.initializeSchema());
-        DbQueue.Builder builder = InvalidQueuePropertyException.check("dbq", () -> DbQueue.builder(queues.dataSource())
+        DbQueue.Builder builder = DbQueue.builder(queues.dataSource());
+        configure(builder, properties, configs, transactions, listeners, logListeners, customizers);
+        return builder.build();
+    }
+
+    /** Sets up a door as the {@code dbq} properties, the listeners and the customizers say; each shard's alike. */
+    static void configure(DbQueue.Builder builder, DbQueueProperties properties, Map<String, QueueConfig> configs,
+                          Transactions transactions, ObjectProvider<QueueListener> listeners,
+                          ObjectProvider<LogListener> logListeners, ObjectProvider<DbQueueCustomizer> customizers) {
+        InvalidQueuePropertyException.check("dbq", () -> builder
                 .transactions(transactions).listener(QueueListener.composite(listeners.orderedStream().toList()))
                 .logListener(LogListener.composite(logListeners.orderedStream().toList()))
                 .notifyInterval(properties.notifyInterval()).shutdownTimeout(properties.shutdownTimeout())
@@ -153,11 +173,11 @@ public class DbQueueAutoConfiguration {
                 properties.queues().get(id).vacuumPolicy(id)));
         vacuum.forEach(builder::vacuum);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return builder.build();
     }
 
     /** Closes the {@link DbQueue} as the context stops, in the phase after the consumers': below {@link #PHASE}. */
     @Bean
+    @Conditional(ShardsCondition.None.class)
     public SmartLifecycle dbQueueClose(DbQueue door) {
         return new DbQueueLifecycle(true, PHASE - 1) {
             @Override
@@ -171,20 +191,28 @@ public class DbQueueAutoConfiguration {
         };
     }
 
+    /** The application's one door holds every queue. */
+    @Bean
+    @Conditional(ShardsCondition.None.class)
+    @ConditionalOnMissingBean
+    public QueueDoors dbQueueDoors(DbQueue door) {
+        return queue -> door;
+    }
+
     @Bean
     @ConditionalOnMissingBean
-    public QueueConsumerWorkers dbQueueConsumerWorkers(DbQueue door, DbQueueProperties properties,
+    public QueueConsumerWorkers dbQueueConsumerWorkers(QueueDoors doors, DbQueueProperties properties,
                                                        ObjectProvider<QueueConsumer> consumers, BeanFactory beans,
                                                        Environment environment,
                                                        ObjectProvider<QueueConsumerDecorator> decorators) {
-        return new QueueConsumerWorkers(door, properties, consumers, beans, Threading.VIRTUAL.isActive(environment),
+        return new QueueConsumerWorkers(doors, properties, consumers, beans, Threading.VIRTUAL.isActive(environment),
                 decorators.orderedStream().toList());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public DbQueues dbQueues(DbQueue door, DbQueueProperties properties, QueueConsumerWorkers consumers) {
-        return new DbQueues(door, properties, consumers);
+    public DbQueues dbQueues(QueueDoors doors, DbQueueProperties properties, QueueConsumerWorkers consumers) {
+        return new DbQueues(doors, properties, consumers);
     }
 
     /** Sends messages of any type to the configured queues, through the {@link PayloadSerializer}. */

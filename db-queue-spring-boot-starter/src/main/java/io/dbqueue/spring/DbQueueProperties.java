@@ -62,6 +62,9 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
  *                                and in the metrics' queue tag.
  * @param groups                  Groups of queues of one table consumed fairly by one consumer (e.g. a queue per
  *                                tenant), by id: the id is the consumer's QueueConsumer#queueId().
+ * @param shards                  PostgreSQL servers (or databases) to spread the queues over, by shard name: each
+ *                                queue lives on the shard its shard property names, else on the one a stable hash
+ *                                of its queue name picks. Unset: every queue is in the application's DataSource.
  */
 @ConfigurationProperties("dbq")
 public record DbQueueProperties(@DefaultValue("true") boolean enabled,
@@ -72,11 +75,12 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                                 @DefaultValue("24h") Duration idempotencyKeyRetention,
                                 @DefaultValue("warn") FailureLog.Level failureLogging,
                                 @DefaultValue("false") boolean observationEnabled,
-                                Map<String, Queue> queues, Map<String, Group> groups) {
+                                Map<String, Queue> queues, Map<String, Group> groups, Map<String, Shard> shards) {
 
     public DbQueueProperties {
         queues = queues == null ? Map.of() : queues;
         groups = groups == null ? Map.of() : groups;
+        shards = shards == null ? Map.of() : shards;
     }
 
     /** The queue ids configured under dbq.queues, read before the properties are bound (a condition, a registrar). */
@@ -218,6 +222,8 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
      *                           finish time and dropped a whole partition at a time), where the endpoint and the
      *                           dashboard still find them as DONE; e.g. 1d. Unset: a finished task is deleted. Not
      *                           with at-most-once.
+     * @param shard              The dbq.shards shard the queue lives on. Unset: the one a stable hash of its queue
+     *                           name picks. Only with dbq.shards.
      */
     public record Queue(String table, QueueLayout layout, String queueName,
                         @DefaultValue("at-least-once") QueueMode mode,
@@ -238,7 +244,8 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                         @DefaultValue RateLimit rateLimit,
                         @DefaultValue("0") int maxInFlight,
                         @DefaultValue PerKey perKey,
-                        Duration history) {
+                        Duration history,
+                        String shard) {
 
         /** The core's configuration of queue {@code id}, its vacuum, coalescing and executor checked too. */
         QueueConfig config(String id) {
@@ -307,6 +314,21 @@ public record DbQueueProperties(@DefaultValue("true") boolean enabled,
                             + " when the table '" + table + "' is not named after a preset; known layouts: "
                             + Layout.presets().stream().map(Layout::name).toList()));
         }
+    }
+
+    /**
+     * One shard: a PostgreSQL server (or database) holding the queue tables, reached through a HikariCP pool of its
+     * own. The credentials may come from the environment by Spring's relaxed binding, e.g. DBQ_SHARDS_A_PASSWORD.
+     *
+     * @param url               The shard's JDBC URL, e.g. jdbc:postgresql://db-a:5432/app. Required.
+     * @param username          The user the pool logs in as.
+     * @param password          The user's password.
+     * @param maximumPoolSize   The most connections the pool keeps to this shard.
+     * @param connectionTimeout How long taking a connection waits before failing: short, so that an enqueue to a shard
+     *                          that is down fails fast.
+     */
+    public record Shard(String url, String username, String password, @DefaultValue("10") int maximumPoolSize,
+                        @DefaultValue("2s") Duration connectionTimeout) {
     }
 
     /**

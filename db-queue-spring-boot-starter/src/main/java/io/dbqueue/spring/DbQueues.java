@@ -19,11 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The application's queues by id ({@code dbq.queues.<id>}): producers to enqueue with, dead letters, depths and the
- * running workers, from the {@link DbQueue}. An unknown id throws {@link UnknownQueueIdException} naming it.
+ * running workers, from the {@link DbQueue} that holds each (its shard's with {@code dbq.shards}). An unknown id throws {@link UnknownQueueIdException} naming it.
  */
 public class DbQueues {
 
-    private final DbQueue door;
+    private final QueueDoors doors;
     private final DbQueueProperties properties;
     private final QueueConsumerWorkers consumers;
     private final Map<String, QueueProducer> producers = new LinkedHashMap<>();
@@ -33,10 +33,16 @@ public class DbQueues {
 
     /** Makes every queue's producer, so that the door purges the idempotency keys of every configured table. */
     public DbQueues(DbQueue door, DbQueueProperties properties, QueueConsumerWorkers consumers) {
-        this.door = door;
+        this(queue -> door, properties, consumers);
+    }
+
+    /** As the other constructor, each queue in the door {@code doors} gives for it (its shard's). */
+    public DbQueues(QueueDoors doors, DbQueueProperties properties, QueueConsumerWorkers consumers) {
+        this.doors = doors;
         this.properties = properties;
         this.consumers = consumers;
         properties.configs().forEach((id, config) -> {
+            DbQueue door = doors.door(config.location());
             producers.put(id, door.producer(config.location(), config.wakeup()));
             depths.put(id, new Cached<>(new QueueMonitor(door.dataSource(), config.location())::depth));
             deadLetterCounts.put(id, new Cached<>(new DeadLetters(door.dataSource(), config.location())::count));
@@ -74,22 +80,25 @@ public class DbQueues {
     public CoalescingProducer coalescingProducer(String id) {
         QueueLocation location = location(id);
         return coalescingProducers.computeIfAbsent(id,
-                key -> door.coalescingProducer(location, properties.queues().get(id).coalescing(id),
+                key -> doors.door(location).coalescingProducer(location, properties.queues().get(id).coalescing(id),
                         properties.queues().get(id).wakeup()));
     }
 
     public DeadLetters deadLetters(String id) {
-        return new DeadLetters(door.dataSource(), location(id));
+        QueueLocation location = location(id);
+        return new DeadLetters(doors.door(location).dataSource(), location);
     }
 
     /** An operator's hold on queue {@code id}: stats, pause and resume for every instance, cancel, reschedule. */
     public QueueAdmin admin(String id) {
-        return door.queueAdmin(location(id));
+        QueueLocation location = location(id);
+        return doors.door(location).queueAdmin(location);
     }
 
     /** Reads the depth of queue {@code id} on each call. */
     public QueueMonitor monitor(String id) {
-        return new QueueMonitor(door.dataSource(), location(id));
+        QueueLocation location = location(id);
+        return new QueueMonitor(doors.door(location).dataSource(), location);
     }
 
     /**

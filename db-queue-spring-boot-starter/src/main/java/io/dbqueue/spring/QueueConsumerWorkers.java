@@ -26,7 +26,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * Runs the workers of every {@link QueueConsumer} bean through the {@link DbQueue}, as its queue's (or group's)
+ * Runs the workers of every {@link QueueConsumer} bean through the {@link DbQueue} that holds its queue, as its queue's (or group's)
  * properties say. Stopping pauses every queue at once, gives the batches in progress up to
  * {@code dbq.shutdown-timeout} between them, then interrupts the workers (their unanswered tasks are released). A
  * queue with an {@code executor} hands its batches to that bean; once it stops taking them, the workers handle them.
@@ -35,7 +35,7 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueConsumerWorkers.class);
 
-    private final DbQueue door;
+    private final QueueDoors doors;
     private final DbQueueProperties properties;
     private final ObjectProvider<QueueConsumer> consumers;
     private final BeanFactory beans;
@@ -55,8 +55,14 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
     /** As the other constructor, each consumer's handler wrapped by {@code decorators} in their order (the first outermost). */
     public QueueConsumerWorkers(DbQueue door, DbQueueProperties properties, ObjectProvider<QueueConsumer> consumers,
                                 BeanFactory beans, boolean virtualThreads, List<QueueConsumerDecorator> decorators) {
+        this(queue -> door, properties, consumers, beans, virtualThreads, decorators);
+    }
+
+    /** As the other constructors, each queue consumed through the door {@code doors} gives for it (its shard's). */
+    public QueueConsumerWorkers(QueueDoors doors, DbQueueProperties properties, ObjectProvider<QueueConsumer> consumers,
+                                BeanFactory beans, boolean virtualThreads, List<QueueConsumerDecorator> decorators) {
         super(properties.autoStartup(), DbQueueAutoConfiguration.PHASE);
-        this.door = door;
+        this.doors = doors;
         this.properties = properties;
         this.consumers = consumers;
         this.beans = beans;
@@ -96,6 +102,7 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
         for (int i = decorators.size() - 1; i >= 0; i--) {
             handler = decorators.get(i).decorate(config, handler);
         }
+        DbQueue door = doors.door(config.location()); // a group's queues are on one shard (ShardPlacement checks)
         if (group != null) {
             return door.consumeGroup(config, group, handler, threads);
         }

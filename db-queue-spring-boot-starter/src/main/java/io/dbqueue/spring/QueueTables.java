@@ -19,6 +19,13 @@ final class QueueTables {
     }
 
     static void ensure(DataSource dataSource, Map<String, QueueConfig> configs, DatabaseInitializationMode mode) {
+        ensure(dataSource, configs, mode, null);
+    }
+
+    /** As {@link #ensure(DataSource, Map, DatabaseInitializationMode)} on one of several databases, {@code shard} named in the errors. */
+    static void ensure(DataSource dataSource, Map<String, QueueConfig> configs, DatabaseInitializationMode mode,
+                       String shard) {
+        String on = shard == null ? "" : " on " + shard;
         boolean create = mode == DatabaseInitializationMode.ALWAYS
                 || mode == DatabaseInitializationMode.EMBEDDED && EmbeddedDatabaseConnection.isEmbedded(dataSource);
         Map<String, String> firstByTable = new HashMap<>();
@@ -39,31 +46,31 @@ final class QueueTables {
                     Schema.createIfMissing(dataSource, table);
                 } else if (!Schema.exists(dataSource, table)) {
                     throw new MissingQueueTableException("dbq.queues." + id + ".table: table '" + table.name()
-                            + "' does not exist (or its dead-letter table '" + table.deadLetterTable() + "' does not);"
+                            + "' does not exist" + on + " (or its dead-letter table '" + table.deadLetterTable() + "' does not);"
                             + " create them with io/dbqueue/sql/" + table.layout().name() + ".sql (on the classpath;"
                             + " sql/ in the source) in a migration, or set dbq.initialize-schema=always");
                 }
             } catch (SQLException e) {
-                throw new QueueException("could not check queue table " + table.name() + ": " + e.getMessage(), e);
+                throw new QueueException("could not check queue table " + table.name() + on + ": " + e.getMessage(), e);
             }
         });
         if (!create) {
-            configs.forEach((id, config) -> ensureLimitTables(dataSource, id, config));
+            configs.forEach((id, config) -> ensureLimitTables(dataSource, id, config, on));
         }
     }
 
     /** A queue with limits needs its table's limit tables, which a schema made before limits lacks. */
-    private static void ensureLimitTables(DataSource dataSource, String id, QueueConfig config) {
+    private static void ensureLimitTables(DataSource dataSource, String id, QueueConfig config, String on) {
         QueueTable table = config.location().table();
         try {
             if (config.limits().any() && !Schema.limitsExist(dataSource, table)) {
                 throw new MissingQueueTableException("dbq.queues." + id + ": its rate-limit or max-in-flight needs the"
-                        + " tables '" + table.limitsTable() + "' and '" + table.inFlightTable() + "'; create them with"
+                        + " tables '" + table.limitsTable() + "' and '" + table.inFlightTable() + "'" + on + "; create them with"
                         + " their CREATE TABLE IF NOT EXISTS statements from io/dbqueue/sql/" + table.layout().name()
                         + ".sql in a migration, or set dbq.initialize-schema=always");
             }
         } catch (SQLException e) {
-            throw new QueueException("could not check the limit tables of " + table.name() + ": " + e.getMessage(), e);
+            throw new QueueException("could not check the limit tables of " + table.name() + on + ": " + e.getMessage(), e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.DbQueue;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.spring.health.DbQueueHealthAutoConfiguration;
 import io.dbqueue.spring.health.DbQueueHealthIndicator;
@@ -37,7 +38,7 @@ class BackOffTest {
 
     @Test
     void theUsersOwnBeansWin() {
-        configured().withBean("myQueues", DbQueues.class, () -> new DbQueues(null, new Binder().bindOrCreate("dbq", DbQueueProperties.class), null))
+        configured().withBean("myQueues", DbQueues.class, () -> new DbQueues((DbQueue) null, new Binder().bindOrCreate("dbq", DbQueueProperties.class), null))
                 .run(context -> {
                     assertThat(context).hasSingleBean(DbQueues.class);
                     assertThat(context.getBean(DbQueues.class).ids()).isEmpty();

@@ -52,6 +52,8 @@ class PropertyMetadataTest {
         assertThat(property("dbq.queues").get("type").asString()).contains("DbQueueProperties$Queue");
         assertThat(property("dbq.log.topics").get("description").asString()).startsWith("The topics, by name");
         assertThat(property("dbq.schedules").get("type").asString()).contains("DbQueueScheduleProperties$ScheduleProperties");
+        assertThat(property("dbq.shards").get("type").asString()).contains("DbQueueProperties$Shard");
+        assertThat(property("dbq.shards").get("description").asString()).startsWith("PostgreSQL servers");
     }
 
     /** The records' defaults are written as text; they are the core's own (the queue's: PropertyBindingTest). */

@@ -1,8 +1,10 @@
 package io.dbqueue.spring.health;
 
 import io.dbqueue.spring.DbQueueAutoConfiguration;
+import io.dbqueue.spring.DbQueueShards;
 import io.dbqueue.spring.DbQueues;
 import io.dbqueue.spring.QueueDataSource;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -22,8 +24,11 @@ public class DbQueueHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "dbQueueHealthIndicator")
-    public DbQueueHealthIndicator dbQueueHealthIndicator(DbQueues queues, QueueDataSource dataSource,
+    public DbQueueHealthIndicator dbQueueHealthIndicator(DbQueues queues, ObjectProvider<QueueDataSource> dataSource,
+                                                         ObjectProvider<DbQueueShards> shards,
                                                          DbQueueHealthProperties properties) {
-        return new DbQueueHealthIndicator(queues, dataSource.dataSource(), properties);
+        DbQueueShards sharded = shards.getIfAvailable();
+        return sharded != null ? new DbQueueHealthIndicator(queues, sharded, properties)
+                : new DbQueueHealthIndicator(queues, dataSource.getObject().dataSource(), properties);
     }
 }

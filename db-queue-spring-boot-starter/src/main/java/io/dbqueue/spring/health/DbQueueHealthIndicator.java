@@ -3,6 +3,7 @@ package io.dbqueue.spring.health;
 import io.dbqueue.common.Cached;
 import io.dbqueue.queue.QueueMonitor.Depth;
 import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.spring.DbQueueShards;
 import io.dbqueue.spring.DbQueues;
 import io.dbqueue.spring.health.DbQueueHealthProperties.Thresholds;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -13,6 +14,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,20 +27,43 @@ import java.util.Optional;
  * A check answers within {@link Cached#TIMEOUT}: while the database does not answer, health says DOWN within that
  * rather than wait for it (the check goes on in the background, and the next one may take its result). The figures
  * are {@link DbQueues}', read at most once per few seconds; whether the database answers is asked anew on each check.
+ *
+ * <p>With shards ({@link DbQueueShards}) each shard is a database of its own: detail {@code shards} says of each
+ * whether it answers (within {@link #SHARD_TIMEOUT}), whether its wakeups listen, and the problem; a queue names its
+ * shard, and a queue on a shard that does not answer has that as its error. A shard that does not answer is DOWN as
+ * the one database would be; the queues on the other shards are read as usual.
  */
 public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
 
+    /** How long a check waits for each shard to answer, so that one shard down leaves time for the others. */
+    static final Duration SHARD_TIMEOUT = Duration.ofMillis(400);
+
     private final DbQueues queues;
     private final DbQueueHealthProperties properties;
-    private final Cached<Boolean> reachable;
+    private final Cached<Boolean> reachable; // the one database's, or null with shards
+    private final DbQueueShards shards; // or null
+    private final Map<String, Cached<Boolean>> shardReachable = new LinkedHashMap<>();
     private final Cached<Health> check = new Cached<>(this::check, Duration.ZERO, Cached.TIMEOUT);
 
     public DbQueueHealthIndicator(DbQueues queues, DataSource dataSource, DbQueueHealthProperties properties) {
+        this(queues, properties, null, new Cached<>(() -> ping(dataSource), Duration.ZERO, Cached.TIMEOUT));
+    }
+
+    /** Over the shards of {@code shards}, each checked on its own. */
+    public DbQueueHealthIndicator(DbQueues queues, DbQueueShards shards, DbQueueHealthProperties properties) {
+        this(queues, properties, shards, null);
+        shards.names().forEach(name -> shardReachable.put(name,
+                new Cached<>(() -> ping(shards.dataSource(name)), Duration.ZERO, SHARD_TIMEOUT)));
+    }
+
+    private DbQueueHealthIndicator(DbQueues queues, DbQueueHealthProperties properties, DbQueueShards shards,
+                                   Cached<Boolean> reachable) {
         super("db-queue health check failed");
         properties.check(queues.ids());
         this.queues = queues;
         this.properties = properties;
-        this.reachable = new Cached<>(() -> ping(dataSource), Duration.ZERO, Cached.TIMEOUT);
+        this.shards = shards;
+        this.reachable = reachable;
     }
 
     private static boolean ping(DataSource dataSource) {
@@ -65,20 +90,29 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
     /** The health, each reading it takes bounded on its own. */
     private Health check() {
         Health.Builder builder = Health.unknown();
-        boolean up = true;
-        String unreachable = null;
-        try {
-            reachable.get();
-        } catch (RuntimeException e) {
-            up = false;
-            unreachable = e.getMessage();
-            builder.withDetail("error", "database unreachable: " + unreachable);
+        Map<String, String> unreachable = new HashMap<>(); // by shard name, the one database's by ""
+        if (shards == null) {
+            try {
+                reachable.get();
+            } catch (RuntimeException e) {
+                unreachable.put("", e.getMessage());
+                builder.withDetail("error", "database unreachable: " + e.getMessage());
+            }
+        } else {
+            builder.withDetail("shards", shardDetails(unreachable));
         }
+        boolean up = unreachable.isEmpty();
         for (String id : queues.ids()) {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("location", queues.location(id).toString());
-            if (unreachable == null) {
+            String shard = shards == null ? "" : shards.shardOf(id);
+            if (shards != null) {
+                details.put("shard", shard);
+            }
+            if (!unreachable.containsKey(shard)) {
                 up &= figures(id, details);
+            } else if (shards != null) {
+                details.put("error", "shard " + shard + " unreachable: " + unreachable.get(shard));
             }
             Optional<QueueWorkers> workers = queues.workers(id);
             details.put("workers", workers.map(w -> !w.isRunning() ? "stopped" : w.isPaused() ? "paused" : "running")
@@ -90,6 +124,27 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
             builder.withDetail(id, details);
         }
         return builder.status(up ? "UP" : "DOWN").build();
+    }
+
+    /** Each shard's health by name; puts the problem of each that does not answer in {@code unreachable}. */
+    private Map<String, Object> shardDetails(Map<String, String> unreachable) {
+        Map<String, Object> all = new LinkedHashMap<>();
+        shardReachable.forEach((name, ping) -> {
+            Map<String, Object> shard = new LinkedHashMap<>();
+            try {
+                ping.get();
+                shard.put("up", true);
+            } catch (RuntimeException e) {
+                unreachable.put(name, e.getMessage());
+                shard.put("up", false);
+            }
+            shard.put("listening", shards.shard(name).isListening());
+            if (unreachable.containsKey(name)) {
+                shard.put("problem", unreachable.get(name));
+            }
+            all.put(name, shard);
+        });
+        return all;
     }
 
     /** Puts queue {@code id}'s figures in {@code details}; whether they are readable and within its thresholds. */

@@ -17,6 +17,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Defines the {@link DbQueueScheduled} methods' schedules and those of {@code dbq.schedules} through the door's
@@ -24,12 +25,12 @@ import java.util.Map;
  */
 final class ScheduleDefinitions extends DbQueueLifecycle {
 
-    private final DbQueue door;
+    private final Supplier<DbQueue> door;
     private final DbQueueProperties properties;
     private final DbQueueScheduleProperties schedules;
     private final ScheduledMethods methods;
 
-    ScheduleDefinitions(DbQueue door, DbQueueProperties properties, DbQueueScheduleProperties schedules,
+    ScheduleDefinitions(Supplier<DbQueue> door, DbQueueProperties properties, DbQueueScheduleProperties schedules,
                         ScheduledMethods methods) {
         super(properties.autoStartup(), DbQueueAutoConfiguration.PHASE);
         this.door = door;
@@ -47,7 +48,7 @@ final class ScheduleDefinitions extends DbQueueLifecycle {
         }
         schedules.schedules().forEach((name, schedule) -> all.add(ofProperties(name, schedule, configs)));
         if (!all.isEmpty()) {
-            Schedules defined = door.schedules();
+            Schedules defined = door.get().schedules();
             all.forEach(defined::define);
         }
     }
