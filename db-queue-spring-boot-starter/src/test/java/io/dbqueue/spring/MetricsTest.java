@@ -48,10 +48,15 @@ class MetricsTest {
                     queues.producer("idle").enqueueAll(List.of("x", "y"));
                     queues.producer("throwing").enqueue("pay");
                     consumer.awaitHandled(4, Duration.ofSeconds(20));
-                    await(Duration.ofSeconds(10), "the batches' answers to be counted",
+                    // A batch's counters are incremented before its tasks' timers are recorded: wait for the timers too.
+                    await(Duration.ofSeconds(10), "the batches' answers to be counted and timed",
                             () -> registry.get("dbq.tasks.dead").tag("queue", "work").counter().count() == 1
                                     && registry.get("dbq.tasks.processed").tag("queue", "work").counter().count() == 3
-                                    && registry.get("dbq.tasks.dead").tag("queue", "throwing").counter().count() == 1);
+                                    && registry.get("dbq.tasks.dead").tag("queue", "throwing").counter().count() == 1
+                                    && handledCount(registry, "work", "success", "none") == 3
+                                    && handledCount(registry, "work", "dead-lettered", "none") == 1
+                                    && handledCount(registry, "throwing", "dead-lettered", "IllegalStateException") == 1
+                                    && registry.get("dbq.task.latency").tag("queue", "work").timer().count() == 3);
 
                     assertThat(registry.get("dbq.tasks.enqueued").tag("queue", "work").counter().count()).isEqualTo(4);
                     assertThat(registry.get("dbq.tasks.enqueued").tag("queue", "idle").counter().count()).isEqualTo(2);
@@ -88,6 +93,13 @@ class MetricsTest {
                             "dbq_queue_oldest_age_seconds{queue=\"idle\"}",
                             "dbq_queue_dead_letters{queue=\"work\"} 1");
                 });
+    }
+
+    /** {@link #handled}'s count, 0 while the timer is not registered yet (it is, at its first task). */
+    private static long handledCount(MeterRegistry registry, String queue, String result, String exception) {
+        Timer timer = registry.find("dbq.task.handled").tags("queue", queue, "result", result, "exception", exception)
+                .timer();
+        return timer == null ? 0 : timer.count();
     }
 
     private static Timer handled(MeterRegistry registry, String queue, String result, String exception) {
