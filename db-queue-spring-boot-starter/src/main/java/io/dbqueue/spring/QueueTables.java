@@ -69,6 +69,13 @@ final class QueueTables {
                         + " their CREATE TABLE IF NOT EXISTS statements from io/dbqueue/sql/" + table.layout().name()
                         + ".sql in a migration, or set dbq.initialize-schema=always");
             }
+            if (config.limits().maxPerKey() > 0 && !Schema.perKeyReady(dataSource, table)) {
+                throw new MissingQueueTableException("dbq.queues." + id + ".per-key.max-in-flight: needs the column"
+                        + " concurrency_key of '" + table.inFlightTable() + "' and headers of '" + table.name() + "'" + on
+                        + ", which tables made before them lack; add them in a migration with: "
+                        + Schema.perKeyMigration(table).trim() + " " + Schema.headersMigration(table).replace('\n', ' ').trim()
+                        + " (or set dbq.initialize-schema=always)");
+            }
         } catch (SQLException e) {
             throw new QueueException("could not check the limit tables of " + table.name() + on + ": " + e.getMessage(), e);
         }

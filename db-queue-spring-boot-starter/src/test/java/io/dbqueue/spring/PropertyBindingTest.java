@@ -110,6 +110,22 @@ class PropertyBindingTest {
                 "dbq.queues.main.layout=dbq_seq").run(context -> assertThat(context).hasNotFailed());
     }
 
+    /** A schema from before per-key limits: a queue with one fails the start with the migration; after it, it starts. */
+    @Test
+    void withoutTheMigrationAPerKeyLimitFailsTheStartNamingTheColumnAndTheStatements() {
+        String table = createTable(Layout.DBQ_SEQ);
+        StarterTestSupport.execute("ALTER TABLE " + table + "_in_flight DROP COLUMN concurrency_key");
+        String[] perKey = {"dbq.initialize-schema=never", "dbq.queues.main.table=" + table,
+                "dbq.queues.main.layout=dbq_seq", "dbq.queues.main.per-key.header=customer",
+                "dbq.queues.main.per-key.max-in-flight=1"};
+        runner().withPropertyValues(perKey).run(context -> assertThat(context).getFailure().rootCause()
+                .hasMessageStartingWith("dbq.queues.main.per-key.max-in-flight: needs the column concurrency_key of '"
+                        + table + "_in_flight'")
+                .hasMessageContaining("ALTER TABLE " + table + "_in_flight ADD COLUMN IF NOT EXISTS concurrency_key text;"));
+        StarterTestSupport.execute("ALTER TABLE " + table + "_in_flight ADD COLUMN concurrency_key text");
+        runner().withPropertyValues(perKey).run(context -> assertThat(context).hasNotFailed());
+    }
+
     @ParameterizedTest
     @CsvSource({"at-least-once, AT_LEAST_ONCE", "exactly-once, EXACTLY_ONCE", "at-most-once, AT_MOST_ONCE",
             "AT_LEAST_ONCE, AT_LEAST_ONCE", "external-executor, AT_LEAST_ONCE"})

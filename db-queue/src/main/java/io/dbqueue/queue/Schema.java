@@ -281,6 +281,17 @@ public final class Schema {
         }
     }
 
+    /**
+     * Whether {@code table} can run a per-key limit: its in-flight table has {@code concurrency_key}
+     * ({@link #perKeyMigration}) and its tasks have {@code headers} ({@link #headersMigration}); older schemas lack them.
+     */
+    public static boolean perKeyReady(DataSource dataSource, QueueTable table) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return Jdbc.tableVisible(c, table.inFlightTable()) && hasColumn(c, table.inFlightTable(), "concurrency_key")
+                    && hasHeaders(c, table);
+        }
+    }
+
     private static boolean exists(Connection c, QueueTable table) throws SQLException {
         return Jdbc.tableVisible(c, table.name()) && Jdbc.tableVisible(c, table.deadLetterTable());
     }
