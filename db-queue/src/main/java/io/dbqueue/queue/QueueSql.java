@@ -18,18 +18,16 @@ final class QueueSql {
     /** The rest of the transaction runs cached generic plans; see {@link TaskStore#preferGenericPlans}. */
     static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 
-    /** Planner methods the claim must not use; see {@link #claimSettings}. */
-    private static final List<String> PLANNER_SETTINGS = List.of("enable_seqscan", "enable_bitmapscan", "enable_sort");
+    /**
+     * Planner methods the claim must not use (see {@link #claimSettings}), and JIT. Before PostgreSQL 18 a plan
+     * that cannot avoid a disabled method (the per-key claim's sort per key) costs 1e10 more, far above
+     * {@code jit_above_cost}, so a stock server with LLVM compiled every such claim: 0.6-0.75 s each on
+     * PostgreSQL 15, on a queue of 42 tasks. A claim is always too short for JIT to pay.
+     */
+    private static final List<String> PLANNER_SETTINGS = List.of("enable_seqscan", "enable_bitmapscan", "enable_sort",
+            "jit");
     /** Prefix of the custom settings that keep the caller's planner settings during an exactly-once claim. */
     private static final String SAVED = "dbq.saved_";
-
-    /**
-     * No JIT for the rest of the transaction. The per-key claim must sort (its window per key), which the claim's
-     * {@code enable_sort = off} only discourages; before PostgreSQL 18 that adds a "disable cost" of 1e10 to the
-     * plan, far above {@code jit_above_cost}, so a stock server with LLVM compiled every such claim: 0.6-0.75 s
-     * each on PostgreSQL 15, on a queue of 42 tasks, while the other instances waited for the limits row.
-     */
-    static final String NO_JIT = "set_config('jit', 'off', true)";
 
     /** Lets the rest of the statement's transaction commit without waiting for a WAL flush. */
     static final String NO_FLUSH = "set_config('synchronous_commit', 'off', true)";

@@ -83,8 +83,7 @@ final class TaskStore {
             throw new IllegalStateException(location + ": a per-key limit reads the tasks' headers column, which "
                     + location.table().name() + " lacks; add it with Schema.headersMigration");
         }
-        // one result, before the claim; without JIT: see QueueSql.NO_JIT
-        String settings = statements.claimSettings(Delivery.of(DeliveryMode.AT_LEAST_ONCE)) + ", " + QueueSql.NO_JIT;
+        String settings = statements.claimSettings(Delivery.of(DeliveryMode.AT_LEAST_ONCE)); // one result, before
         try (PreparedStatement ps = c.prepareStatement(settings + "; " + statements.keyLimitedClaim(limit))) {
             int p = 1;
             ps.setString(p++, location.queueName());
