@@ -103,7 +103,7 @@ final class QueueSql {
     /**
      * {@link #finish} of a queue that keeps its history: the deleted rows move to
      * {@link QueueTable#historyTable()} in the same statement, with the counters of the attempt that
-     * finished them. params: bigint[] ids, int[] attempts, int[] total attempts, [queue]
+     * finished them. params: bigint[] ids, int[] attempts, int[] total attempts, [queue, lowest id, highest id]
      */
     final String finishIntoHistory;
     /** {@link #finishIntoHistory} as {@link #finishWithoutFlush} sends {@link #finish}. */
@@ -209,40 +209,41 @@ final class QueueSql {
         enqueueOnceDelayed = keyedEnqueue(table, "now() + (? + i.n - 1) * interval '1 microsecond'", headers);
         enqueueUnique = uniqueEnqueue(table, byId ? "now() + m.delay * interval '1 microsecond'"
                 : "now() + (m.delay + u.n - 1) * interval '1 microsecond'", byIdNamesQueue, headers);
-        // Statements by id end with [queue] (byIdNamesQueue). params: bigint[] ids, [queue]
-        finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue();
+        // Statements on a worker's tasks by id end with [queue, lowest id, highest id] (ofTasks). params: bigint[] ids,
+        // [queue, lowest id, highest id]
+        finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofTasks("");
         finishWithoutFlush = "SELECT " + NO_FLUSH + "; " + finish;
         finishIntoHistory = "WITH done AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[])"
                 + " AS d(id, attempt, total_attempt)),"
-                + " moved AS (DELETE FROM " + t + " t USING done WHERE t.id = done.id" + ofQueue() + " RETURNING t.*)"
+                + " moved AS (DELETE FROM " + t + " t USING done WHERE t.id = done.id" + ofTasks("t.") + " RETURNING t.*)"
                 + " INSERT INTO " + table.historyTable() + " (id, queue_name, payload, created_at, attempt,"
                 + " reenqueue_attempt, total_attempt)"
                 + " SELECT m.id, m.queue_name, m.payload, m.created_at, d.attempt, m.reenqueue_attempt, d.total_attempt"
                 + " FROM moved m JOIN done d ON d.id = m.id";
         finishIntoHistoryWithoutFlush = "SELECT " + NO_FLUSH + "; " + finishIntoHistory;
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
-        // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, [queue]
+        // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, [queue, lowest id, highest id]
         retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = r.attempt, total_attempt = r.total_attempt"
                 + " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
-                + " WHERE t.id = r.id" + ofQueue();
-        // params: bigint[] ids, bigint[] delays in microseconds, [queue]
+                + " WHERE t.id = r.id" + ofTasks("t.");
+        // params: bigint[] ids, bigint[] delays in microseconds, [queue, lowest id, highest id]
         reenqueue = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = 0, reenqueue_attempt = t.reenqueue_attempt + 1"
-                + " FROM unnest(?::bigint[], ?::bigint[]) AS r(id, delay) WHERE t.id = r.id" + ofQueue();
-        // Hands claimed but unstarted tasks back without counting the attempt. params: bigint[] ids, [queue]
+                + " FROM unnest(?::bigint[], ?::bigint[]) AS r(id, delay) WHERE t.id = r.id" + ofTasks("t.");
+        // Hands claimed but unstarted tasks back without counting the attempt. params: bigint[] ids, [queue, lowest id, highest id]
         release = "UPDATE " + t + " SET next_process_at = now(), attempt = greatest(attempt - 1, 0),"
-                + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])" + ofQueue();
+                + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])" + ofTasks("");
         // The heartbeat of a running batch: only a lease this claim still holds (same attempt) is pushed forward.
-        // params: lease in microseconds, bigint[] ids, int[] attempts, [queue]
+        // params: lease in microseconds, bigint[] ids, int[] attempts, [queue, lowest id, highest id]
         extendLeases = "UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond'"
                 + " FROM unnest(?::bigint[], ?::int[]) AS h(id, attempt)"
-                + " WHERE t.id = h.id AND t.attempt = h.attempt" + ofQueue();
-        // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, [queue]
+                + " WHERE t.id = h.id AND t.attempt = h.attempt" + ofTasks("t.");
+        // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, [queue, lowest id, highest id]
         String movedHeaders = headers ? ", headers" : "";
         deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
                 + " AS f(id, attempt, total_attempt, error)),"
-                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id" + ofQueue()
+                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id" + ofTasks("t.")
                 + " RETURNING t.*)"
                 + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
                 + " total_attempt, last_error" + movedHeaders + ")"
@@ -307,7 +308,22 @@ final class QueueSql {
                 + " SELECT " + taskColumns + " FROM purged ORDER BY id";
     }
 
-    /** The parameters of a statement by id, with {@code queueName} last where the statement takes it. */
+    /**
+     * The parameters of a statement on a worker's tasks by id ({@link #ofTasks}): {@code params}, then where the
+     * statement takes them, {@code queueName} and the lowest and highest of the tasks' ids.
+     */
+    Object[] byTaskIds(String queueName, long lowestId, long highestId, Object... params) {
+        if (!byIdNamesQueue) {
+            return params;
+        }
+        Object[] withQueue = Arrays.copyOf(params, params.length + 3);
+        withQueue[params.length] = queueName;
+        withQueue[params.length + 1] = lowestId;
+        withQueue[params.length + 2] = highestId;
+        return withQueue;
+    }
+
+    /** The parameters of a statement by id of an operator's, with {@code queueName} last where it takes it. */
     Object[] byId(String queueName, Object... params) {
         if (!byIdNamesQueue) {
             return params;
@@ -480,9 +496,27 @@ final class QueueSql {
 
     /** At least once: the lease. A claimed task becomes due again when it expires, so a dead consumer's tasks reappear. */
     String leasingClaim(int limit) {
-        return "UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
-                + " attempt = attempt + 1, total_attempt = total_attempt + 1"
-                + " WHERE id = ANY(" + dueIds(limit) + ")" + ofQueue() + " RETURNING " + taskColumns;
+        String set = " SET next_process_at = now() + ? * interval '1 microsecond',"
+                + " attempt = attempt + 1, total_attempt = total_attempt + 1";
+        if (byIdNamesQueue) {
+            // the lease first, so that the parameters keep their order
+            return "WITH lease AS (SELECT ?::bigint AS micros), " + picked(limit) + " UPDATE " + tableName
+                    + set.replace("?", "(SELECT micros FROM lease)") + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
+                    + PICKED_RANGE + ofQueue() + " RETURNING " + taskColumns;
+        }
+        return "UPDATE " + tableName + set + " WHERE id = ANY(" + dueIds(limit) + ")" + " RETURNING " + taskColumns;
+    }
+
+    /**
+     * Where the key is (queue_name, id), the claim's update or delete of the rows it picked also takes the range of
+     * their ids, for the reason {@link #ofTasks} gives: a generic plan scanned the queue to find them (3,000 rows
+     * read for a claim of 100 in a lab run on PostgreSQL 15).
+     */
+    private static final String PICKED_RANGE = " AND id BETWEEN (SELECT min(id) FROM picked) AND (SELECT max(id) FROM picked)";
+
+    /** The claim's due rows, locked, as the CTE {@code picked} that {@link #PICKED_RANGE} reads. */
+    private String picked(int limit) {
+        return "picked AS MATERIALIZED (SELECT id" + dueRows + limit + " FOR UPDATE SKIP LOCKED)";
     }
 
     /**
@@ -522,14 +556,17 @@ final class QueueSql {
                 + " ORDER BY " + orderBy + " LIMIT " + limit + ")"
                 + " UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
                 + " attempt = attempt + 1, total_attempt = total_attempt + 1"
-                + " WHERE id = ANY(ARRAY(SELECT id FROM picked)) AND next_process_at <= now()" + ofQueue()
-                + " RETURNING " + taskColumns;
+                + " WHERE id = ANY(ARRAY(SELECT id FROM picked)) AND next_process_at <= now()"
+                + (byIdNamesQueue ? PICKED_RANGE : "") + ofQueue() + " RETURNING " + taskColumns;
     }
 
     /** At most once: the task is gone once claimed, so this delete must be durable before it is handed out. */
     String deletingClaim(int limit) {
-        return "DELETE FROM " + tableName + " WHERE id = ANY(" + dueIds(limit) + ")" + ofQueue()
-                + " RETURNING " + taskColumns;
+        if (byIdNamesQueue) {
+            return "WITH " + picked(limit) + " DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
+                    + PICKED_RANGE + ofQueue() + " RETURNING " + taskColumns;
+        }
+        return "DELETE FROM " + tableName + " WHERE id = ANY(" + dueIds(limit) + ")" + " RETURNING " + taskColumns;
     }
 
     private String dueIds(int limit) {
@@ -538,6 +575,17 @@ final class QueueSql {
 
     private String ofQueue() {
         return byIdNamesQueue ? " AND queue_name = ?" : "";
+    }
+
+    /**
+     * {@link #ofQueue} of a statement on a worker's tasks by id, with the range of their ids: a generic plan costed on
+     * statistics taken while the queue was almost empty may scan the key by queue_name alone and filter the ids,
+     * reading the whole queue (a lab run on PostgreSQL 15: 10,000 rows read per finish of 100, 1.2 ms instead of
+     * 0.3, growing with the backlog); a range on id bounds such a scan to the batch. {@code alias}: the table's,
+     * with its dot, where the statement joins another row source with an id. params: [queue, lowest id, highest id]
+     */
+    private String ofTasks(String alias) {
+        return byIdNamesQueue ? " AND " + alias + "queue_name = ? AND " + alias + "id BETWEEN ? AND ?" : "";
     }
 
     /**

@@ -195,7 +195,7 @@ final class TaskStore {
         if (tasks.isEmpty()) {
             return 0;
         }
-        Object[] params = byId(Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)));
+        Object[] params = byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)));
         Object[] withLease = new Object[params.length + 1];
         withLease[0] = micros(lease);
         System.arraycopy(params, 0, withLease, 1, params.length);
@@ -229,15 +229,15 @@ final class TaskStore {
     /** The ids, and with a history the counters of the attempt that finished them ({@link QueueSql#finishIntoHistory}). */
     private Object[] finishParams(Connection c, List<Task> tasks) throws SQLException {
         if (!keepsHistory) {
-            return byId(Jdbc.longs(c, ids(tasks)));
+            return byId(tasks, Jdbc.longs(c, ids(tasks)));
         }
-        return byId(Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
+        return byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
                 Jdbc.ints(c, counter(tasks, Task::totalAttempt)));
     }
 
     void release(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
-            Jdbc.update(c, sql.release, byId(Jdbc.longs(c, ids(tasks))));
+            Jdbc.update(c, sql.release, byId(tasks, Jdbc.longs(c, ids(tasks))));
         }
     }
 
@@ -247,7 +247,7 @@ final class TaskStore {
             return;
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
-        Jdbc.update(c, sql.retry, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
+        Jdbc.update(c, sql.retry, byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
                 Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt))));
     }
 
@@ -256,7 +256,7 @@ final class TaskStore {
             return;
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
-        Jdbc.update(c, sql.reenqueue, byId(Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays))));
+        Jdbc.update(c, sql.reenqueue, byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays))));
     }
 
     /** Moves tasks to the dead-letter table; {@code errors} maps each to its last error. */
@@ -269,13 +269,20 @@ final class TaskStore {
         for (int i = 0; i < tasks.size(); i++) {
             messages[i] = errors.get(tasks.get(i)).replace('\0', ' ');
         }
-        Jdbc.update(c, taskSql.on(c).deadLetter, byId(Jdbc.longs(c, ids(tasks)),
+        Jdbc.update(c, taskSql.on(c).deadLetter, byId(tasks, Jdbc.longs(c, ids(tasks)),
                 Jdbc.ints(c, counter(tasks, Task::attempt)),
                 Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages)));
     }
 
-    private Object[] byId(Object... params) {
-        return sql.byId(location.queueName(), params);
+    /** {@code params} of a statement on {@code tasks} by id, then what {@link QueueSql#byTaskIds} adds. */
+    private Object[] byId(List<Task> tasks, Object... params) {
+        long lowest = Long.MAX_VALUE;
+        long highest = Long.MIN_VALUE;
+        for (Task task : tasks) {
+            lowest = Math.min(lowest, task.id());
+            highest = Math.max(highest, task.id());
+        }
+        return sql.byTaskIds(location.queueName(), lowest, highest, params);
     }
 
     private static int[] counter(List<Task> tasks, ToIntFunction<Task> counter) {
