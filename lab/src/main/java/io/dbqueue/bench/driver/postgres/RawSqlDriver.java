@@ -12,6 +12,7 @@ import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.PollSettings;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -119,13 +120,14 @@ public final class RawSqlDriver implements Driver {
                     finish.setString(2, queue);
                 }
                 int p = 1;
+                boolean picksFirst = sql.byIdNamesQueue && mode != DeliveryMode.EXACTLY_ONCE;
+                if (picksFirst) {
+                    claim.setString(p++, queue); // the CTE that picks the rows precedes the lease
+                }
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
                     claim.setLong(p++, RawSqlStatements.LEASE_MICROS);
                 }
-                claim.setString(p++, queue);
-                if (sql.byIdNamesQueue && mode != DeliveryMode.EXACTLY_ONCE) {
-                    claim.setString(p, queue); // the update or delete of the picked rows, by id and queue
-                }
+                claim.setString(p, queue); // the pick, or with the CTE the update or delete of the picked rows
                 while (running) {
                     int claimed = 0;
                     claim.execute();
@@ -147,7 +149,12 @@ public final class RawSqlDriver implements Driver {
                         if (genericPlans) {
                             setting.execute(RawSqlStatements.GENERIC_PLANS);
                         }
-                        finish.setArray(1, c.createArrayOf("bigint", boxed));
+                        Array batch = c.createArrayOf("bigint", boxed);
+                        finish.setArray(1, batch);
+                        if (sql.byIdNamesQueue) {
+                            finish.setArray(3, batch); // the range of the batch's ids
+                            finish.setArray(4, batch);
+                        }
                         finish.execute();
                     }
                     if (mode == DeliveryMode.EXACTLY_ONCE) {

@@ -31,13 +31,13 @@ public final class RawSqlStatements {
 
     /** params: queue name, text[] payloads */
     public final String enqueue;
-    /** At least once. params: lease in microseconds, queue name, [queue name: {@link #byIdNamesQueue}] */
+    /** At least once. params: lease in microseconds, queue name; where {@link #byIdNamesQueue}: queue name, lease, queue name */
     public final String claim;
     /** Exactly once, in the transaction that also finishes. params: queue name */
     public final String claimLocked;
     /** At most once. params: queue name, [queue name] */
     public final String claimAndDelete;
-    /** params: bigint[] ids, [queue name] */
+    /** params: bigint[] ids, [queue name, bigint[] ids, bigint[] ids: {@link #byIdNamesQueue}] */
     public final String finish;
     /** Exactly once on a partitioned table, before the finish: generic plans for the rest of the transaction. */
     public final boolean genericPlansBeforeFinish;
@@ -66,15 +66,26 @@ public final class RawSqlStatements {
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         String dueRows = " FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
                 + " ORDER BY " + order + " LIMIT " + batchSize + " FOR UPDATE SKIP LOCKED";
-        String due = "ARRAY(SELECT id" + dueRows + ")";
         String columns = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
-        claim = "UPDATE " + t + " SET next_process_at = now() + ? * interval '1 microsecond',"
-                + " attempt = attempt + 1, total_attempt = total_attempt + 1"
-                + " WHERE id = ANY(" + due + ")" + ofQueue + " RETURNING " + columns;
+        String lease = " SET next_process_at = now() + ? * interval '1 microsecond',"
+                + " attempt = attempt + 1, total_attempt = total_attempt + 1";
+        if (byIdNamesQueue) {
+            // As the library's: the picked rows' update or delete, and the finish, are bounded by the batch's ids.
+            String picked = "WITH picked AS MATERIALIZED (SELECT id" + dueRows + ") ";
+            String ofPicked = " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
+                    + " AND id BETWEEN (SELECT min(id) FROM picked) AND (SELECT max(id) FROM picked)" + ofQueue;
+            claim = picked + "UPDATE " + t + lease + ofPicked + " RETURNING " + columns;
+            claimAndDelete = picked + "DELETE FROM " + t + ofPicked + " RETURNING " + columns;
+            finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue
+                    + " AND id BETWEEN (SELECT min(i) FROM unnest(?::bigint[]) i) AND (SELECT max(i) FROM unnest(?::bigint[]) i)";
+        } else {
+            String due = "ARRAY(SELECT id" + dueRows + ")";
+            claim = "UPDATE " + t + lease + " WHERE id = ANY(" + due + ") RETURNING " + columns;
+            claimAndDelete = "DELETE FROM " + t + " WHERE id = ANY(" + due + ") RETURNING " + columns;
+            finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
+        }
         claimLocked = "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
                 + " total_attempt + 1" + dueRows;
-        claimAndDelete = "DELETE FROM " + t + " WHERE id = ANY(" + due + ")" + ofQueue + " RETURNING " + columns;
-        finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue;
         genericPlansBeforeFinish = table.layout().partitions() > 0;
     }
 
