@@ -309,17 +309,23 @@ final class QueueSql {
     }
 
     /**
-     * The parameters of a statement on a worker's tasks by id ({@link #ofTasks}): {@code params}, then where the
-     * statement takes them, {@code queueName} and the lowest and highest of the tasks' ids.
+     * The parameters of a statement on {@code tasks} of queue {@code queueName} by id ({@link #ofTasks}):
+     * {@code params}, then where the statement takes them, the queue name and the lowest and highest of the ids.
      */
-    Object[] byTaskIds(String queueName, long lowestId, long highestId, Object... params) {
+    Object[] byTaskIds(String queueName, List<Task> tasks, Object... params) {
         if (!byIdNamesQueue) {
             return params;
         }
+        long lowest = Long.MAX_VALUE;
+        long highest = Long.MIN_VALUE;
+        for (Task task : tasks) {
+            lowest = Math.min(lowest, task.id());
+            highest = Math.max(highest, task.id());
+        }
         Object[] withQueue = Arrays.copyOf(params, params.length + 3);
         withQueue[params.length] = queueName;
-        withQueue[params.length + 1] = lowestId;
-        withQueue[params.length + 2] = highestId;
+        withQueue[params.length + 1] = lowest;
+        withQueue[params.length + 2] = highest;
         return withQueue;
     }
 
@@ -496,15 +502,19 @@ final class QueueSql {
 
     /** At least once: the lease. A claimed task becomes due again when it expires, so a dead consumer's tasks reappear. */
     String leasingClaim(int limit) {
-        String set = " SET next_process_at = now() + ? * interval '1 microsecond',"
-                + " attempt = attempt + 1, total_attempt = total_attempt + 1";
         if (byIdNamesQueue) {
             // the lease first, so that the parameters keep their order
-            return "WITH lease AS (SELECT ?::bigint AS micros), " + picked(limit) + " UPDATE " + tableName
-                    + set.replace("?", "(SELECT micros FROM lease)") + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
+            return "WITH lease AS (SELECT ? * interval '1 microsecond' AS span), " + picked(limit) + " UPDATE "
+                    + tableName + leaseFor("(SELECT span FROM lease)") + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
                     + PICKED_RANGE + ofQueue() + " RETURNING " + taskColumns;
         }
-        return "UPDATE " + tableName + set + " WHERE id = ANY(" + dueIds(limit) + ")" + " RETURNING " + taskColumns;
+        return "UPDATE " + tableName + leaseFor("? * interval '1 microsecond'") + " WHERE id = ANY(" + dueIds(limit)
+                + ") RETURNING " + taskColumns;
+    }
+
+    /** The lease's SET clause, the lease lasting {@code span} (an interval expression). */
+    private static String leaseFor(String span) {
+        return " SET next_process_at = now() + " + span + ", attempt = attempt + 1, total_attempt = total_attempt + 1";
     }
 
     /**
@@ -554,8 +564,7 @@ final class QueueSql {
                 + " picked AS (SELECT h.id FROM (SELECT head.*, row_number() OVER (PARTITION BY k ORDER BY " + orderBy
                 + ") AS r FROM head) h LEFT JOIN busy b ON b.k = h.k WHERE h.k IS NULL OR h.r + coalesce(b.n, 0) <= ?"
                 + " ORDER BY " + orderBy + " LIMIT " + limit + ")"
-                + " UPDATE " + tableName + " SET next_process_at = now() + ? * interval '1 microsecond',"
-                + " attempt = attempt + 1, total_attempt = total_attempt + 1"
+                + " UPDATE " + tableName + leaseFor("? * interval '1 microsecond'")
                 + " WHERE id = ANY(ARRAY(SELECT id FROM picked)) AND next_process_at <= now()"
                 + (byIdNamesQueue ? PICKED_RANGE : "") + ofQueue() + " RETURNING " + taskColumns;
     }
@@ -566,7 +575,7 @@ final class QueueSql {
             return "WITH " + picked(limit) + " DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
                     + PICKED_RANGE + ofQueue() + " RETURNING " + taskColumns;
         }
-        return "DELETE FROM " + tableName + " WHERE id = ANY(" + dueIds(limit) + ")" + " RETURNING " + taskColumns;
+        return "DELETE FROM " + tableName + " WHERE id = ANY(" + dueIds(limit) + ") RETURNING " + taskColumns;
     }
 
     private String dueIds(int limit) {

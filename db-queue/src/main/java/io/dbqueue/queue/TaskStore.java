@@ -274,15 +274,8 @@ final class TaskStore {
                 Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages)));
     }
 
-    /** {@code params} of a statement on {@code tasks} by id, then what {@link QueueSql#byTaskIds} adds. */
     private Object[] byId(List<Task> tasks, Object... params) {
-        long lowest = Long.MAX_VALUE;
-        long highest = Long.MIN_VALUE;
-        for (Task task : tasks) {
-            lowest = Math.min(lowest, task.id());
-            highest = Math.max(highest, task.id());
-        }
-        return sql.byTaskIds(location.queueName(), lowest, highest, params);
+        return sql.byTaskIds(location.queueName(), tasks, params);
     }
 
     private static int[] counter(List<Task> tasks, ToIntFunction<Task> counter) {

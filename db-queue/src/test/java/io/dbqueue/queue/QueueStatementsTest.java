@@ -200,11 +200,11 @@ class QueueStatementsTest {
         try (Connection c = TestDatabase.server().connect(); Statement st = c.createStatement()) {
             c.setAutoCommit(false);
             st.execute("SET LOCAL plan_cache_mode = force_generic_plan");
-            String ids = "('{70001,70002,70003}', 'claims', 70001, 70003)";
-            String claim = "('claims', " + Long.MIN_VALUE + ", 'claims')";
+            String ids = "('{70001,70002,70003}', 'claims', 70001, 70003)"; // ids, queue, lowest, highest
+            String floor = String.valueOf(ClaimCursor.FROM_START);
             Map<String, String> statements = Map.of(sql.finish, ids, sql.release, ids,
-                    sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100), "(30000000, " + claim.substring(1),
-                    sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100), claim);
+                    sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100), "(30000000, 'claims', " + floor + ", 'claims')",
+                    sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100), "('claims', " + floor + ", 'claims')");
             int n = 0;
             for (Map.Entry<String, String> statement : statements.entrySet()) {
                 st.execute("PREPARE by_id_" + n + " AS " + numbered(statement.getKey()));

@@ -120,14 +120,13 @@ public final class RawSqlDriver implements Driver {
                     finish.setString(2, queue);
                 }
                 int p = 1;
-                boolean picksFirst = sql.byIdNamesQueue && mode != DeliveryMode.EXACTLY_ONCE;
-                if (picksFirst) {
-                    claim.setString(p++, queue); // the CTE that picks the rows precedes the lease
-                }
                 if (mode == DeliveryMode.AT_LEAST_ONCE) {
                     claim.setLong(p++, RawSqlStatements.LEASE_MICROS);
                 }
-                claim.setString(p, queue); // the pick, or with the CTE the update or delete of the picked rows
+                claim.setString(p++, queue);
+                if (sql.byIdNamesQueue && mode != DeliveryMode.EXACTLY_ONCE) {
+                    claim.setString(p, queue); // the update or delete of the picked rows, by id and queue
+                }
                 while (running) {
                     int claimed = 0;
                     claim.execute();

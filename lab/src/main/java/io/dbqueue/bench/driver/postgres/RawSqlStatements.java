@@ -31,7 +31,7 @@ public final class RawSqlStatements {
 
     /** params: queue name, text[] payloads */
     public final String enqueue;
-    /** At least once. params: lease in microseconds, queue name; where {@link #byIdNamesQueue}: queue name, lease, queue name */
+    /** At least once. params: lease in microseconds, queue name, [queue name: {@link #byIdNamesQueue}] */
     public final String claim;
     /** Exactly once, in the transaction that also finishes. params: queue name */
     public final String claimLocked;
@@ -67,20 +67,22 @@ public final class RawSqlStatements {
         String dueRows = " FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
                 + " ORDER BY " + order + " LIMIT " + batchSize + " FOR UPDATE SKIP LOCKED";
         String columns = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
-        String lease = " SET next_process_at = now() + ? * interval '1 microsecond',"
-                + " attempt = attempt + 1, total_attempt = total_attempt + 1";
+        String lease = " SET next_process_at = now() + %s, attempt = attempt + 1, total_attempt = total_attempt + 1";
+        String span = "? * interval '1 microsecond'";
         if (byIdNamesQueue) {
-            // As the library's: the picked rows' update or delete, and the finish, are bounded by the batch's ids.
-            String picked = "WITH picked AS MATERIALIZED (SELECT id" + dueRows + ") ";
+            // As the library's: the picked rows' update or delete, and the finish, are bounded by the batch's ids; the
+            // lease comes first, so that the parameters keep their order.
+            String picked = "picked AS MATERIALIZED (SELECT id" + dueRows + ")";
             String ofPicked = " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
                     + " AND id BETWEEN (SELECT min(id) FROM picked) AND (SELECT max(id) FROM picked)" + ofQueue;
-            claim = picked + "UPDATE " + t + lease + ofPicked + " RETURNING " + columns;
-            claimAndDelete = picked + "DELETE FROM " + t + ofPicked + " RETURNING " + columns;
+            claim = "WITH lease AS (SELECT " + span + " AS span), " + picked + " UPDATE " + t
+                    + lease.formatted("(SELECT span FROM lease)") + ofPicked + " RETURNING " + columns;
+            claimAndDelete = "WITH " + picked + " DELETE FROM " + t + ofPicked + " RETURNING " + columns;
             finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofQueue
                     + " AND id BETWEEN (SELECT min(i) FROM unnest(?::bigint[]) i) AND (SELECT max(i) FROM unnest(?::bigint[]) i)";
         } else {
             String due = "ARRAY(SELECT id" + dueRows + ")";
-            claim = "UPDATE " + t + lease + " WHERE id = ANY(" + due + ") RETURNING " + columns;
+            claim = "UPDATE " + t + lease.formatted(span) + " WHERE id = ANY(" + due + ") RETURNING " + columns;
             claimAndDelete = "DELETE FROM " + t + " WHERE id = ANY(" + due + ") RETURNING " + columns;
             finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])";
         }
