@@ -28,6 +28,8 @@ public final class Meter {
     private final Recorder latency = new Recorder(MAX_LATENCY_MICROS, 3);
     private final Recorder writeLatency = new Recorder(MAX_LATENCY_MICROS, 3);
     private final Recorder readLatency = new Recorder(MAX_LATENCY_MICROS, 3);
+    private final Recorder claimTime = new Recorder(MAX_LATENCY_MICROS, 3);
+    private final LongAdder claimedTasks = new LongAdder();
     private final Map<Long, Long> acknowledgedAt = new ConcurrentHashMap<>(); // enqueue stamp -> acknowledgement
     private volatile boolean acknowledging; // the load's producers report acknowledgements: reads are measured
     private final AtomicLong lastEviction = new AtomicLong(System.nanoTime());
@@ -77,6 +79,14 @@ public final class Meter {
         processed.add(count);
     }
 
+    /** A claim of the library's that took {@code tasks} in {@code nanos}; one that took none is not counted. */
+    public void claimed(int tasks, long nanos) {
+        if (tasks > 0) {
+            claimTime.recordValue(micros(nanos));
+            claimedTasks.add(tasks);
+        }
+    }
+
     /**
      * From the acknowledgement to now; 0 for a message read before its producer heard of the commit;
      * for one whose acknowledgement was forgotten (kept two minutes), from its stamp, which the
@@ -117,6 +127,16 @@ public final class Meter {
     /** The write latencies recorded since the previous call. */
     public Histogram writeLatencySinceLastCall() {
         return writeLatency.getIntervalHistogram();
+    }
+
+    /** The times of the claims that took tasks, recorded since the previous call. */
+    public Histogram claimTimeSinceLastCall() {
+        return claimTime.getIntervalHistogram();
+    }
+
+    /** The tasks of every claim counted so far. */
+    public long claimedTotal() {
+        return claimedTasks.sum();
     }
 
     /** The read latencies recorded since the previous call. */

@@ -29,6 +29,8 @@ public final class Window {
     private final Histogram total = new Histogram(3);
     private final Histogram writes = new Histogram(3);
     private final Histogram reads = new Histogram(3);
+    private final Histogram claims = new Histogram(3);
+    private final long claimedAtStart;
     private long secondEnqueuedStart;
     private long secondProcessedStart;
     private long nextBoundary;
@@ -39,6 +41,8 @@ public final class Window {
         meter.latencySinceLastCall();
         meter.writeLatencySinceLastCall();
         meter.readLatencySinceLastCall();
+        meter.claimTimeSinceLastCall();
+        this.claimedAtStart = meter.claimedTotal();
         this.startNanos = System.nanoTime();
         this.enqueuedAtStart = meter.enqueuedTotal();
         this.processedAtStart = meter.processedTotal();
@@ -69,6 +73,7 @@ public final class Window {
         total.add(latency);
         writes.add(meter.writeLatencySinceLastCall());
         reads.add(meter.readLatencySinceLastCall());
+        claims.add(meter.claimTimeSinceLastCall());
         long processed = processed();
         if (processed >= nextBoundary && bucket.getTotalCount() > 0) {
             closeBucket(processed);
@@ -102,8 +107,8 @@ public final class Window {
         SecondSample last = series.get(series.size() - 1);
         return new Measurement(last.second(), secondEnqueuedStart - enqueuedAtStart,
                 secondProcessedStart - processedAtStart, LatencySummary.of(total), LatencySummary.of(writes),
-                LatencySummary.of(reads), List.copyOf(series),
-                List.copyOf(buckets), interrupted);
+                LatencySummary.of(reads), ClaimSummary.of(claims, meter.claimedTotal() - claimedAtStart),
+                List.copyOf(series), List.copyOf(buckets), interrupted);
     }
 
     private void closeBucket(long processed) {

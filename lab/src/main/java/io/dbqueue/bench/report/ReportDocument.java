@@ -37,6 +37,7 @@ final class ReportDocument {
         ceiling(doc, results.runs(), sweep);
         serverAndClient(doc, results.runs(), sweep);
         writesAndReads(doc, results.runs(), results.workload().get("message_size"), sweep);
+        claims(doc, results.runs(), sweep);
         ShardsSection.add(doc, results);
         stability(doc, results.runs(), sweep);
         notMeasured(doc, results.skipped());
@@ -218,6 +219,23 @@ final class ReportDocument {
         }).toList());
     }
 
+    /** Where the driver times the library's claims: how many, how full, and how long each took. */
+    private static void claims(Document doc, List<CellResult> runs, boolean sweep) {
+        List<CellResult> measured = runs.stream().filter(r -> r.claimMs().measured()).toList();
+        if (measured.isEmpty()) {
+            return;
+        }
+        doc.heading(2, "Claims");
+        doc.paragraph("The library's claims that took at least one task, as its listener timed them: from sending the"
+                + " claim to reading its tasks, the lease committed (one round trip). Each figure the median of the"
+                + " repetitions' own. A claim's time includes waiting for the server's CPU and disk, so compare cells"
+                + " at the same load.");
+        doc.table(List.of("cell", "claims/s", "tasks per claim", "claim p50 ms", "claim p95 ms", "claim p99 ms"),
+                measured.stream().map(r -> List.of(cell(r, sweep), n(r.claimsPerSecond().median()),
+                        f(r.tasksPerClaim().median()), ms(r.claimMs().p50().median()),
+                        ms(r.claimMs().p95().median()), ms(r.claimMs().p99().median()))).toList());
+    }
+
     private static void stability(Document doc, List<CellResult> runs, boolean sweep) {
         List<List<String>> rows = runs.stream().filter(r -> r.stability() != null).map(r -> List.of(
                 cell(r, sweep), n(r.stability().firstMinute()),
@@ -273,6 +291,11 @@ final class ReportDocument {
 
     private static String f(double value) {
         return String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    /** A time under a few milliseconds: two decimals. */
+    private static String ms(double value) {
+        return String.format(Locale.ROOT, "%.2f", value);
     }
 
     private static String f(Double value) {

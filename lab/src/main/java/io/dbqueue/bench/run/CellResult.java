@@ -46,6 +46,22 @@ public record CellResult(DriverName driver, String layout, int batchSize, int pr
         return new Cell(driver, layout, batchSize, producers, consumers);
     }
 
+    /** The time per claim that took tasks, over the repetitions that timed the library's claims. */
+    public LatencyRange claimMs() {
+        return LatencyRange.of(samples.stream().map(s -> s.claims() == null ? null : s.claims().ms()).toList());
+    }
+
+    /** The tasks per claim, over the repetitions that timed the library's claims; null where none did. */
+    public Range tasksPerClaim() {
+        return Range.overPresent(samples, s -> s.claims() == null ? null : s.claims().tasksPerClaim());
+    }
+
+    /** The claims that took tasks per second, over the repetitions that timed the library's claims; null where none did. */
+    public Range claimsPerSecond() {
+        return Range.overPresent(samples, s -> s.claims() == null || s.seconds() <= 0 ? null
+                : s.claims().claims() / s.seconds());
+    }
+
     /** The repetition the stability check and the time-series charts come from. */
     public Sample median() {
         return samples.get(medianRepetition - 1);

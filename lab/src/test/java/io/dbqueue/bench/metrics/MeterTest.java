@@ -4,6 +4,7 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MeterTest {
@@ -43,5 +44,25 @@ class MeterTest {
         assertEquals(0, meter.writeLatencySinceLastCall().getTotalCount());
         assertEquals(0, meter.readLatencySinceLastCall().getTotalCount());
         assertEquals(1, meter.latencySinceLastCall().getTotalCount());
+    }
+
+    @Test
+    void onlyClaimsThatTookTasksAreTimed() {
+        Meter meter = new Meter(0, 1);
+        meter.claimed(0, 1_000_000); // an idle worker's poll
+        meter.claimed(100, 2_000_000);
+        meter.claimed(50, 4_000_000);
+        Histogram claims = meter.claimTimeSinceLastCall();
+        assertEquals(2, claims.getTotalCount());
+        assertEquals(150, meter.claimedTotal());
+        ClaimSummary summary = ClaimSummary.of(claims, meter.claimedTotal());
+        assertEquals(75.0, summary.tasksPerClaim());
+        assertEquals(2.0, summary.ms().min(), 0.01);
+        assertEquals(4.0, summary.ms().max(), 0.01);
+    }
+
+    @Test
+    void aWindowWithoutClaimsHasNoClaimSummary() {
+        assertNull(ClaimSummary.of(new Histogram(3), 0));
     }
 }

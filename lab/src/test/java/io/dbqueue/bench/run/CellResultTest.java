@@ -1,5 +1,6 @@
 package io.dbqueue.bench.run;
 
+import io.dbqueue.bench.metrics.ClaimSummary;
 import io.dbqueue.bench.metrics.ClientStats;
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.metrics.ServerStats;
@@ -80,6 +81,34 @@ class CellResultTest {
                 sample(2, 100, latency(0.418, 0.951), null, null)));
 
         assertEquals(new Range(0.943, 0.934, 0.951), cell.latencyMs().p99());
+    }
+
+    @Test
+    void claimFiguresAreOverTheRepetitionsThatTimedClaims() {
+        CellResult cell = CellResult.fromSamples(CELL, List.of(
+                withClaims(sample(1, 100, latency(1, 10), null, null), new ClaimSummary(50, 100, latency(0.8, 2))),
+                sample(2, 100, latency(1, 10), null, null),
+                withClaims(sample(3, 100, latency(1, 10), null, null), new ClaimSummary(70, 60, latency(1.2, 4)))));
+
+        assertEquals(new Range(1, 0.8, 1.2), cell.claimMs().p50());
+        assertEquals(new Range(3, 2, 4), cell.claimMs().p99());
+        assertEquals(new Range(80, 60, 100), cell.tasksPerClaim());
+        assertEquals(new Range(60, 50, 70), cell.claimsPerSecond(), "each sample's window is a second long");
+    }
+
+    @Test
+    void aCellWhoseDriverDoesNotTimeClaimsHasNoClaimFigures() {
+        CellResult cell = CellResult.fromSamples(CELL, List.of(sample(1, 100, latency(1, 10), null, null)));
+
+        assertFalse(cell.claimMs().measured());
+        assertNull(cell.tasksPerClaim());
+        assertNull(cell.claimsPerSecond());
+    }
+
+    private static Sample withClaims(Sample s, ClaimSummary claims) {
+        return new Sample(s.repetition(), s.seconds(), s.enqueued(), s.processed(), s.processedPerSecond(),
+                s.enqueuedPerSecond(), s.interrupted(), s.latencyMs(), s.writeLatencyMs(), s.readLatencyMs(), s.server(),
+                s.client(), s.series(), s.latencyBuckets(), s.serverMinutes(), s.broker(), s.shards(), claims);
     }
 
     private static LatencySummary latency(double p50, double p99) {

@@ -95,8 +95,13 @@ public final class DirectDriver implements Driver {
         return payloads -> producer.enqueueAll(payloads, Duration.ZERO, sent[0]++ % workload.priorities());
     }
 
-    /** Reports finished tasks to the meter. */
+    /** Reports claims and finished tasks to the meter. */
     private record Processed(Meter meter) implements QueueListener {
+        @Override
+        public void picked(QueueLocation queue, List<Task> tasks, long claimNanos) {
+            meter.claimed(tasks.size(), claimNanos);
+        }
+
         @Override
         public void finished(QueueLocation queue, List<Task> tasks) {
             DirectDriver.meter(meter, tasks);

@@ -106,7 +106,8 @@ public final class StackDriver implements Driver {
                     b.get("max").asDouble(), b.get("p95").asDouble(), b.get("p99").asDouble()));
         }
         return new Measurement(result.get("durationSeconds").asDouble(), result.get("messageCount").asLong(),
-                result.get("processedCount").asLong(), latency, LatencySummary.NONE, LatencySummary.NONE, series, buckets,
+                result.get("processedCount").asLong(), latency, LatencySummary.NONE, LatencySummary.NONE, null, series,
+                buckets,
                 false);
     }
 
