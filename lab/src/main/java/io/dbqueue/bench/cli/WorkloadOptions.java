@@ -117,6 +117,10 @@ final class WorkloadOptions {
                     + " priorities 0..N-1; 0 = enqueued without a priority (default).")
     Integer priorities;
 
+    @Option(names = "--hold-xmin", description = "A transaction holds the server's xmin horizon through each"
+            + " repetition, as a forgotten session or a long report does: vacuum removes nothing deleted meanwhile.")
+    Boolean holdXmin;
+
     Workload workload() {
         Workload w = workloadFile != null ? WorkloadFile.read(workloadFile) : WorkloadFile.profile(profile);
         Workload.Builder b = w.toBuilder();
@@ -141,6 +145,7 @@ final class WorkloadOptions {
         set(wakeup, v -> b.wakeup(Workload.wakeup(v)));
         set(consumerBatch, b::consumerBatch);
         set(priorities, b::priorities);
+        set(holdXmin, b::holdXmin);
         if (stackMessagesPerRequest != null || stackConcurrency != null) {
             b.stack(new StackLoad(or(stackMessagesPerRequest, w.stack().messagesPerRequest()),
                     or(stackConcurrency, w.stack().concurrency())));
@@ -175,6 +180,7 @@ final class WorkloadOptions {
         map.put("wakeup", Workload.wakeupName(w.wakeup()));
         map.put("consumer_batch", w.consumerBatch());
         map.put("priorities", w.priorities());
+        map.put("hold_xmin", w.holdXmin());
         map.put("stack", Map.of("messages_per_request", w.stack().messagesPerRequest(),
                 "concurrency", w.stack().concurrency()));
         map.put("log", Map.of("partitions", w.log().partitions(), "groups", w.log().groups(),

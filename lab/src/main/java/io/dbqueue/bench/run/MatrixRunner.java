@@ -206,8 +206,11 @@ public final class MatrixRunner {
                            List<Repetition> repetitions) {
         progress.started(cell, round, workload.repeat());
         try {
-            Repetition repetition = drivers.get(cell.driver()).run(prepare(cell, workload.forCell(cell),
-                    workload.backlog()));
+            CellContext context = prepare(cell, workload.forCell(cell), workload.backlog());
+            Repetition repetition;
+            try (XminHold ignored = workload.holdXmin() ? XminHold.open(server) : null) {
+                repetition = drivers.get(cell.driver()).run(context);
+            }
             repetitions.add(repetition);
             progress.finished(cell, repetition);
             return null;

@@ -34,13 +34,15 @@ import java.util.stream.Collectors;
  * @param priorities   the {@code direct} driver on the layouts with priorities: each producer's batches cycle through
  *                     priorities 0 to {@code priorities - 1} (other layouts' cells enqueue without, so that one run
  *                     compares them); 0 = enqueued without a priority
+ * @param holdXmin     whether a transaction holds the server's xmin horizon through each repetition, as a forgotten
+ *                     session or a long report does: vacuum then removes nothing deleted meanwhile
  */
 public record Workload(String name, List<String> layouts, List<Integer> batchSizes, List<DriverName> drivers,
                        int repeat, Duration warmup, Duration duration, long messages, int messageSize,
                        int producerRate, List<Integer> producerCounts, List<Integer> consumerCounts,
                        long maxBacklog, long backlog,
                        DeliveryMode mode, StackLoad stack, LogLoad log, ServerProfile serverProfile,
-                       Wakeup wakeup, int consumerBatch, int priorities) {
+                       Wakeup wakeup, int consumerBatch, int priorities, boolean holdXmin) {
 
     public static final int MIN_MESSAGE_SIZE = 24;
 
@@ -212,6 +214,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         private Wakeup wakeup;
         private int consumerBatch;
         private int priorities;
+        private boolean holdXmin;
 
         private Builder(Workload w) {
             name = w.name;
@@ -235,6 +238,7 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             wakeup = w.wakeup;
             consumerBatch = w.consumerBatch;
             priorities = w.priorities;
+            holdXmin = w.holdXmin;
         }
 
         public Builder layouts(List<String> value) {
@@ -349,10 +353,15 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
             return this;
         }
 
+        public Builder holdXmin(boolean value) {
+            holdXmin = value;
+            return this;
+        }
+
         public Workload build() {
             return new Workload(name, layouts, batchSizes, drivers, repeat, warmup, duration, messages, messageSize,
                     producerRate, producers, consumers, maxBacklog, backlog, mode, stack, log, serverProfile, wakeup,
-                    consumerBatch, priorities);
+                    consumerBatch, priorities, holdXmin);
         }
     }
 

@@ -7,6 +7,8 @@ import picocli.CommandLine;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The workload flags as parsed, without running anything. */
 class WorkloadOptionsTest {
@@ -20,6 +22,17 @@ class WorkloadOptionsTest {
 
         Workload single = workload("--profile", "quick", "--producers", "4");
         assertEquals(4, single.producers());
+    }
+
+    @Test
+    void holdingTheXminHorizonIsOffUnlessAskedAndRecordedEitherWay() {
+        Workload stock = workload("--profile", "priorities");
+        assertFalse(stock.holdXmin());
+        assertEquals(false, options().describe(stock).get("hold_xmin"));
+
+        Workload held = workload("--profile", "priorities", "--hold-xmin");
+        assertTrue(held.holdXmin());
+        assertEquals(true, options().describe(held).get("hold_xmin"), "results.json's workload");
     }
 
     private static Workload workload(String... args) {

@@ -138,8 +138,8 @@ class WorkloadFileTest {
             name: x\\nlog: {read_batch: lots} | , log: 'read_batch' must be a whole number, was 'lots'
             - name\\n- x                      | : a workload file must be a YAML mapping of keys to values
             name: x\\nspeed: 3               | : unknown key 'speed'; known keys: [backlog, batch_sizes, \
-            consumer_batch, consumers, drivers, duration, layouts, log, max_backlog, message_size, messages, mode, name, \
-            priorities, producer_rate, producers, repeat, server_profile, stack, wakeup, warmup]
+            consumer_batch, consumers, drivers, duration, hold_xmin, layouts, log, max_backlog, message_size, messages, mode, \
+            name, priorities, producer_rate, producers, repeat, server_profile, stack, wakeup, warmup]
             """)
     void aBadValueNamesTheFileTheKeyAndTheRule(String yaml, String expected, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("bad.yaml");
