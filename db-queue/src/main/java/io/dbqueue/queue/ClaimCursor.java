@@ -1,55 +1,107 @@
 package io.dbqueue.queue;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Where an id-ordered claim starts its index scan. Deleted tasks leave dead index entries at the
- * head of the (queue_name, id) index until vacuum removes them; a claim from the start walks all of
- * them, and with a deep backlog, or a long transaction holding vacuum back, that is hundreds of
- * thousands of entries per claim and throughput decays. So while claims come back full, the next
- * one starts just above the last id of the last full batch: nothing up to it was due and unclaimed
- * then, other than rows that other claimers had locked (theirs) and rows not yet committed. Starting
- * at the batch's first id instead would walk the batch's own tasks again on every claim, and at least
- * once they are still there (leased), each a heap visit to find that it is not due.
+ * Where a claim in sequence order (by id, or by priority and then id) starts its index scan. Deleted
+ * tasks leave dead index entries at the head of the claim order until vacuum removes them, and leased
+ * tasks stay in the index, each a heap visit to find that it is not due; a claim from the start walks
+ * all of them, and with a deep backlog, or a long transaction holding vacuum back, that is hundreds of
+ * thousands of entries per claim and throughput decays. So while claims come back full, the next one
+ * starts just after the last task of the last full batch: nothing before it was due and unclaimed then,
+ * other than rows that other claimers had locked (theirs) and rows not yet committed. Starting at the
+ * batch's first task instead would walk the batch's own tasks again on every claim, and at least once
+ * they are still there (leased), each a heap visit to find that it is not due.
  *
- * <p>What can appear below the floor later (a retry or an expired lease coming due, a producer's
- * transaction committing after later ids were claimed) is found by a claim from the start: after
- * every partial or empty claim, and at least every {@link #RESCAN_INTERVAL} (one second) while
- * claims stay full.
- * So such a task waits at most that much longer, and only while the queue has a backlog.
- * Shared by the threads of one {@link QueueWorkers}; races between them only cost a scan.
+ * <p>By priority each level has its own head, and its own floor ({@link Floor}): a level that a full
+ * claim read to its end (it went on to a lower level) had nothing due and unclaimed up to the batch's
+ * highest id, and the level it ended in nothing up to its last task. A task enqueued later has a higher
+ * id than any of them, so it is claimed in its turn; levels without a floor are read from their heads.
+ *
+ * <p>What can appear below a floor later (a retry or an expired lease coming due, a task aged into a
+ * higher level with its older id, a producer's transaction committing after later ids were claimed) is
+ * found by a claim from the start: after every partial or empty claim, and at least every
+ * {@link #RESCAN_INTERVAL} (one second) while claims stay full. So such a task waits at most that much
+ * longer, and only while the queue has a backlog. Shared by the threads of one {@link QueueWorkers};
+ * races between them only cost a scan.
  */
 final class ClaimCursor {
 
     static final Duration RESCAN_INTERVAL = Duration.ofSeconds(1);
-    /** A floor below every id: the scan starts at the head of the index. */
-    static final long FROM_START = Long.MIN_VALUE;
+    /** The most levels a floor keeps, the highest (one claim statement per count, and two index scans per level). */
+    static final int MAX_LEVELS = 8;
+
+    /**
+     * A claim's starting point: per priority level (in id order every task has priority 0), highest first, the
+     * lowest id the claim reads there. A level without one is read from its head.
+     */
+    record Floor(NavigableMap<Integer, Long> ids) {
+
+        /** No level has a floor: the scan starts at the head of the claim order. */
+        static final Floor FROM_START = new Floor(new TreeMap<>());
+
+        Floor {
+            TreeMap<Integer, Long> highestFirst = new TreeMap<>(Collections.reverseOrder());
+            highestFirst.putAll(ids);
+            while (highestFirst.size() > MAX_LEVELS) {
+                highestFirst.pollLastEntry(); // a level read from its head instead: a longer scan, never a missed task
+            }
+            ids = Collections.unmodifiableNavigableMap(highestFirst);
+        }
+
+        /** The floor of {@code level}: the lowest id a claim reads there. */
+        long id(int level) {
+            return ids.getOrDefault(level, Long.MIN_VALUE);
+        }
+
+        /** The levels with a floor, highest first. */
+        List<Integer> levels() {
+            return List.copyOf(ids.keySet());
+        }
+
+        /**
+         * This floor raised by a full {@code batch} (in claim order) that a claim from it, or from an earlier floor,
+         * took: the levels above its last task's to the batch's highest id, its last task's level to that task.
+         */
+        Floor after(List<Task> batch) {
+            Task last = batch.get(batch.size() - 1);
+            long highest = batch.stream().mapToLong(Task::id).max().orElseThrow();
+            TreeMap<Integer, Long> raised = new TreeMap<>(ids);
+            batch.forEach(task -> raised.putIfAbsent(task.priority(), Long.MIN_VALUE));
+            raised.replaceAll((level, id) -> level > last.priority() ? Math.max(id, highest + 1) : id);
+            raised.merge(last.priority(), last.id() + 1, Math::max);
+            return new Floor(raised);
+        }
+    }
 
     private final long rescanNanos;
-    private final AtomicLong floor = new AtomicLong(FROM_START);
+    private final AtomicReference<Floor> floor = new AtomicReference<>(Floor.FROM_START);
     private volatile long rescanAt = System.nanoTime();
 
     ClaimCursor(Duration rescanInterval) {
         this.rescanNanos = rescanInterval.toNanos();
     }
 
-    /** The id the next claim starts at. */
-    long floor() {
-        return System.nanoTime() - rescanAt >= 0 ? FROM_START : floor.get();
+    /** Where the next claim starts. */
+    Floor floor() {
+        return System.nanoTime() - rescanAt >= 0 ? Floor.FROM_START : floor.get();
     }
 
-    /** Records a claim that started at {@code usedFloor}; {@code tasks} are in id order. */
-    void claimed(long usedFloor, List<Task> tasks, int limit) {
+    /** Records a claim that started at {@code usedFloor}; {@code tasks} are in claim order. */
+    void claimed(Floor usedFloor, List<Task> tasks, int limit) {
         if (tasks.size() < limit) {
-            floor.set(FROM_START);
+            floor.set(Floor.FROM_START);
             rescanAt = System.nanoTime();
             return;
         }
-        if (usedFloor == FROM_START) {
+        if (usedFloor == Floor.FROM_START) {
             rescanAt = System.nanoTime() + rescanNanos;
         }
-        floor.accumulateAndGet(tasks.get(tasks.size() - 1).id() + 1, Math::max);
+        floor.updateAndGet(current -> current.after(tasks));
     }
 }

@@ -13,7 +13,9 @@ public enum ClaimOrder {
     ID("id"),
     /**
      * Highest {@code priority} first and enqueue order (the bigint sequence) within a priority, among
-     * tasks that are due. Strict: a lower priority waits while any higher one is due.
+     * tasks that are due. Strict: a lower priority waits while any higher one is due. As in id order, a
+     * task that comes due again below its level's claim floor (a retry, an expired lease, a task aged
+     * into the level) waits up to a second longer while claims come back full ({@link ClaimCursor}).
      */
     PRIORITY("priority DESC, id");
 

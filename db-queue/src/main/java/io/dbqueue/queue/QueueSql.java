@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.wakeup.ListenerPresence;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -77,7 +78,7 @@ final class QueueSql {
      * params: queue, wait in microseconds
      */
     final String agePriorities;
-    /** Whether the claim statements take a floor id after the queue name. */
+    /** Whether the claims start at a {@link ClaimCursor.Floor}, which {@link #bindDue} binds. */
     final boolean claimsFromFloor;
     /**
      * Whether the primary key is (queue_name, id): statements by id then take the queue name as
@@ -91,8 +92,7 @@ final class QueueSql {
     /** The columns {@link #orderBy} reads. */
     private final String orderColumns;
     private final boolean claimIndexed;
-    /** The claim's due rows in claim order, up to " LIMIT "; see {@link #claim}. */
-    private final String dueRows;
+    private final ClaimOrder claimOrder;
     final String finish;
     /**
      * At least once, {@link #finish} sent after a setting that lets its commit skip the wait for a WAL
@@ -163,9 +163,8 @@ final class QueueSql {
         String t = table.name();
         String dead = table.deadLetterTable();
         boolean byId = table.layout().claimOrder().bySequence();
-        // In id order the scan starts at a floor (see ClaimCursor); by priority there is no single one.
-        claimsFromFloor = table.layout().claimOrder() == ClaimOrder.ID;
-        String floor = claimsFromFloor ? " AND id >= ?" : "";
+        claimOrder = table.layout().claimOrder();
+        claimsFromFloor = byId;
         priorities = table.layout().priorities();
         taskColumns = TASK_COLUMNS + (priorities ? ", priority" : "") + (headers ? ", headers" : "");
         tableName = t;
@@ -174,8 +173,6 @@ final class QueueSql {
         orderColumns = "id, next_process_at" + (priorities ? ", priority" : "");
         byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
         claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
-        dueRows = " FROM " + t + " WHERE queue_name = ?" + floor + " AND next_process_at <= now()"
-                + " ORDER BY " + table.layout().claimOrder().orderBy() + " LIMIT ";
 
         // The n-th task of a batch is due n-1 microseconds after the first, so that ordering by
         // next_process_at keeps the batch's order. params: queue, text[] payloads
@@ -491,25 +488,25 @@ final class QueueSql {
      * <p>The limit is written into the statement, not bound: with a bound limit the planner cannot
      * cost a generic plan and plans every claim anew, which on a partitioned table costs more than
      * the claim itself. It is the batch size, a validated number, so the statement stays one per
-     * queue and mode.
+     * queue and mode (by priority: and count of {@code levels} with a floor, see {@link #due}).
      */
-    String claim(Delivery delivery, int limit) {
+    String claim(Delivery delivery, int limit, int levels) {
         if (limit < 1) {
             throw new IllegalArgumentException("claim limit must be at least 1, was " + limit);
         }
-        return delivery.claim(this, limit);
+        return delivery.claim(this, limit, levels);
     }
 
     /** At least once: the lease. A claimed task becomes due again when it expires, so a dead consumer's tasks reappear. */
-    String leasingClaim(int limit) {
+    String leasingClaim(int limit, int levels) {
         if (byIdNamesQueue) {
             // the lease first, so that the parameters keep their order
-            return "WITH lease AS (SELECT ? * interval '1 microsecond' AS span), " + picked(limit) + " UPDATE "
+            return "WITH lease AS (SELECT ? * interval '1 microsecond' AS span), " + picked(limit, levels) + " UPDATE "
                     + tableName + leaseFor("(SELECT span FROM lease)") + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
                     + PICKED_RANGE + ofQueue() + " RETURNING " + taskColumns;
         }
-        return "UPDATE " + tableName + leaseFor("? * interval '1 microsecond'") + " WHERE id = ANY(" + dueIds(limit)
-                + ") RETURNING " + taskColumns;
+        return "UPDATE " + tableName + leaseFor("? * interval '1 microsecond'") + " WHERE id = ANY(ARRAY("
+                + due("id", limit, levels) + ")) RETURNING " + taskColumns;
     }
 
     /** The lease's SET clause, the lease lasting {@code span} (an interval expression). */
@@ -525,18 +522,85 @@ final class QueueSql {
     private static final String PICKED_RANGE = " AND id BETWEEN (SELECT min(id) FROM picked) AND (SELECT max(id) FROM picked)";
 
     /** The claim's due rows, locked, as the CTE {@code picked} that {@link #PICKED_RANGE} reads. */
-    private String picked(int limit) {
-        return "picked AS MATERIALIZED (SELECT id" + dueRows + limit + " FOR UPDATE SKIP LOCKED)";
+    private String picked(int limit, int levels) {
+        return "picked AS MATERIALIZED (" + due("id", limit, levels) + ")";
+    }
+
+    /**
+     * The first {@code limit} due tasks in claim order that no other claim holds, locked, as {@code columns};
+     * params: {@link #bindDue}. In sequence order the scan starts at the claim's {@link ClaimCursor.Floor}. By id,
+     * at its id. By priority, with {@code levels} levels that have a floor, in parts, each an index scan under a
+     * LIMIT and each read only when those before it fall short, highest first: the levels above the highest with a
+     * floor, from their heads; each level with a floor from its floor (an index condition, so that the dead and
+     * leased entries below it are passed over); the levels between two with a floor, and those below the lowest,
+     * from their heads. Without any, the whole claim order from its head.
+     */
+    private String due(String columns, int limit, int levels) {
+        String lock = " LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
+        String inOrder = " AND next_process_at <= now() ORDER BY " + orderBy + lock;
+        String from = "SELECT " + columns + " FROM " + tableName + " WHERE queue_name = ?";
+        return switch (claimOrder) {
+            case NEXT_PROCESS_AT -> from + inOrder;
+            case ID -> from + " AND id >= ?" + inOrder;
+            case PRIORITY -> {
+                if (levels == 0) {
+                    yield from + inOrder;
+                }
+                List<String> parts = new ArrayList<>(List.of(" AND priority > ?"));
+                for (int level = 0; level < levels; level++) {
+                    parts.add(" AND priority = ? AND id >= ?");
+                    parts.add(level < levels - 1 ? " AND priority < ? AND priority > ?" : " AND priority < ?");
+                }
+                List<String> selects = new ArrayList<>();
+                for (int i = 0; i < parts.size(); i++) {
+                    selects.add("SELECT * FROM (" + from + parts.get(i) + inOrder + ") AS part_" + i);
+                }
+                yield String.join(" UNION ALL ", selects) + " LIMIT " + limit;
+            }
+        };
+    }
+
+    /** The count of levels with a floor that the claim from {@code floor} reads ({@link #due}): by priority only. */
+    int levels(ClaimCursor.Floor floor) {
+        return claimOrder == ClaimOrder.PRIORITY ? floor.levels().size() : 0;
+    }
+
+    /**
+     * Binds the parameters of {@link #due} for a claim from {@code floor}, from {@code p}: the queue, and the floor
+     * where the claim order has one; returns the next parameter's index.
+     */
+    int bindDue(PreparedStatement claim, int p, String queueName, ClaimCursor.Floor floor) throws SQLException {
+        if (claimOrder != ClaimOrder.PRIORITY || floor.levels().isEmpty()) {
+            claim.setString(p++, queueName);
+            if (claimOrder == ClaimOrder.ID) {
+                claim.setLong(p++, floor.id(0));
+            }
+            return p;
+        }
+        List<Integer> levels = floor.levels();
+        claim.setString(p++, queueName);
+        claim.setInt(p++, levels.get(0));
+        for (int i = 0; i < levels.size(); i++) {
+            int level = levels.get(i);
+            claim.setString(p++, queueName);
+            claim.setInt(p++, level);
+            claim.setLong(p++, floor.id(level));
+            claim.setString(p++, queueName);
+            claim.setInt(p++, level);
+            if (i < levels.size() - 1) {
+                claim.setInt(p++, levels.get(i + 1));
+            }
+        }
+        return p;
     }
 
     /**
      * Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
      * lease and the attempt count alike, so neither is written; the result carries the counted attempt.
      */
-    String lockingClaim(int limit) {
-        return "SELECT id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt,"
-                + " total_attempt + 1" + (priorities ? ", priority" : "") + (headers ? ", headers" : "") + dueRows + limit
-                + " FOR UPDATE SKIP LOCKED";
+    String lockingClaim(int limit, int levels) {
+        return due("id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt, total_attempt + 1"
+                + (priorities ? ", priority" : "") + (headers ? ", headers" : ""), limit, levels);
     }
 
     /** How many due tasks of the keys below their limit a {@link #keyLimitedClaim} looks at, per task it may take. */
@@ -570,16 +634,13 @@ final class QueueSql {
     }
 
     /** At most once: the task is gone once claimed, so this delete must be durable before it is handed out. */
-    String deletingClaim(int limit) {
+    String deletingClaim(int limit, int levels) {
         if (byIdNamesQueue) {
-            return "WITH " + picked(limit) + " DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
+            return "WITH " + picked(limit, levels) + " DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
                     + PICKED_RANGE + ofQueue() + " RETURNING " + taskColumns;
         }
-        return "DELETE FROM " + tableName + " WHERE id = ANY(" + dueIds(limit) + ") RETURNING " + taskColumns;
-    }
-
-    private String dueIds(int limit) {
-        return "ARRAY(SELECT id" + dueRows + limit + " FOR UPDATE SKIP LOCKED)";
+        return "DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(" + due("id", limit, levels) + ")) RETURNING "
+                + taskColumns;
     }
 
     private String ofQueue() {
@@ -638,10 +699,10 @@ final class QueueSql {
      * {@link #restoreSettings} as one composite statement, one round trip and one implicit
      * transaction. Its claim's rows are the result after {@link #resultsBeforeClaim} others.
      */
-    String claimComposite(Delivery delivery, int limit) {
+    String claimComposite(Delivery delivery, int limit, int levels) {
         String settings = claimSettings(delivery);
         String after = delivery.afterClaim(this);
-        return (settings == null ? "" : settings + "; ") + claim(delivery, limit) + (after == null ? "" : "; " + after);
+        return (settings == null ? "" : settings + "; ") + claim(delivery, limit, levels) + (after == null ? "" : "; " + after);
     }
 
     /** How many results precede the claim's in {@link #claimComposite}. */

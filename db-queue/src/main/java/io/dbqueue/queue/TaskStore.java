@@ -24,7 +24,7 @@ final class TaskStore {
     private final boolean partitioned;
     /** Whether finished tasks move to the table's history ({@link QueueConfig#history()}) rather than go. */
     private final boolean keepsHistory;
-    private final ClaimCursor cursor; // null: the layout claims from the start (next_process_at or priority order)
+    private final ClaimCursor cursor; // null: the layout claims from the start (next_process_at order)
     // A queue's workers claim with one mode and batch size: the statement is built once, not per claim.
     private volatile ClaimStatement lastClaim;
     // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order,
@@ -61,8 +61,8 @@ final class TaskStore {
      * transaction (exactly once), or deleted (at most once), in one round trip ({@link QueueSql#claimComposite}).
      */
     List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
-        long floor = cursor == null ? ClaimCursor.FROM_START : cursor.floor();
-        ClaimStatement claim = claimStatement(c, mode, limit);
+        ClaimCursor.Floor floor = cursor == null ? ClaimCursor.Floor.FROM_START : cursor.floor();
+        ClaimStatement claim = claimStatement(c, mode, limit, sql.levels(floor));
         try (PreparedStatement ps = c.prepareStatement(claim.statement())) {
             bindClaim(ps, claim.delivery(), lease, floor);
             List<Task> tasks = claimed(ps, claim.resultsBefore(), claim.sql(), limit);
@@ -145,24 +145,21 @@ final class TaskStore {
     }
 
     /** Binds the parameters of {@code delivery}'s claim ({@link QueueSql#claim}) from {@code floor} on. */
-    void bindClaim(PreparedStatement claim, Delivery delivery, Duration lease, long floor) throws SQLException {
-        int p = delivery.bindLease(claim, micros(lease));
-        claim.setString(p++, location.queueName());
-        if (sql.claimsFromFloor) {
-            claim.setLong(p++, floor);
-        }
+    void bindClaim(PreparedStatement claim, Delivery delivery, Duration lease, ClaimCursor.Floor floor)
+            throws SQLException {
+        int p = sql.bindDue(claim, delivery.bindLease(claim, micros(lease)), location.queueName(), floor);
         if (delivery.claimNamesQueueAgain(sql)) {
             claim.setString(p, location.queueName());
         }
     }
 
-    private ClaimStatement claimStatement(Connection c, DeliveryMode mode, int limit) throws SQLException {
+    private ClaimStatement claimStatement(Connection c, DeliveryMode mode, int limit, int levels) throws SQLException {
         ClaimStatement claim = lastClaim;
-        if (claim == null || claim.mode() != mode || claim.limit() != limit) {
+        if (claim == null || claim.mode() != mode || claim.limit() != limit || claim.levels() != levels) {
             Delivery delivery = Delivery.of(mode);
             QueueSql statements = taskSql.on(c);
-            claim = new ClaimStatement(mode, limit, delivery, statements, statements.claimComposite(delivery, limit),
-                    statements.resultsBeforeClaim(delivery));
+            claim = new ClaimStatement(mode, limit, levels, delivery, statements,
+                    statements.claimComposite(delivery, limit, levels), statements.resultsBeforeClaim(delivery));
             lastClaim = claim;
         }
         return claim;
@@ -172,8 +169,8 @@ final class TaskStore {
      * @param sql           the statements it is one of, which read its rows
      * @param resultsBefore how many results precede the claim's in the composite statement
      */
-    private record ClaimStatement(DeliveryMode mode, int limit, Delivery delivery, QueueSql sql, String statement,
-                                  int resultsBefore) {
+    private record ClaimStatement(DeliveryMode mode, int limit, int levels, Delivery delivery, QueueSql sql,
+                                  String statement, int resultsBefore) {
     }
 
     /**

@@ -2,6 +2,7 @@ package io.dbqueue.queue;
 
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.queue.ClaimCursor.Floor;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ import java.util.stream.IntStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** An id-ordered claim starts at the floor while claims come back full, and from the head otherwise. */
+/** A claim in sequence order starts at the floor while claims come back full, and from the head otherwise. */
 class ClaimCursorTest {
 
     private static final Duration LEASE = Duration.ofMinutes(5);
@@ -53,13 +54,82 @@ class ClaimCursorTest {
     @Test
     void floorIsJustAboveTheLastFullBatchAndResetsOnAPartialOne() {
         ClaimCursor cursor = new ClaimCursor(NO_TIMED_RESCAN);
-        assertEquals(ClaimCursor.FROM_START, cursor.floor());
-        cursor.claimed(ClaimCursor.FROM_START, tasks(5, 6, 7), 3);
-        assertEquals(8, cursor.floor());
-        cursor.claimed(8, tasks(9, 10, 11), 3);
-        assertEquals(12, cursor.floor());
-        cursor.claimed(12, tasks(12), 3);
-        assertEquals(ClaimCursor.FROM_START, cursor.floor());
+        assertEquals(Floor.FROM_START, cursor.floor());
+        cursor.claimed(Floor.FROM_START, tasks(5, 6, 7), 3);
+        assertEquals(8, cursor.floor().id(0));
+        cursor.claimed(cursor.floor(), tasks(9, 10, 11), 3);
+        assertEquals(12, cursor.floor().id(0));
+        cursor.claimed(cursor.floor(), tasks(12), 3);
+        assertEquals(Floor.FROM_START, cursor.floor());
+    }
+
+    @Test
+    void byPriorityALevelReadToItsEndGetsTheBatchsHighestIdAndTheLastLevelItsLastTask() {
+        Floor floor = Floor.FROM_START.after(List.of(task(40, 3), task(41, 3), task(7, 1)));
+        assertEquals(List.of(3, 1), floor.levels());
+        assertEquals(42, floor.id(3), "level 3 was read to its end");
+        assertEquals(8, floor.id(1), "level 1 from just after the batch's last task");
+        assertEquals(Long.MIN_VALUE, floor.id(0), "level 0 was not reached: from its head");
+
+        Floor next = floor.after(List.of(task(50, 2), task(9, 1)));
+        assertEquals(List.of(3, 2, 1), next.levels());
+        assertEquals(51, next.id(3), "read to its end again, up to the new batch's highest id");
+        assertEquals(51, next.id(2));
+        assertEquals(10, next.id(1));
+    }
+
+    @Test
+    void aFloorNeverMovesBackAndKeepsItsHighestLevels() {
+        Floor floor = Floor.FROM_START.after(List.of(task(90, 2), task(3, 0)));
+        Floor older = floor.after(List.of(task(2, 0))); // a slower thread's older batch
+        assertEquals(4, older.id(0), "in one level, the higher id");
+        assertEquals(91, older.id(2));
+
+        List<Task> everyLevel = IntStream.range(0, ClaimCursor.MAX_LEVELS + 2)
+                .mapToObj(level -> task(100 - level, 20 - level)).toList();
+        Floor many = Floor.FROM_START.after(everyLevel);
+        assertEquals(ClaimCursor.MAX_LEVELS, many.levels().size());
+        assertEquals(20, many.levels().get(0), "the highest levels keep their floors");
+    }
+
+    /**
+     * By priority, a claim from the floors passes over the lower ids of the levels that have one, but still
+     * takes a task enqueued into a higher level after they were set, and reads the levels without one from their
+     * heads.
+     */
+    @Test
+    void byPriorityAClaimFromTheFloorsTakesANewHigherPriorityFirstAndOtherLevelsFromTheirHeads() throws SQLException {
+        QueueLocation prioritized = TestDatabase.freshTable(Layout.DBQ_SEQ_PRIORITY).queue("cursor");
+        TaskStore byPriority = new TaskStore(prioritized, NO_TIMED_RESCAN);
+        QueueProducer producer = new QueueProducer(ds, prioritized);
+        List<Long> low = producer.enqueueAll(List.of("low 1", "low 2"), Duration.ZERO, 0);
+        List<Long> mid = producer.enqueueAll(IntStream.range(0, 10).mapToObj(i -> "mid " + i).toList(), Duration.ZERO, 2);
+        try (Connection c = ds.getConnection()) {
+            List<Task> first = byPriority.claim(c, 4, DeliveryMode.AT_LEAST_ONCE, LEASE);
+            assertEquals(mid.subList(0, 4), ids(first));
+            byPriority.release(c, List.of(first.get(0))); // due again, below level 2's floor
+            long high = producer.enqueue("high", 3);
+            long between = producer.enqueue("between", 1);
+
+            List<Task> second = byPriority.claim(c, 4, DeliveryMode.AT_LEAST_ONCE, LEASE);
+            assertEquals(List.of(high, mid.get(4), mid.get(5), mid.get(6)), ids(second),
+                    "the new higher level first, then level 2 from its floor");
+            List<Task> third = byPriority.claim(c, 4, DeliveryMode.AT_LEAST_ONCE, LEASE);
+            assertEquals(List.of(mid.get(7), mid.get(8), mid.get(9), between), ids(third),
+                    "past the floor's level, a level without a floor from its head");
+            List<Task> fourth = byPriority.claim(c, 4, DeliveryMode.AT_LEAST_ONCE, LEASE);
+            assertEquals(List.of(low.get(0), low.get(1)), ids(fourth), "and the lowest level from its head");
+            assertEquals(List.of(mid.get(0)), ids(byPriority.claim(c, 4, DeliveryMode.AT_LEAST_ONCE, LEASE)),
+                    "after a partial claim, from the start: the task below the floor");
+        }
+    }
+
+    private static List<Long> ids(List<Task> tasks) {
+        return tasks.stream().map(Task::id).toList();
+    }
+
+    private static Task task(long id, int priority) {
+        return new Task(id, "cursor", "p", Instant.EPOCH, 1, 0, 1, priority);
     }
 
     private List<Task> claim(Connection c) throws SQLException {
@@ -67,6 +137,6 @@ class ClaimCursorTest {
     }
 
     private static List<Task> tasks(long... ids) {
-        return Arrays.stream(ids).mapToObj(id -> new Task(id, "cursor", "p", Instant.EPOCH, 1, 0, 1)).toList();
+        return Arrays.stream(ids).mapToObj(id -> task(id, 0)).toList();
     }
 }

@@ -137,7 +137,7 @@ class QueueStatementsTest {
                     + layout.name() + ":\n" + unguided);
             QueueSql sql = new QueueSql(queue.table());
             for (DeliveryMode mode : DeliveryMode.values()) {
-                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100), queue, mode);
+                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100, 0), queue, mode);
                 String index = table + (layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY ? "_pkey" : "_claim_idx");
                 assertTrue(plan.contains("Index Scan using " + index), layout.name() + " " + mode + ":\n" + plan);
                 for (String avoided : new String[] {"Sort", "Bitmap", "Seq Scan", "Semi Join"}) {
@@ -179,7 +179,7 @@ class QueueStatementsTest {
                 c.rollback();
             }
             for (DeliveryMode mode : new DeliveryMode[] {DeliveryMode.AT_LEAST_ONCE, DeliveryMode.AT_MOST_ONCE}) {
-                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100), queue, mode);
+                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100, 0), queue, mode);
                 assertTrue(plan.contains("Index Scan using " + index), layout.name() + " " + mode + ":\n" + plan);
                 assertEquals(List.of(), wholeIndexScans(plan, index), layout.name() + " " + mode + ":\n" + plan);
             }
@@ -201,10 +201,10 @@ class QueueStatementsTest {
             c.setAutoCommit(false);
             st.execute("SET LOCAL plan_cache_mode = force_generic_plan");
             String ids = "('{70001,70002,70003}', 'claims', 70001, 70003)"; // ids, queue, lowest, highest
-            String floor = String.valueOf(ClaimCursor.FROM_START);
+            String floor = String.valueOf(ClaimCursor.Floor.FROM_START.id(0));
             Map<String, String> statements = Map.of(sql.finish, ids, sql.release, ids,
-                    sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100), "(30000000, 'claims', " + floor + ", 'claims')",
-                    sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100), "('claims', " + floor + ", 'claims')");
+                    sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100, 0), "(30000000, 'claims', " + floor + ", 'claims')",
+                    sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100, 0), "('claims', " + floor + ", 'claims')");
             int n = 0;
             for (Map.Entry<String, String> statement : statements.entrySet()) {
                 st.execute("PREPARE by_id_" + n + " AS " + numbered(statement.getKey()));
@@ -327,7 +327,7 @@ class QueueStatementsTest {
     void aClaimLimitBelowOneIsRefused() {
         QueueSql sql = new QueueSql(QueueTable.of(Layout.QUEUE_TASKS_2));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 0));
+                () -> sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 0, 0));
         assertEquals("claim limit must be at least 1, was 0", e.getMessage());
     }
 
@@ -394,7 +394,7 @@ class QueueStatementsTest {
             }
             try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + claim)) {
                 if (claim.indexOf('?') >= 0) {
-                    new TaskStore(queue).bindClaim(ps, Delivery.of(mode), LEASE, ClaimCursor.FROM_START);
+                    new TaskStore(queue).bindClaim(ps, Delivery.of(mode), LEASE, ClaimCursor.Floor.FROM_START);
                 }
                 return lines(ps);
             } finally {
