@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -147,6 +148,36 @@ class QueueStatementsTest {
                     assertEquals(count(plan, "Index Scan"), count(plan, "Index Cond: ((queue_name = "),
                             "every scan of the key starts at the queue, none reads the whole key: " + mode + ":\n" + plan);
                 }
+            }
+        }
+    }
+
+    /**
+     * A priority claim from its floors ({@link ClaimCursor}) reads each level that has one from its floor in the
+     * index, the floor's id an index condition rather than a filter on the rows read, and the other levels from
+     * their heads: every part a scan of the claim index, as a generic plan on statistics taken while the queue
+     * was almost empty.
+     */
+    @Test
+    void aPriorityClaimStartsEachLevelWithAFloorAtItsFloorInTheIndex() throws SQLException {
+        QueueLocation queue = vacuumedAlmostEmpty(Layout.DBQ_SEQ_PRIORITY, 5_000, 10, true);
+        String index = queue.table().name() + "_claim_idx";
+        ClaimCursor.Floor floor = new ClaimCursor.Floor(new TreeMap<>(Map.of(3, 40_000L, 1, 30_000L)));
+        QueueSql sql = new QueueSql(queue.table());
+        for (DeliveryMode mode : DeliveryMode.values()) {
+            String settings = sql.claimSettings(Delivery.of(mode));
+            String plan = plan((settings == null ? "" : settings + "; ") + QueueSql.GENERIC_PLANS,
+                    sql.claim(Delivery.of(mode), 100, sql.levels(floor)), queue, mode, floor);
+            assertEquals(5, count(plan, "Index Scan using " + index),
+                    "above, at and between the two floors, and below: " + mode + ":\n" + plan);
+            List<String> levels = plan.lines().filter(line -> line.contains("(priority = ")).toList();
+            assertEquals(2, levels.size(), mode + ":\n" + plan);
+            for (String level : levels) {
+                assertTrue(level.trim().startsWith("Index Cond: ") && level.contains("(id >= "),
+                        "a level with a floor starts at it in the index: " + mode + ":\n" + plan);
+            }
+            for (String avoided : new String[] {"Sort", "Bitmap", "Seq Scan"}) {
+                assertFalse(plan.contains(avoided), mode + " plan has " + avoided + ":\n" + plan);
             }
         }
     }
@@ -385,6 +416,12 @@ class QueueStatementsTest {
 
     /** EXPLAIN of {@code claim} with the claim's parameters, after {@code settings} in the same transaction. */
     private static String plan(String settings, String claim, QueueLocation queue, DeliveryMode mode) throws SQLException {
+        return plan(settings, claim, queue, mode, ClaimCursor.Floor.FROM_START);
+    }
+
+    /** As {@link #plan(String, String, QueueLocation, DeliveryMode)}, the claim from {@code floor}. */
+    private static String plan(String settings, String claim, QueueLocation queue, DeliveryMode mode,
+                               ClaimCursor.Floor floor) throws SQLException {
         try (Connection c = TestDatabase.server().connect()) {
             c.setAutoCommit(false);
             if (settings != null) {
@@ -394,7 +431,7 @@ class QueueStatementsTest {
             }
             try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + claim)) {
                 if (claim.indexOf('?') >= 0) {
-                    new TaskStore(queue).bindClaim(ps, Delivery.of(mode), LEASE, ClaimCursor.Floor.FROM_START);
+                    new TaskStore(queue).bindClaim(ps, Delivery.of(mode), LEASE, floor);
                 }
                 return lines(ps);
             } finally {
