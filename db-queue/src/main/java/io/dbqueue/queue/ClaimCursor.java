@@ -70,10 +70,16 @@ final class ClaimCursor {
          */
         Floor after(List<Task> batch) {
             Task last = batch.get(batch.size() - 1);
-            long highest = batch.stream().mapToLong(Task::id).max().orElseThrow();
-            TreeMap<Integer, Long> raised = new TreeMap<>(ids);
-            batch.forEach(task -> raised.putIfAbsent(task.priority(), Long.MIN_VALUE));
-            raised.replaceAll((level, id) -> level > last.priority() ? Math.max(id, highest + 1) : id);
+            TreeMap<Integer, Long> raised = new TreeMap<>(ids); // highest first, as ids
+            long highest = last.id();
+            for (Task task : batch) { // in id order (every task at level 0) only the highest id is looked for
+                highest = Math.max(highest, task.id());
+                if (task.priority() != last.priority()) {
+                    raised.putIfAbsent(task.priority(), Long.MIN_VALUE);
+                }
+            }
+            long aboveLast = highest + 1;
+            raised.headMap(last.priority(), false).replaceAll((level, id) -> Math.max(id, aboveLast));
             raised.merge(last.priority(), last.id() + 1, Math::max);
             return new Floor(raised);
         }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 
 /**
  * Every statement the library runs against one queue table, in one place. Only the validated
@@ -551,18 +552,18 @@ final class QueueSql {
                     parts.add(" AND priority = ? AND id >= ?");
                     parts.add(level < levels - 1 ? " AND priority < ? AND priority > ?" : " AND priority < ?");
                 }
-                List<String> selects = new ArrayList<>();
+                StringJoiner union = new StringJoiner(" UNION ALL ", "", " LIMIT " + limit);
                 for (int i = 0; i < parts.size(); i++) {
-                    selects.add("SELECT * FROM (" + from + parts.get(i) + inOrder + ") AS part_" + i);
+                    union.add("SELECT * FROM (" + from + parts.get(i) + inOrder + ") AS part_" + i);
                 }
-                yield String.join(" UNION ALL ", selects) + " LIMIT " + limit;
+                yield union.toString();
             }
         };
     }
 
     /** The count of levels with a floor that the claim from {@code floor} reads ({@link #due}): by priority only. */
     int levels(ClaimCursor.Floor floor) {
-        return claimOrder == ClaimOrder.PRIORITY ? floor.levels().size() : 0;
+        return claimOrder == ClaimOrder.PRIORITY ? floor.ids().size() : 0;
     }
 
     /**
@@ -570,7 +571,7 @@ final class QueueSql {
      * where the claim order has one; returns the next parameter's index.
      */
     int bindDue(PreparedStatement claim, int p, String queueName, ClaimCursor.Floor floor) throws SQLException {
-        if (claimOrder != ClaimOrder.PRIORITY || floor.levels().isEmpty()) {
+        if (levels(floor) == 0) {
             claim.setString(p++, queueName);
             if (claimOrder == ClaimOrder.ID) {
                 claim.setLong(p++, floor.id(0));

@@ -25,7 +25,8 @@ final class TaskStore {
     /** Whether finished tasks move to the table's history ({@link QueueConfig#history()}) rather than go. */
     private final boolean keepsHistory;
     private final ClaimCursor cursor; // null: the layout claims from the start (next_process_at order)
-    // A queue's workers claim with one mode and batch size: the statement is built once, not per claim.
+    // A queue's workers claim with one mode and batch size (and by priority, mostly one count of floored levels):
+    // the statement is built when that changes, not per claim.
     private volatile ClaimStatement lastClaim;
     // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order,
     // the highest priority first where the layout has priorities.

@@ -7,6 +7,7 @@ import io.dbqueue.bench.metrics.SecondSample;
 import io.dbqueue.bench.metrics.ServerMinute;
 import io.dbqueue.bench.run.CellResult;
 import io.dbqueue.bench.run.ClientRange;
+import io.dbqueue.bench.run.LatencyRange;
 import io.dbqueue.bench.run.NotMeasured;
 import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.run.ServerRange;
@@ -231,9 +232,13 @@ final class ReportDocument {
                 + " repetitions' own. A claim's time includes waiting for the server's CPU and disk, so compare cells"
                 + " at the same load.");
         doc.table(List.of("cell", "claims/s", "tasks per claim", "claim p50 ms", "claim p95 ms", "claim p99 ms"),
-                measured.stream().map(r -> List.of(cell(r, sweep), n(r.claimsPerSecond().median()),
-                        f(r.tasksPerClaim().median()), ms(r.claimMs().p50().median()),
-                        ms(r.claimMs().p95().median()), ms(r.claimMs().p99().median()))).toList());
+                measured.stream().map(r -> claimRow(r, sweep)).toList());
+    }
+
+    private static List<String> claimRow(CellResult run, boolean sweep) {
+        LatencyRange claim = run.claimMs();
+        return List.of(cell(run, sweep), n(run.claimsPerSecond().median()), f(run.tasksPerClaim().median()),
+                ms(claim.p50().median()), ms(claim.p95().median()), ms(claim.p99().median()));
     }
 
     private static void stability(Document doc, List<CellResult> runs, boolean sweep) {
