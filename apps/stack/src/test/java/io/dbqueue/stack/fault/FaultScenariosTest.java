@@ -56,7 +56,7 @@ class FaultScenariosTest {
 
     @Test
     void aHeldHorizonIsWarnedAboutAndLosesNothing() throws Exception {
-        HeldXminResult result = HeldXminRun.run(settings("at-least-once"), Duration.ofSeconds(20));
+        HeldXminResult result = HeldXminRun.run(settings("at-least-once"), Duration.ofSeconds(12));
 
         assertTrue(result.passed(), result::line);
         assertTrue(result.warning().contains("vacuum blocked"), result::line);
@@ -66,7 +66,7 @@ class FaultScenariosTest {
     }
 
     private static FaultSettings settings(String mode) {
-        return new FaultSettings(mode, Duration.ofSeconds(15), 500, Duration.ofSeconds(5), true, "dbq_seq",
+        return new FaultSettings(mode, Duration.ofSeconds(10), 500, Duration.ofSeconds(5), true, "dbq_seq",
                 System.getenv("DBQ_JDBC_URL"), envOr("DBQ_JDBC_USER", "postgres"), envOr("DBQ_JDBC_PASSWORD", ""),
                 Path.of("target", "fault-logs", mode));
     }
