@@ -265,10 +265,12 @@ final class QueueSql {
         deleteAllDead = "DELETE FROM " + dead + " WHERE queue_name = ?";
         // params: queue
         // A chunk of keys older than the retention whose task has left the queue (a key of a waiting or running task
-        // keeps it unique, see Uniqueness); ctid keeps it to the rows the subquery found. params: age in microseconds
+        // keeps it unique, see Uniqueness); ctid keeps it to the rows the subquery found. OFFSET 0 keeps the NOT EXISTS
+        // a look-up by id per key: as an anti join, a generic plan read the whole queue's index for every chunk.
+        // params: age in microseconds
         purgeKeys = "DELETE FROM " + table.keysTable() + " WHERE ctid = ANY(ARRAY(SELECT k.ctid FROM " + table.keysTable()
                 + " k WHERE k.created_at < now() - ? * interval '1 microsecond' AND NOT EXISTS (SELECT 1 FROM " + t
-                + " WHERE id = k.task_id" + (byIdNamesQueue ? " AND queue_name = k.queue_name" : "") + ")"
+                + " WHERE id = k.task_id" + (byIdNamesQueue ? " AND queue_name = k.queue_name" : "") + " OFFSET 0)"
                 + " LIMIT " + IdempotencyKeys.PURGE_CHUNK + "))";
         String due = "next_process_at <= now()";
         stats = "SELECT count(*) FILTER (WHERE " + due + "),"
@@ -279,15 +281,16 @@ final class QueueSql {
                 + " EXISTS (SELECT 1 FROM " + table.pausesTable() + " WHERE queue_name = ?)"
                 + " FROM " + t + " WHERE queue_name = ?";
         // A waiting task is due and unclaimed, or due later and never claimed; SKIP LOCKED leaves alone one that an
-        // exactly-once batch holds. A leased task (claimed, or waiting out a retry) is the worker's.
-        String waiting = "ARRAY(SELECT id FROM " + t + " WHERE queue_name = ? AND id = %s"
+        // exactly-once batch holds. A leased task (claimed, or waiting out a retry) is the worker's. A scalar
+        // subquery, so that the outer statement looks the id up as one value: as an array, a generic plan on
+        // PostgreSQL 15 read the whole queue from the key (queue_name, id) and filtered the id.
+        String waiting = "(SELECT id FROM " + t + " WHERE queue_name = ? AND id = %s"
                 + " AND (" + due + " OR attempt = 0) FOR UPDATE SKIP LOCKED)";
         taskOfKey = "SELECT task_id FROM " + table.keysTable() + " WHERE queue_name = ? AND key = ?";
         String byKey = "(" + taskOfKey + ")";
-        cancel = "DELETE FROM " + t + " WHERE id = ANY(" + waiting.formatted("?") + ")" + ofQueue();
-        cancelByKey = "DELETE FROM " + t + " WHERE id = ANY(" + waiting.formatted(byKey) + ")" + ofQueue();
-        reschedule = "UPDATE " + t + " SET next_process_at = ? WHERE id = ANY(" + waiting.formatted("?") + ")"
-                + ofQueue();
+        cancel = "DELETE FROM " + t + " WHERE id = " + waiting.formatted("?") + ofQueue();
+        cancelByKey = "DELETE FROM " + t + " WHERE id = " + waiting.formatted(byKey) + ofQueue();
+        reschedule = "UPDATE " + t + " SET next_process_at = ? WHERE id = " + waiting.formatted("?") + ofQueue();
         // By id, as every layout's primary key or unique index reads it, and the queue, so that Citus routes it.
         find = "SELECT id, payload, created_at, next_process_at, attempt, total_attempt, NULL,"
                 + " CASE WHEN " + due + " THEN 'WAITING' WHEN attempt > 0 THEN 'LEASED' ELSE 'SCHEDULED' END"
@@ -421,10 +424,13 @@ final class QueueSql {
      */
     private static String uniqueEnqueue(QueueTable table, String dueAt, boolean namesQueue, boolean headers) {
         // dueAt: of input row u, by the mode's delay m.delay. The tables are read by key or id = ANY(ARRAY(...)), an
-        // index look-up whatever the planner guesses of the CTEs' sizes, never joined to them whole.
+        // index look-up whatever the planner guesses of the CTEs' sizes, never joined to them whole. Where the key is
+        // (queue_name, id), the look-ups of the keys' tasks also take the range of their ids, for the reason ofTasks
+        // gives: a generic plan on PostgreSQL 15 read the whole queue from the key and filtered the ids.
         String t = table.name();
         String keys = table.keysTable();
-        String ofQueue = namesQueue ? " AND t.queue_name = (SELECT q FROM mode)" : "";
+        String ofQueue = namesQueue ? " AND t.queue_name = (SELECT q FROM mode)"
+                + " AND t.id BETWEEN (SELECT min(task_id) FROM known) AND (SELECT max(task_id) FROM known)" : "";
         return "WITH mode AS (SELECT ?::bigint AS delay, ?::text AS q, ?::boolean AS frees_running,"
                 + " ?::boolean AS frees_gone, ?::boolean AS replaces" + (headers ? ", ?::jsonb AS headers" : "") + "),"
                 + " input AS MATERIALIZED (SELECT u.k, u.p, u.h, u.n, " + dueAt + " AS due,"

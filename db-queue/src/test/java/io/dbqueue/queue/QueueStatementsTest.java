@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
@@ -251,6 +252,79 @@ class QueueStatementsTest {
             }
             c.rollback();
         }
+    }
+
+    /**
+     * An operator's statements by id (find, cancel, cancel by key, reschedule), the enqueues by key (once, unique)
+     * and the purge of old keys look up a task by its id. On statistics taken while the queue was almost empty, a generic plan of each must still
+     * find the task through an index that leads to its id, on each of our layouts: never by scanning the table, nor by
+     * reading a whole queue from a claim index whose id comes after the priority. The experiment's layouts keep its
+     * full claim index on (queue_name, next_process_at, id DESC), which such a plan does read for these look-ups
+     * (docs/layouts.md says so); they are kept for comparison.
+     */
+    @Test
+    void statementsThatLookUpATaskByIdReadOnlyItOnStatisticsOfAnAlmostEmptyTable() throws SQLException {
+        List<String> wrong = new ArrayList<>();
+        for (Layout layout : Layout.presets()) {
+            if (!layout.claimOrder().bySequence()) {
+                continue;
+            }
+            QueueLocation queue = vacuumedAlmostEmpty(layout, 20_000, 0, false);
+            String table = queue.table().name();
+            QueueSql sql = new QueueSql(queue.table());
+            boolean q = sql.byIdNamesQueue;
+            String id = "70001";
+            String keys = "'{k1,k2}', '{p1,p2}', '{NULL,NULL}'"; // keys, payloads, request fingerprints
+            Map<String, String> statements = Map.of(
+                    sql.find, "(" + id + ", 'claims', " + id + ", 'claims')",
+                    sql.cancel, "('claims', " + id + (q ? ", 'claims')" : ")"),
+                    sql.cancelByKey, "('claims', 'claims', 'k1'" + (q ? ", 'claims')" : ")"),
+                    sql.reschedule, "(now(), 'claims', " + id + (q ? ", 'claims')" : ")"),
+                    sql.enqueueOnce, "(" + keys + ", 'claims', 'claims')",
+                    sql.enqueueUnique, "(0, 'claims', false, false, true, " + keys + ")",
+                    sql.purgeKeys, "(1000000)");
+            try (Connection c = TestDatabase.server().connect(); Statement st = c.createStatement()) {
+                c.setAutoCommit(false);
+                st.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+                int n = 0;
+                for (Map.Entry<String, String> statement : statements.entrySet()) {
+                    st.execute("PREPARE look_up_" + n + " AS " + numbered(statement.getKey()));
+                    String plan = explain(st, "EXPLAIN EXECUTE look_up_" + n++ + statement.getValue());
+                    for (String scan : scansNotById(plan, table, layout)) {
+                        wrong.add(layout.name() + ": " + scan + " in\n" + plan);
+                    }
+                }
+                c.rollback();
+            }
+        }
+        assertEquals(List.of(), wrong, String.join("\n", wrong));
+    }
+
+    /**
+     * The scans of queue table {@code table} in {@code plan} that do not go straight to ids: any but one of its
+     * primary key, or of a (queue_name, id) claim index, with a condition on id, an id or the range of a batch's (a
+     * bitmap heap scan is judged by the index scan under it).
+     */
+    private static List<String> scansNotById(String plan, String table, Layout layout) {
+        boolean claimIndexLeadsToId = layout.claimIndex() == Layout.ClaimIndex.QUEUE_ID
+                || layout.claimIndex() == Layout.ClaimIndex.QUEUE_ID_COVERING;
+        Pattern scan = Pattern.compile("(Scan using|Scan on) " + Pattern.quote(table) + "(_pkey|_claim_idx)?( |$)");
+        List<String> wrong = new ArrayList<>();
+        String[] lines = plan.split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            Matcher m = scan.matcher(lines[i]);
+            if (!m.find() || lines[i].contains("Bitmap Heap Scan")) { // its Bitmap Index Scan is checked
+                continue;
+            }
+            String index = m.group(2);
+            String condition = i + 1 < lines.length ? lines[i + 1].trim() : "";
+            boolean byIndex = "_pkey".equals(index) || ("_claim_idx".equals(index) && claimIndexLeadsToId);
+            boolean byId = condition.contains("(id = ") || condition.contains("(id >= "); // a task, or a batch's range
+            if (!byIndex || !condition.startsWith("Index Cond: ") || !byId) {
+                wrong.add(lines[i].trim() + " / " + condition);
+            }
+        }
+        return wrong;
     }
 
     /** {@code statement} with its JDBC placeholders numbered, as PREPARE takes them. */
