@@ -32,6 +32,12 @@ public final class HistoryTable {
     /** The longest retention kept in hourly partitions; longer ones are kept in daily partitions. */
     static final Duration HOURLY_UP_TO = Duration.ofDays(2);
     private static final String LOCK_TIMEOUT = "SET LOCAL lock_timeout = '2s'";
+    /**
+     * Adds the columns a history created before they existed lacks. Run only when one is missing: ALTER TABLE locks
+     * the history against every finish into it, even when there is nothing to add.
+     */
+    private static final String KEPT_COLUMNS_MIGRATION =
+            "ALTER TABLE %s ADD COLUMN IF NOT EXISTS priority smallint, ADD COLUMN IF NOT EXISTS headers jsonb";
 
     private HistoryTable() {
     }
@@ -46,7 +52,10 @@ public final class HistoryTable {
         return retention.compareTo(HOURLY_UP_TO) <= 0 ? Duration.ofHours(1) : Duration.ofDays(1);
     }
 
-    /** The partitioned table and its index by id, without partitions; idempotent. */
+    /**
+     * The partitioned table and its index by id, without partitions; idempotent. A task's {@code priority} and
+     * {@code headers} are kept where its queue table has them, null elsewhere.
+     */
     public static String ddl(QueueTable table) {
         String done = table.historyTable();
         return "-- finished tasks of the queues that keep a history, in partitions by finished_at (HistoryTable)\n"
@@ -58,7 +67,9 @@ public final class HistoryTable {
                 + "    finished_at       timestamptz NOT NULL DEFAULT now(),\n"
                 + "    attempt           integer NOT NULL,\n"
                 + "    reenqueue_attempt integer NOT NULL,\n"
-                + "    total_attempt     integer NOT NULL\n"
+                + "    total_attempt     integer NOT NULL,\n"
+                + "    priority          smallint,\n"
+                + "    headers           jsonb\n"
                 + ") PARTITION BY RANGE (finished_at);\n"
                 + "CREATE INDEX IF NOT EXISTS " + done + "_id_idx ON " + done + " (id);\n";
     }
@@ -82,6 +93,9 @@ public final class HistoryTable {
             lock(tx, table);
             try (Statement st = tx.createStatement()) {
                 st.execute(ddl(table));
+                if (lacksKeptColumns(tx, table)) {
+                    st.execute(KEPT_COLUMNS_MIGRATION.formatted(table.historyTable()));
+                }
             }
             Instant current = floor(now, width);
             Instant end = current.plus(width.multipliedBy(AHEAD + 1));
@@ -157,6 +171,17 @@ public final class HistoryTable {
     private static Instant floor(Instant now, Duration width) {
         long seconds = width.toSeconds();
         return Instant.ofEpochSecond(Math.floorDiv(now.getEpochSecond(), seconds) * seconds);
+    }
+
+    private static boolean lacksKeptColumns(Connection tx, QueueTable table) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement("SELECT count(*) FROM pg_catalog.pg_attribute"
+                + " WHERE attrelid = to_regclass(?) AND attname IN ('priority', 'headers') AND NOT attisdropped")) {
+            ps.setString(1, table.historyTable());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) < 2;
+            }
+        }
     }
 
     private static void lock(Connection tx, QueueTable table) throws SQLException {

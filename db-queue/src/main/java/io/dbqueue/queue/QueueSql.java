@@ -211,13 +211,15 @@ final class QueueSql {
         // [queue, lowest id, highest id]
         finish = "DELETE FROM " + t + " WHERE id = ANY(?::bigint[])" + ofTasks("");
         finishWithoutFlush = "SELECT " + NO_FLUSH + "; " + finish;
+        // The history keeps a task's priority and headers where its table has them.
+        String keptColumns = (priorities ? ", priority" : "") + (headers ? ", headers" : "");
         finishIntoHistory = "WITH done AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[])"
                 + " AS d(id, attempt, total_attempt)),"
                 + " moved AS (DELETE FROM " + t + " t USING done WHERE t.id = done.id" + ofTasks("t.") + " RETURNING t.*)"
                 + " INSERT INTO " + table.historyTable() + " (id, queue_name, payload, created_at, attempt,"
-                + " reenqueue_attempt, total_attempt)"
+                + " reenqueue_attempt, total_attempt" + keptColumns + ")"
                 + " SELECT m.id, m.queue_name, m.payload, m.created_at, d.attempt, m.reenqueue_attempt, d.total_attempt"
-                + " FROM moved m JOIN done d ON d.id = m.id";
+                + keptColumns.replace(", ", ", m.") + " FROM moved m JOIN done d ON d.id = m.id";
         finishIntoHistoryWithoutFlush = "SELECT " + NO_FLUSH + "; " + finishIntoHistory;
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
         // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, [queue, lowest id, highest id]

@@ -202,7 +202,7 @@ final class TaskStore {
 
     void finish(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
-            Jdbc.update(c, keepsHistory ? sql.finishIntoHistory : sql.finish, finishParams(c, tasks));
+            Jdbc.update(c, keepsHistory ? taskSql.on(c).finishIntoHistory : sql.finish, finishParams(c, tasks));
         }
     }
 
@@ -216,7 +216,7 @@ final class TaskStore {
         }
         Object[] params = finishParams(c, tasks);
         try (PreparedStatement ps = c.prepareStatement(
-                keepsHistory ? sql.finishIntoHistoryWithoutFlush : sql.finishWithoutFlush)) {
+                keepsHistory ? taskSql.on(c).finishIntoHistoryWithoutFlush : sql.finishWithoutFlush)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -50,6 +51,23 @@ class HistoryTest extends EveryLayout {
         }
         assertTrue(dbq.queueAdmin(table.queue("other")).find(producer.enqueue("x")).isEmpty(),
                 "another queue's task is not this queue's");
+    }
+
+    @Test
+    void theHistoryKeepsATasksHeadersAndPriorityAndAnOlderHistoryGainsTheirColumns() throws Exception {
+        HistoryTable.createIfMissing(ds, table, HOUR);
+        TestDatabase.execute("ALTER TABLE " + table.historyTable() + " DROP COLUMN priority, DROP COLUMN headers");
+        HistoryTable.createIfMissing(ds, table, HOUR); // as a consumer with a history starting on an older history
+
+        long withHeaders = producer.enqueue("traced", Map.of("traceparent", "00-abc-01"));
+        boolean priorities = table.layout().priorities();
+        long prioritized = priorities ? producer.enqueue("urgent", 3) : producer.enqueue("plain");
+        runOnce(DeliveryMode.AT_LEAST_ONCE, TaskResult.finish());
+
+        String kept = "SELECT coalesce(priority, -1) || ' ' || coalesce(headers ->> 'traceparent', '-') FROM "
+                + table.historyTable() + " WHERE id = ";
+        assertEquals((priorities ? "0" : "-1") + " 00-abc-01", TestDatabase.queryString(kept + withHeaders));
+        assertEquals(priorities ? "3 -" : "-1 -", TestDatabase.queryString(kept + prioritized));
     }
 
     @Test
