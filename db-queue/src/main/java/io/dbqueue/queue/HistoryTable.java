@@ -93,8 +93,9 @@ public final class HistoryTable {
             lock(tx, table);
             try (Statement st = tx.createStatement()) {
                 st.execute(ddl(table));
-                if (lacksKeptColumns(tx, table)) {
-                    st.execute(KEPT_COLUMNS_MIGRATION.formatted(table.historyTable()));
+                String done = table.historyTable();
+                if (!Schema.hasColumn(tx, done, "priority") || !Schema.hasColumn(tx, done, "headers")) {
+                    st.execute(KEPT_COLUMNS_MIGRATION.formatted(done));
                 }
             }
             Instant current = floor(now, width);
@@ -171,17 +172,6 @@ public final class HistoryTable {
     private static Instant floor(Instant now, Duration width) {
         long seconds = width.toSeconds();
         return Instant.ofEpochSecond(Math.floorDiv(now.getEpochSecond(), seconds) * seconds);
-    }
-
-    private static boolean lacksKeptColumns(Connection tx, QueueTable table) throws SQLException {
-        try (PreparedStatement ps = tx.prepareStatement("SELECT count(*) FROM pg_catalog.pg_attribute"
-                + " WHERE attrelid = to_regclass(?) AND attname IN ('priority', 'headers') AND NOT attisdropped")) {
-            ps.setString(1, table.historyTable());
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1) < 2;
-            }
-        }
     }
 
     private static void lock(Connection tx, QueueTable table) throws SQLException {

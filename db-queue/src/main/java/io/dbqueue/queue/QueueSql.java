@@ -431,7 +431,7 @@ final class QueueSql {
         // gives: a generic plan on PostgreSQL 15 read the whole queue from the key and filtered the ids.
         String t = table.name();
         String keys = table.keysTable();
-        String ofQueue = namesQueue ? " AND t.queue_name = (SELECT q FROM mode)"
+        String ofKnownTasks = namesQueue ? " AND t.queue_name = (SELECT q FROM mode)"
                 + " AND t.id BETWEEN (SELECT min(task_id) FROM known) AND (SELECT max(task_id) FROM known)" : "";
         return "WITH mode AS (SELECT ?::bigint AS delay, ?::text AS q, ?::boolean AS frees_running,"
                 + " ?::boolean AS frees_gone, ?::boolean AS replaces" + (headers ? ", ?::jsonb AS headers" : "") + "),"
@@ -447,9 +447,9 @@ final class QueueSql {
                 // the tasks of unchanged keys that are in the queue and no worker holds, as they are now, locked
                 + " alive AS MATERIALIZED (SELECT t.id, (t.next_process_at <= now() OR t.attempt = 0) AS waiting"
                 + " FROM " + t + " t WHERE t.id = ANY(ARRAY(SELECT h.task_id FROM held h"
-                + " JOIN known k ON k.key = h.key AND k.task_id = h.task_id))" + ofQueue + " FOR UPDATE SKIP LOCKED),"
+                + " JOIN known k ON k.key = h.key AND k.task_id = h.task_id))" + ofKnownTasks + " FOR UPDATE SKIP LOCKED),"
                 + " present AS MATERIALIZED (SELECT t.id FROM " + t + " t"
-                + " WHERE t.id = ANY(ARRAY(SELECT task_id FROM known))" + ofQueue + "),"
+                + " WHERE t.id = ANY(ARRAY(SELECT task_id FROM known))" + ofKnownTasks + "),"
                 + " state AS MATERIALIZED (SELECT i.*, k.task_id AS old_id, k.request_hash AS old_h,"
                 + " CASE WHEN k.task_id IS NULL THEN 'new' WHEN h.task_id IS DISTINCT FROM k.task_id THEN 'stale'"
                 + " WHEN a.id IS NULL AND p.id IS NULL THEN 'gone' WHEN a.waiting THEN 'waiting' ELSE 'running' END AS s"
@@ -468,7 +468,7 @@ final class QueueSql {
                 + " RETURNING x.key, x.task_id),"
                 + " replaced AS (UPDATE " + t + " t SET payload = d.p, next_process_at = d.due"
                 + (headers ? ", headers = (SELECT headers FROM mode)" : "") + " FROM decided d"
-                + " WHERE t.id = ANY(ARRAY(SELECT old_id FROM decided WHERE replacing)) AND t.id = d.old_id" + ofQueue
+                + " WHERE t.id = ANY(ARRAY(SELECT old_id FROM decided WHERE replacing)) AND t.id = d.old_id" + ofKnownTasks
                 + " RETURNING t.id),"
                 + " stored AS (INSERT INTO " + t + " (id, queue_name, payload, next_process_at"
                 + (headers ? ", headers" : "") + ") SELECT id, (SELECT q FROM mode), p, due"

@@ -296,7 +296,7 @@ public final class Schema {
         return Jdbc.tableVisible(c, table.name()) && Jdbc.tableVisible(c, table.deadLetterTable());
     }
 
-    private static boolean hasColumn(Connection c, String relation, String column) throws SQLException {
+    static boolean hasColumn(Connection c, String relation, String column) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_attribute"
                 + " WHERE attrelid = ?::regclass AND attname = ? AND NOT attisdropped")) {
             ps.setString(1, relation);

@@ -231,7 +231,7 @@ class QueueStatementsTest {
         String key = queue.table().name() + "_pkey";
         try (Connection c = TestDatabase.server().connect(); Statement st = c.createStatement()) {
             c.setAutoCommit(false);
-            st.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+            st.execute(QueueSql.GENERIC_PLANS);
             String ids = "('{70001,70002,70003}', 'claims', 70001, 70003)"; // ids, queue, lowest, highest
             String floor = String.valueOf(ClaimCursor.Floor.FROM_START.id(0));
             Map<String, String> statements = Map.of(sql.finish, ids, sql.release, ids,
@@ -239,8 +239,7 @@ class QueueStatementsTest {
                     sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100, 0), "('claims', " + floor + ", 'claims')");
             int n = 0;
             for (Map.Entry<String, String> statement : statements.entrySet()) {
-                st.execute("PREPARE by_id_" + n + " AS " + numbered(statement.getKey()));
-                String plan = explain(st, "EXPLAIN EXECUTE by_id_" + n++ + statement.getValue());
+                String plan = genericPlan(st, "by_id_" + n++, statement.getKey(), statement.getValue());
                 String[] lines = plan.split("\n");
                 for (int i = 0; i < lines.length - 1; i++) {
                     if (lines[i].contains("Scan using " + key)) {
@@ -285,11 +284,10 @@ class QueueStatementsTest {
                     sql.purgeKeys, "(1000000)");
             try (Connection c = TestDatabase.server().connect(); Statement st = c.createStatement()) {
                 c.setAutoCommit(false);
-                st.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+                st.execute(QueueSql.GENERIC_PLANS);
                 int n = 0;
                 for (Map.Entry<String, String> statement : statements.entrySet()) {
-                    st.execute("PREPARE look_up_" + n + " AS " + numbered(statement.getKey()));
-                    String plan = explain(st, "EXPLAIN EXECUTE look_up_" + n++ + statement.getValue());
+                    String plan = genericPlan(st, "look_up_" + n++, statement.getKey(), statement.getValue());
                     for (String scan : scansNotById(plan, table, layout)) {
                         wrong.add(layout.name() + ": " + scan + " in\n" + plan);
                     }
@@ -325,6 +323,15 @@ class QueueStatementsTest {
             }
         }
         return wrong;
+    }
+
+    /**
+     * The plan of {@code statement} (with JDBC placeholders) prepared as {@code name} and executed with {@code params}
+     * (a parenthesised list of SQL values), in a transaction that set {@link QueueSql#GENERIC_PLANS}.
+     */
+    private static String genericPlan(Statement st, String name, String statement, String params) throws SQLException {
+        st.execute("PREPARE " + name + " AS " + numbered(statement));
+        return explain(st, "EXPLAIN EXECUTE " + name + params);
     }
 
     /** {@code statement} with its JDBC placeholders numbered, as PREPARE takes them. */
