@@ -20,14 +20,22 @@ final class QueueSql {
     /** The rest of the transaction runs cached generic plans; see {@link TaskStore#preferGenericPlans}. */
     static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 
+    /** A setting of the claim's transaction and its value there. */
+    private record Setting(String name, String value) {
+    }
+
     /**
-     * Planner methods the claim must not use (see {@link #claimSettings}), and JIT. Before PostgreSQL 18 a plan
-     * that cannot avoid a disabled method (the per-key claim's sort per key) costs 1e10 more, far above
-     * {@code jit_above_cost}, so a stock server with LLVM compiled every such claim: 0.6-0.75 s each on
-     * PostgreSQL 15, on a queue of 42 tasks. A claim is always too short for JIT to pay.
+     * Planner methods the claim must not use (see {@link #claimSettings}), JIT, and plans made anew for each claim.
+     * Before PostgreSQL 18 a plan that cannot avoid a disabled method (the per-key claim's sort per key) costs 1e10
+     * more, far above {@code jit_above_cost}, so a stock server with LLVM compiled every such claim: 0.6-0.75 s each
+     * on PostgreSQL 15, on a queue of 42 tasks. A claim is always too short for JIT to pay. Its plan is the same
+     * whatever its values (the claim index from the floor), so the cached generic plan serves: left to choose, the
+     * server planned a priority claim (a union of parts) anew for nearly every claim, 0.2-0.37 ms each against
+     * about 1 ms of execution for 100 tasks.
      */
-    private static final List<String> PLANNER_SETTINGS = List.of("enable_seqscan", "enable_bitmapscan", "enable_sort",
-            "jit");
+    private static final List<Setting> PLANNER_SETTINGS = List.of(new Setting("enable_seqscan", "off"),
+            new Setting("enable_bitmapscan", "off"), new Setting("enable_sort", "off"), new Setting("jit", "off"),
+            new Setting("plan_cache_mode", "force_generic_plan"));
     /** Prefix of the custom settings that keep the caller's planner settings during an exactly-once claim. */
     private static final String SAVED = "dbq.saved_";
 
@@ -542,7 +550,11 @@ final class QueueSql {
      * LIMIT and each read only when those before it fall short, highest first: the levels above the highest with a
      * floor, from their heads; each level with a floor from its floor (an index condition, so that the dead and
      * leased entries below it are passed over); the levels between two with a floor, and those below the lowest,
-     * from their heads. Without any, the whole claim order from its head.
+     * from their heads. Without any, the whole claim order from its head. A level is written as the range from it
+     * to itself, not as an equality: with {@code priority = ?} the planner knows the part's priority, so the primary
+     * key on id gives its order too, and on a backlog's statistics it read the level from the floor by the primary
+     * key, fetching every other level's rows there to filter them out. A range leaves only the claim index in
+     * claim order (sorting is off), and the btree still starts at the floor.
      */
     private String due(String columns, int limit, int levels) {
         String lock = " LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
@@ -557,7 +569,7 @@ final class QueueSql {
                 }
                 List<String> parts = new ArrayList<>(List.of(" AND priority > ?"));
                 for (int level = 0; level < levels; level++) {
-                    parts.add(" AND priority = ? AND id >= ?");
+                    parts.add(" AND priority >= ? AND priority <= ? AND id >= ?");
                     parts.add(level < levels - 1 ? " AND priority < ? AND priority > ?" : " AND priority < ?");
                 }
                 StringJoiner union = new StringJoiner(" UNION ALL ", "", " LIMIT " + limit);
@@ -592,6 +604,7 @@ final class QueueSql {
         for (int i = 0; i < levels.size(); i++) {
             int level = levels.get(i);
             claim.setString(p++, queueName);
+            claim.setInt(p++, level);
             claim.setInt(p++, level);
             claim.setLong(p++, floor.id(level));
             claim.setString(p++, queueName);
@@ -692,11 +705,12 @@ final class QueueSql {
     String plannerSettings(boolean saveCallers, String... more) {
         List<String> calls = new ArrayList<>();
         if (claimIndexed) {
-            for (String setting : PLANNER_SETTINGS) {
+            for (Setting setting : PLANNER_SETTINGS) {
                 if (saveCallers) {
-                    calls.add("set_config('" + SAVED + setting + "', current_setting('" + setting + "'), true)");
+                    calls.add("set_config('" + SAVED + setting.name() + "', current_setting('" + setting.name()
+                            + "'), true)");
                 }
-                calls.add("set_config('" + setting + "', 'off', true)");
+                calls.add("set_config('" + setting.name() + "', '" + setting.value() + "', true)");
             }
         }
         calls.addAll(List.of(more));
@@ -725,6 +739,6 @@ final class QueueSql {
             return null;
         }
         return "SELECT " + String.join(", ", PLANNER_SETTINGS.stream()
-                .map(s -> "set_config('" + s + "', current_setting('" + SAVED + s + "'), true)").toList());
+                .map(s -> "set_config('" + s.name() + "', current_setting('" + SAVED + s.name() + "'), true)").toList());
     }
 }

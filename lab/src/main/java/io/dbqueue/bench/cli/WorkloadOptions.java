@@ -25,6 +25,7 @@ final class WorkloadOptions {
                     + " stability (10 min run), backlog (1,000,000 waiting messages), pubsub (the log against Kafka),"
                     + " pubsub-soak (30 min with retention), study-queue (the log study's queue variant beside the library),"
                     + " clients (enqueuers x dequeuers: 1..3 producers x 1..3 consumers), priorities (priority claim vs FIFO),"
+                    + " priorities-drain (the claim alone: consumers drain a backlog on 4 priorities vs FIFO),"
                     + " history (the library with and without a history of finished tasks)."
                     + " Default: ${DEFAULT-VALUE}.")
     String profile;

@@ -161,11 +161,13 @@ public final class MatrixRunner {
      * library's real home, runs warm.
      */
     private void warmUpJvm(Workload workload, Cell cell) {
-        Workload warmup = workload.forCell(cell).toBuilder().warmup(Duration.ZERO).duration(JVM_WARMUP).messages(0).backlog(0)
-                .build();
+        Workload cellWorkload = workload.forCell(cell);
+        long backlog = cellWorkload.producers() == 0 ? cellWorkload.backlog() : 0; // dequeue alone needs one
+        Workload warmup = cellWorkload.toBuilder().warmup(Duration.ZERO).duration(JVM_WARMUP).messages(0)
+                .backlog(backlog).build();
         log.println("bench: warming up the JVM: " + cell + " for " + JVM_WARMUP.toSeconds() + " s, not counted");
         try {
-            drivers.get(cell.driver()).run(prepare(cell, warmup, 0));
+            drivers.get(cell.driver()).run(prepare(cell, warmup, backlog));
         } catch (Exception e) {
             if (!stop.isStopped()) {
                 log.println("bench: the JVM warm-up failed (" + oneLine(e) + "); the cells run all the same");
@@ -185,13 +187,14 @@ public final class MatrixRunner {
             throw new IllegalArgumentException(cell.driver() + " needs --shards " + count + " or more");
         }
         if (location != null && count == 0) {
-            preparer.prepare(location, backlog, workload.messageSize());
+            preparer.prepare(location, backlog, workload.messageSize(), workload.priorities(), cell.batchSize());
         } else if (count == 0) {
             preparer.checkpoint();
         }
         for (int i = 0; i < shardPreparers.size(); i++) {
             if (i < count) {
-                shardPreparers.get(i).prepare(location, backlog, workload.messageSize());
+                shardPreparers.get(i).prepare(location, backlog, workload.messageSize(), workload.priorities(),
+                        cell.batchSize());
             } else if (i > 0 || count > 0) {
                 shardPreparers.get(i).checkpoint();
             }

@@ -15,7 +15,8 @@ import java.sql.Statement;
 /**
  * Puts every repetition at the same start: the table dropped and created from its layout, the
  * workload's backlog inserted, statistics analysed and a CHECKPOINT so that no earlier cell's dirty
- * pages are flushed during the next measurement. Cells without a queue table (the log's topic, the
+ * pages are flushed during the next measurement. On a layout with priorities, the backlog's blocks of a
+ * batch cycle through the workload's priorities, as the producers' batches do. Cells without a queue table (the log's topic, the
  * brokers') get the CHECKPOINT alone ({@link #checkpoint()}): it also recycles the WAL segments
  * before it, so that a repetition does not pay for zero-filling new ones.
  */
@@ -30,16 +31,28 @@ final class TablePreparer {
         this.log = log;
     }
 
-    void prepare(QueueLocation location, long backlog, int messageSize) throws SQLException {
+    /**
+     * {@code priorities} above 0 on a layout with priorities: blocks of {@code batchSize} backlog messages
+     * get priorities 0, 1, ..., {@code priorities - 1}, 0, ... in turn.
+     */
+    void prepare(QueueLocation location, long backlog, int messageSize, int priorities, int batchSize)
+            throws SQLException {
         Schema.drop(admin, location.table());
         try (Connection c = admin.getConnection(); Statement st = c.createStatement()) {
             st.execute(LabLayout.ddl(location.table()));
             if (backlog > 0) {
-                String insert = "INSERT INTO " + location.table().name() + " (queue_name, payload) SELECT ?, "
-                        + new Payloads(messageSize).unmeasuredSql() + " FROM generate_series(1, ?)";
+                boolean prioritised = priorities > 0 && location.table().layout().priorities();
+                String insert = "INSERT INTO " + location.table().name() + " (queue_name, payload"
+                        + (prioritised ? ", priority" : "") + ") SELECT ?, " + new Payloads(messageSize).unmeasuredSql()
+                        + (prioritised ? ", (g - 1) / ? % ?" : "") + " FROM generate_series(1, ?) g";
                 try (PreparedStatement ps = c.prepareStatement(insert)) {
-                    ps.setString(1, location.queueName());
-                    ps.setLong(2, backlog);
+                    int p = 1;
+                    ps.setString(p++, location.queueName());
+                    if (prioritised) {
+                        ps.setLong(p++, batchSize);
+                        ps.setInt(p++, priorities);
+                    }
+                    ps.setLong(p, backlog);
                     ps.executeUpdate();
                 }
             }

@@ -12,8 +12,8 @@ import java.util.List;
  */
 public enum DriverName {
 
-    DIRECT("direct", Table.LAYOUT, false),
-    DIRECT_HISTORY("direct-history", Table.LAYOUT, false),
+    DIRECT("direct", Table.LAYOUT, true),
+    DIRECT_HISTORY("direct-history", Table.LAYOUT, true),
     RAW_SQL("raw-sql", Table.LAYOUT, false),
     PGBENCH("pgbench", Table.LAYOUT, true),
     PGBENCH_MINIMAL("pgbench-minimal", Table.OWN, true),

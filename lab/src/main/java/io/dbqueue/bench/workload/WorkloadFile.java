@@ -19,7 +19,7 @@ import java.util.List;
 public final class WorkloadFile {
 
     public static final List<String> PROFILES = List.of("quick", "default", "full", "stability", "backlog", "ceiling", "pubsub",
-            "pubsub-soak", "study-queue", "clients", "priorities", "headers", "history");
+            "pubsub-soak", "study-queue", "clients", "priorities", "priorities-drain", "headers", "history");
 
     private WorkloadFile() {
     }

@@ -36,12 +36,33 @@ class TablePreparerTest {
         try (HikariDataSource ds = PostgresServer.shared().dataSource(2)) {
             TablePreparer preparer = new TablePreparer(ds, new PrintStream(new ByteArrayOutputStream()));
             for (String layout : new String[] {"dbq_seq_pk", "dbq_seq_pk" + LabLayout.NO_HEADERS}) {
-                preparer.prepare(LabLayout.table(layout).queue("q"), 10, 100);
+                preparer.prepare(LabLayout.table(layout).queue("q"), 10, 100, 0, 10);
                 assertEquals(layout.endsWith(LabLayout.NO_HEADERS) ? 0 : 2, count(ds, "SELECT count(*) FROM pg_attribute"
                         + " WHERE attrelid IN ('" + layout + "'::regclass, '" + layout + "_dead'::regclass)"
                         + " AND attname = 'headers' AND NOT attisdropped"), layout);
                 assertEquals(10, count(ds, "SELECT count(*) FROM " + layout), layout);
             }
+        }
+    }
+
+    /** A drain of a priority queue crosses its levels: the backlog's batches cycle through them as the producers' do. */
+    @Test
+    void aPriorityLayoutsBacklogCyclesItsBatchesThroughThePrioritiesAndTheOthersIgnoreThem() throws Exception {
+        try (HikariDataSource ds = PostgresServer.shared().dataSource(2)) {
+            TablePreparer preparer = new TablePreparer(ds, new PrintStream(new ByteArrayOutputStream()));
+            preparer.prepare(LabLayout.table("dbq_seq_priority").queue("q"), 10, 100, 4, 2);
+            preparer.prepare(LabLayout.table("dbq_seq_pk").queue("q"), 10, 100, 4, 2);
+
+            assertEquals("0,0,1,1,2,2,3,3,0,0", text(ds, "SELECT string_agg(priority::text, ',' ORDER BY id)"
+                    + " FROM dbq_seq_priority"));
+            assertEquals(10, count(ds, "SELECT count(*) FROM dbq_seq_pk"));
+        }
+    }
+
+    private static String text(HikariDataSource ds, String sql) throws Exception {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 

@@ -79,11 +79,11 @@ class WorkloadFileTest {
     }
 
     @Test
-    void zeroConsumersInASweepIsRefusedForTheLibrary(@TempDir Path dir) throws Exception {
+    void zeroConsumersInASweepIsRefusedForADriverThatCannotRunOneSideAlone(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("zero.yaml");
-        Files.writeString(file, "name: zero\ndrivers: [direct]\nconsumers: [0, 1]\n");
-        assertEquals("consumers is 0, which only the drivers pgbench, pgbench-minimal, pgbench-study can run (one side"
-                        + " alone); drivers: [direct]",
+        Files.writeString(file, "name: zero\ndrivers: [direct, raw-sql]\nconsumers: [0, 1]\n");
+        assertEquals("consumers is 0, which only the drivers direct, direct-history, pgbench, pgbench-minimal,"
+                        + " pgbench-study can run (one side alone); drivers: [direct, raw-sql]",
                 assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(file)).getMessage());
     }
 
@@ -126,6 +126,16 @@ class WorkloadFileTest {
         Files.writeString(fifoOnly, "name: x\nlayouts: [dbq_seq]\npriorities: 2\n");
         assertEquals("priorities needs a layout with priorities (dbq_seq_priority), was 2 with layouts [dbq_seq]",
                 assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(fifoOnly)).getMessage());
+    }
+
+    /** The claim alone: consumers only, on a backlog the measured messages leave a part of, on 4 priorities. */
+    @Test
+    void thePrioritiesDrainProfileLeavesTheConsumersAloneOnABacklogLongerThanItsWindow() {
+        Workload w = WorkloadFile.profile("priorities-drain");
+        assertEquals(0, w.producers());
+        assertEquals(4, w.priorities());
+        assertEquals(List.of(100), w.batchSizes());
+        assertTrue(w.messages() > 0 && w.backlog() > w.messages(), w.messages() + " of " + w.backlog());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * claiming the workload's consumer batch (the cell's batch size by default). With the workload's
  * wakeup notify or adaptive, the door's notifier and LISTEN connection wake the idle workers; with
  * poll (the default) they look every 100 ms. The door also vacuums the table as it does for any
- * application. A message counts as processed when the library reports its finish committed.
+ * application. A message counts as processed when the library reports its finish committed. Either
+ * side can run alone: 0 producers drain the backlog, 0 consumers only enqueue.
  * As {@code direct-history}, the queue keeps its finished tasks for {@link #HISTORY} ({@link QueueConfig#history()}),
  * so that the two drivers in one run show what the history costs.
  */
@@ -73,11 +74,12 @@ public final class DirectDriver implements Driver {
                         .shutdownTimeout(Duration.ofSeconds(10)).build();
                 QueueLocation location = context.location();
                 QueueProducer producer = door.producer(location, workload.wakeup());
-                QueueConfig config = QueueConfig.of(location).withThreads(workload.consumers()).withMode(workload.mode())
-                        .withPoll(PollSettings.DEFAULT.withBatchSize(workload.claimBatch(batchSize)))
-                        .withWakeup(workload.wakeup()).withHistory(history);
-                door.consume(config, batch -> {
-                });
+                if (workload.consumers() > 0) {
+                    door.consume(QueueConfig.of(location).withThreads(workload.consumers()).withMode(workload.mode())
+                            .withPoll(PollSettings.DEFAULT.withBatchSize(workload.claimBatch(batchSize)))
+                            .withWakeup(workload.wakeup()).withHistory(history), batch -> {
+                    });
+                }
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Producers producers = Producers.start(workload, batchSize, meter, () -> sender(producer, workload, location),
                         failure);
