@@ -300,9 +300,9 @@ class QueueStatementsTest {
 
     /**
      * An operator's statements by id (find, cancel, cancel by key, reschedule), the enqueues by key (once, unique)
-     * and the purge of old keys look up a task by its id. On statistics taken while the queue was almost empty, a generic plan of each must still
-     * find the task through an index that leads to its id, on each of our layouts: never by scanning the table, nor by
-     * reading a whole queue from a claim index whose id comes after the priority. The experiment's layouts keep its
+     * and the purge of old keys look up a task by its id. On statistics taken while the queue was almost empty, a
+     * generic plan of each must still find the task through an index that leads to its id, on each of our layouts:
+     * never by scanning the table, nor by reading a whole queue from a claim index whose id comes after the priority. The experiment's layouts keep its
      * full claim index on (queue_name, next_process_at, id DESC), which such a plan does read for these look-ups
      * (docs/layouts.md says so); they are kept for comparison.
      */

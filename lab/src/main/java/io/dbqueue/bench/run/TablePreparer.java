@@ -15,10 +15,10 @@ import java.sql.Statement;
 /**
  * Puts every repetition at the same start: the table dropped and created from its layout, the
  * workload's backlog inserted, statistics analysed and a CHECKPOINT so that no earlier cell's dirty
- * pages are flushed during the next measurement. On a layout with priorities, the backlog's blocks of a
- * batch cycle through the workload's priorities, as the producers' batches do. Cells without a queue table (the log's topic, the
- * brokers') get the CHECKPOINT alone ({@link #checkpoint()}): it also recycles the WAL segments
- * before it, so that a repetition does not pay for zero-filling new ones.
+ * pages are flushed during the next measurement. On a layout with priorities, the backlog's batches
+ * cycle through the workload's priorities, as the producers' batches do. Cells without a queue table
+ * (the log's topic, the brokers') get the CHECKPOINT alone ({@link #checkpoint()}): it also recycles
+ * the WAL segments before it, so that a repetition does not pay for zero-filling new ones.
  */
 final class TablePreparer {
 
