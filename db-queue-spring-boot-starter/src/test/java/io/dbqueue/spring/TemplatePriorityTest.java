@@ -40,7 +40,7 @@ class TemplatePriorityTest {
                     DbQueueTemplate template = context.getBean(DbQueueTemplate.class);
                     assertThatThrownBy(() -> template.send("orders", "urgent", 9))
                             .isInstanceOf(IllegalArgumentException.class)
-                            .hasMessageStartingWith("priority needs a layout with priorities (dbq_seq_priority)");
+                            .hasMessageStartingWith("priority needs a layout with priorities (dbq_seq_priority, dbq_seq_priority_key)");
                     assertThat(count("SELECT count(*) FROM " + table)).isZero();
                 });
     }

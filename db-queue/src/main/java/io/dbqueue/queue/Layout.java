@@ -47,7 +47,22 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
         PRIMARY_KEY,
         /** btree (queue_name, priority DESC, id): the claim walks the highest priority first, each in sequence
          *  order; as {@link #QUEUE_ID}, next_process_at stays out so that the lease update is HOT. */
-        PRIORITY_ID
+        PRIORITY_ID,
+        /** The unique index (queue_name, priority DESC, id) as the only index, with no primary key (one cannot be
+         *  descending): a task has one index entry to write and to vacuum, as with {@link #PRIMARY_KEY}. A statement
+         *  by id names the queue and reads this key, skipping over the priorities as PostgreSQL 18 can; before 18 it
+         *  reads the queue's whole key. */
+        PRIORITY_KEY;
+
+        /** Whether the claim walks the priorities ({@link ClaimOrder#PRIORITY}). */
+        public boolean byPriority() {
+            return this == PRIORITY_ID || this == PRIORITY_KEY;
+        }
+
+        /** Whether the only index is a key that leads with queue_name: statements by id then name the queue too. */
+        public boolean keyedByQueue() {
+            return this == PRIMARY_KEY || this == PRIORITY_KEY;
+        }
     }
 
     private static final Map<String, String> AGGRESSIVE_AUTOVACUUM = options(
@@ -107,18 +122,25 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
             ClaimOrder.PRIORITY, false, ClaimIndex.PRIORITY_ID,
             merge(options("fillfactor", "50"), AGGRESSIVE_AUTOVACUUM), Map.of(), 0);
 
+    public static final Layout DBQ_SEQ_PRIORITY_KEY = new Layout("dbq_seq_priority_key",
+            "Ours: as dbq_seq_priority with the unique key (queue_name, priority DESC, id) as its only index: a task has"
+                    + " one index entry to write and to vacuum instead of two. For PostgreSQL 18 and later, whose skip scan"
+                    + " finds a task by id in that key.",
+            ClaimOrder.PRIORITY, false, ClaimIndex.PRIORITY_KEY,
+            merge(options("fillfactor", "50"), AGGRESSIVE_AUTOVACUUM), Map.of(), 0);
+
     private static final List<Layout> PRESETS = List.of(QUEUE_TASKS_1, QUEUE_TASKS_2, QUEUE_TASKS_3,
             QUEUE_TASKS_4, QUEUE_TASKS_5, QUEUE_TASKS_6, DBQ_SEQ, DBQ_SEQ_COVERING, DBQ_SEQ_EAGER_VACUUM, DBQ_SEQ_PK,
-            DBQ_SEQ_PRIORITY);
+            DBQ_SEQ_PRIORITY, DBQ_SEQ_PRIORITY_KEY);
 
     public Layout {
         Identifiers.tableName("name", name);
         Objects.requireNonNull(description, "description");
         Objects.requireNonNull(claimOrder, "claimOrder");
         Objects.requireNonNull(claimIndex, "claimIndex");
-        if ((claimOrder == ClaimOrder.PRIORITY) != (claimIndex == ClaimIndex.PRIORITY_ID)) {
-            throw new InvalidValueException("claimIndex", "must be PRIORITY_ID exactly when claimOrder is PRIORITY",
-                    claimIndex);
+        if ((claimOrder == ClaimOrder.PRIORITY) != claimIndex.byPriority()) {
+            throw new InvalidValueException("claimIndex",
+                    "must be PRIORITY_ID or PRIORITY_KEY exactly when claimOrder is PRIORITY", claimIndex);
         }
         tableOptions = Collections.unmodifiableMap(new LinkedHashMap<>(tableOptions));
         indexOptions = Collections.unmodifiableMap(new LinkedHashMap<>(indexOptions));
@@ -139,6 +161,11 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
     /** Whether tasks carry a priority ({@link QueueProducer#enqueue(String, int)}): the {@code priority} column. */
     public boolean priorities() {
         return claimOrder == ClaimOrder.PRIORITY;
+    }
+
+    /** The names of the presets with {@link #priorities()}, for messages that ask for one. */
+    public static String priorityPresetNames() {
+        return String.join(", ", PRESETS.stream().filter(Layout::priorities).map(Layout::name).toList());
     }
 
     /** Every preset: the experiment's six layouts, then ours. */

@@ -141,7 +141,7 @@ public final class QueueAdmin {
      */
     public int agePriorities(Duration waited) {
         if (!location.table().layout().priorities()) {
-            throw new IllegalArgumentException("ageing needs a layout with priorities (" + Layout.DBQ_SEQ_PRIORITY.name()
+            throw new IllegalArgumentException("ageing needs a layout with priorities (" + Layout.priorityPresetNames()
                     + "); " + location.table().name() + " has layout " + location.table().layout().name());
         }
         if (waited == null || waited.isNegative()) {

@@ -729,7 +729,7 @@ public final class QueueProducer {
 
     private void checkPriority(int priority) {
         if (!location.table().layout().priorities()) {
-            throw new IllegalArgumentException("priority needs a layout with priorities (" + Layout.DBQ_SEQ_PRIORITY.name()
+            throw new IllegalArgumentException("priority needs a layout with priorities (" + Layout.priorityPresetNames()
                     + "); " + location.table().name() + " has layout " + location.table().layout().name()
                     + ", was " + priority);
         }

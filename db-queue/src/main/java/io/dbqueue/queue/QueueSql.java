@@ -90,14 +90,22 @@ final class QueueSql {
     /** Whether the claims start at a {@link ClaimCursor.Floor}, which {@link #bindDue} binds. */
     final boolean claimsFromFloor;
     /**
-     * Whether the primary key is (queue_name, id): statements by id then take the queue name as
-     * their last parameter, since ids alone would read the whole key. Elsewhere they do not: there
+     * Whether the only index is a key that leads with queue_name ({@link Layout.ClaimIndex#keyedByQueue}): statements
+     * by id then take the queue name as their last parameter, since ids alone would read the whole key. Elsewhere they do not: there
      * the planner could answer {@code queue_name = ?} from the claim index and read a whole queue.
      */
     final boolean byIdNamesQueue;
     private final String tableName;
     private final String inFlightTable;
     private final String orderBy;
+    /**
+     * Where the key leads with queue_name, the claim's update or delete of the rows it picked also takes the range of
+     * their ids, for the reason {@link #ofTasks} gives: a generic plan scanned the queue to find them (3,000 rows
+     * read for a claim of 100 in a lab run on PostgreSQL 15); and by priority, the range of their priorities.
+     */
+    private final String pickedRange;
+    /** The columns of the CTE {@code picked}: the ids, and the priorities where the layout has them. */
+    private final String pickedColumns;
     /** The columns {@link #orderBy} reads. */
     private final String orderColumns;
     private final boolean claimIndexed;
@@ -180,8 +188,11 @@ final class QueueSql {
         inFlightTable = table.inFlightTable();
         orderBy = table.layout().claimOrder().orderBy();
         orderColumns = "id, next_process_at" + (priorities ? ", priority" : "");
-        byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
+        byIdNamesQueue = table.layout().claimIndex().keyedByQueue();
         claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
+        pickedColumns = priorities ? "id, priority" : "id";
+        pickedRange = " AND id BETWEEN (SELECT min(id) FROM picked) AND (SELECT max(id) FROM picked)" + (priorities
+                ? " AND priority BETWEEN (SELECT min(priority) FROM picked) AND (SELECT max(priority) FROM picked)" : "");
 
         // The n-th task of a batch is due n-1 microseconds after the first, so that ordering by
         // next_process_at keeps the batch's order. params: queue, text[] payloads
@@ -321,7 +332,8 @@ final class QueueSql {
 
     /**
      * The parameters of a statement on {@code tasks} of queue {@code queueName} by id ({@link #ofTasks}):
-     * {@code params}, then where the statement takes them, the queue name and the lowest and highest of the ids.
+     * {@code params}, then where the statement takes them, the queue name and the lowest and highest of the ids (and
+     * by priority, of the priorities).
      */
     Object[] byTaskIds(String queueName, List<Task> tasks, Object... params) {
         if (!byIdNamesQueue) {
@@ -329,14 +341,22 @@ final class QueueSql {
         }
         long lowest = Long.MAX_VALUE;
         long highest = Long.MIN_VALUE;
+        int lowestPriority = Integer.MAX_VALUE;
+        int highestPriority = Integer.MIN_VALUE;
         for (Task task : tasks) {
             lowest = Math.min(lowest, task.id());
             highest = Math.max(highest, task.id());
+            lowestPriority = Math.min(lowestPriority, task.priority());
+            highestPriority = Math.max(highestPriority, task.priority());
         }
-        Object[] withQueue = Arrays.copyOf(params, params.length + 3);
+        Object[] withQueue = Arrays.copyOf(params, params.length + (priorities ? 5 : 3));
         withQueue[params.length] = queueName;
         withQueue[params.length + 1] = lowest;
         withQueue[params.length + 2] = highest;
+        if (priorities) {
+            withQueue[params.length + 3] = lowestPriority;
+            withQueue[params.length + 4] = highestPriority;
+        }
         return withQueue;
     }
 
@@ -365,8 +385,8 @@ final class QueueSql {
             case NONE -> null;
             case NEXT_PROCESS_AT, NEXT_PROCESS_AT_UNIQUE ->
                     until + " FROM " + t + " WHERE queue_name = ? AND next_process_at > now()";
-            case QUEUE_ID, QUEUE_ID_COVERING, PRIMARY_KEY, PRIORITY_ID -> until + " FROM (SELECT next_process_at FROM "
-                    + t + " WHERE queue_name = ? ORDER BY " + layout.claimOrder().orderBy() + " LIMIT " + NEXT_DUE_ROWS
+            case QUEUE_ID, QUEUE_ID_COVERING, PRIMARY_KEY, PRIORITY_ID, PRIORITY_KEY -> until
+                    + " FROM (SELECT next_process_at FROM " + t + " WHERE queue_name = ? ORDER BY " + layout.claimOrder().orderBy() + " LIMIT " + NEXT_DUE_ROWS
                     + ") head WHERE next_process_at > now()";
         };
     }
@@ -520,7 +540,7 @@ final class QueueSql {
             // the lease first, so that the parameters keep their order
             return "WITH lease AS (SELECT ? * interval '1 microsecond' AS span), " + picked(limit, levels) + " UPDATE "
                     + tableName + leaseFor("(SELECT span FROM lease)") + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
-                    + PICKED_RANGE + ofQueue() + " RETURNING " + taskColumns;
+                    + pickedRange + ofQueue() + " RETURNING " + taskColumns;
         }
         return "UPDATE " + tableName + leaseFor("? * interval '1 microsecond'") + " WHERE id = ANY(ARRAY("
                 + due("id", limit, levels) + ")) RETURNING " + taskColumns;
@@ -531,16 +551,9 @@ final class QueueSql {
         return " SET next_process_at = now() + " + span + ", attempt = attempt + 1, total_attempt = total_attempt + 1";
     }
 
-    /**
-     * Where the key is (queue_name, id), the claim's update or delete of the rows it picked also takes the range of
-     * their ids, for the reason {@link #ofTasks} gives: a generic plan scanned the queue to find them (3,000 rows
-     * read for a claim of 100 in a lab run on PostgreSQL 15).
-     */
-    private static final String PICKED_RANGE = " AND id BETWEEN (SELECT min(id) FROM picked) AND (SELECT max(id) FROM picked)";
-
-    /** The claim's due rows, locked, as the CTE {@code picked} that {@link #PICKED_RANGE} reads. */
+    /** The claim's due rows, locked, as the CTE {@code picked} that {@link #pickedRange} reads. */
     private String picked(int limit, int levels) {
-        return "picked AS MATERIALIZED (" + due("id", limit, levels) + ")";
+        return "picked AS MATERIALIZED (" + due(pickedColumns, limit, levels) + ")";
     }
 
     /**
@@ -647,19 +660,20 @@ final class QueueSql {
                 + " WHERE queue_name = ? AND next_process_at <= now()"
                 + " AND (headers ->> ? IS NULL OR headers ->> ? <> ALL(ARRAY(SELECT k FROM busy WHERE n >= ?)))"
                 + " ORDER BY " + orderBy + " LIMIT " + (long) limit * KEY_SCAN_FACTOR + "),"
-                + " picked AS (SELECT h.id FROM (SELECT head.*, row_number() OVER (PARTITION BY k ORDER BY " + orderBy
+                + " picked AS (SELECT h.id" + (priorities ? ", h.priority" : "")
+                + " FROM (SELECT head.*, row_number() OVER (PARTITION BY k ORDER BY " + orderBy
                 + ") AS r FROM head) h LEFT JOIN busy b ON b.k = h.k WHERE h.k IS NULL OR h.r + coalesce(b.n, 0) <= ?"
                 + " ORDER BY " + orderBy + " LIMIT " + limit + ")"
                 + " UPDATE " + tableName + leaseFor("? * interval '1 microsecond'")
                 + " WHERE id = ANY(ARRAY(SELECT id FROM picked)) AND next_process_at <= now()"
-                + (byIdNamesQueue ? PICKED_RANGE : "") + ofQueue() + " RETURNING " + taskColumns;
+                + (byIdNamesQueue ? pickedRange : "") + ofQueue() + " RETURNING " + taskColumns;
     }
 
     /** At most once: the task is gone once claimed, so this delete must be durable before it is handed out. */
     String deletingClaim(int limit, int levels) {
         if (byIdNamesQueue) {
             return "WITH " + picked(limit, levels) + " DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
-                    + PICKED_RANGE + ofQueue() + " RETURNING " + taskColumns;
+                    + pickedRange + ofQueue() + " RETURNING " + taskColumns;
         }
         return "DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(" + due("id", limit, levels) + ")) RETURNING "
                 + taskColumns;
@@ -674,10 +688,14 @@ final class QueueSql {
      * statistics taken while the queue was almost empty may scan the key by queue_name alone and filter the ids,
      * reading the whole queue (a lab run on PostgreSQL 15: 10,000 rows read per finish of 100, 1.2 ms instead of
      * 0.3, growing with the backlog); a range on id bounds such a scan to the batch. {@code alias}: the table's,
-     * with its dot, where the statement joins another row source with an id. params: [queue, lowest id, highest id]
+     * with its dot, where the statement joins another row source with an id. By priority, where the key is the
+     * claim index, the range of the tasks' priorities too, so that the key is read at their levels only: ageing
+     * changes only a due task's priority, never a held one's (a task whose lease ran out may be missed, and runs
+     * again, as at least once allows). params: [queue, lowest id, highest id, [lowest priority, highest priority]]
      */
     private String ofTasks(String alias) {
-        return byIdNamesQueue ? " AND " + alias + "queue_name = ? AND " + alias + "id BETWEEN ? AND ?" : "";
+        return !byIdNamesQueue ? "" : " AND " + alias + "queue_name = ? AND " + alias + "id BETWEEN ? AND ?"
+                + (priorities ? " AND " + alias + "priority BETWEEN ? AND ?" : "");
     }
 
     /**

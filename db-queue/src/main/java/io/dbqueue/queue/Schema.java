@@ -42,12 +42,15 @@ public final class Schema {
         if (layout.priorities()) {
             sql.append("    priority          smallint NOT NULL DEFAULT 0,\n");
         }
-        sql.append("    headers           jsonb,\n");
+        sql.append("    headers           jsonb");
         if (layout.requestId()) {
-            sql.append("    request_id        text,\n");
+            sql.append(",\n    request_id        text");
         }
-        sql.append(layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY
-                ? "    PRIMARY KEY (queue_name, id)\n)" : "    PRIMARY KEY (id)\n)");
+        sql.append(switch (layout.claimIndex()) {
+            case PRIMARY_KEY -> ",\n    PRIMARY KEY (queue_name, id)\n)";
+            case PRIORITY_KEY -> "\n)"; // its key is the unique claim index below: a primary key cannot be descending
+            default -> ",\n    PRIMARY KEY (id)\n)";
+        });
         if (layout.partitions() > 0) {
             sql.append(" PARTITION BY HASH (id);\n");
             for (int i = 0; i < layout.partitions(); i++) {
@@ -69,9 +72,16 @@ public final class Schema {
                     + " USING btree (queue_name, id) INCLUDE (next_process_at)";
             case PRIORITY_ID -> "CREATE INDEX " + name + "_claim_idx ON " + name
                     + " USING btree (queue_name, priority DESC, id)";
+            case PRIORITY_KEY -> "CREATE UNIQUE INDEX " + name + "_claim_idx ON " + name
+                    + " USING btree (queue_name, priority DESC, id)";
         };
         if (index != null) {
             sql.append(index).append(with(layout.indexOptions())).append(onlyForTheQueue(layout)).append(";\n");
+        }
+        if (layout.claimIndex() == Layout.ClaimIndex.PRIORITY_KEY) {
+            // what a primary key would give logical replication: the rows of its updates and deletes
+            sql.append("ALTER TABLE ").append(name).append(" REPLICA IDENTITY USING INDEX ").append(name)
+                    .append("_claim_idx;\n");
         }
         // A layout keyed by (queue_name, id) keys its dead letters so too: what Citus needs to distribute both by queue.
         boolean queueKeyed = layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;

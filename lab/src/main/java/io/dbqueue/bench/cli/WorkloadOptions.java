@@ -114,8 +114,8 @@ final class WorkloadOptions {
     Integer consumerBatch;
 
     @Option(names = "--priorities", paramLabel = "N",
-            description = "direct driver, layouts with priorities (dbq_seq_priority): producer batches cycle through"
-                    + " priorities 0..N-1; 0 = enqueued without a priority (default).")
+            description = "direct driver, layouts with priorities (dbq_seq_priority, dbq_seq_priority_key): producer"
+                    + " batches cycle through priorities 0..N-1; 0 = enqueued without a priority (default).")
     Integer priorities;
 
     @Option(names = "--hold-xmin", description = "A transaction holds the server's xmin horizon through each"

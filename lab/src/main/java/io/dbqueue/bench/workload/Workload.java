@@ -2,6 +2,7 @@ package io.dbqueue.bench.workload;
 
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.postgres.ServerProfile;
+import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.Wakeup;
 import java.time.Duration;
@@ -128,8 +129,8 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         }
         atLeast("priorities", priorities, 0);
         if (priorities > 0 && layouts.stream().noneMatch(l -> LabLayout.table(l).layout().priorities())) {
-            throw new IllegalArgumentException("priorities needs a layout with priorities (dbq_seq_priority), was "
-                    + priorities + " with layouts " + layouts);
+            throw new IllegalArgumentException("priorities needs a layout with priorities ("
+                    + Layout.priorityPresetNames() + "), was " + priorities + " with layouts " + layouts);
         }
     }
 

@@ -124,7 +124,7 @@ class WorkloadFileTest {
         assertEquals(List.of("dbq_seq", "dbq_seq_pk", "dbq_seq_priority"), w.layouts());
         Path fifoOnly = dir.resolve("fifo.yaml");
         Files.writeString(fifoOnly, "name: x\nlayouts: [dbq_seq]\npriorities: 2\n");
-        assertEquals("priorities needs a layout with priorities (dbq_seq_priority), was 2 with layouts [dbq_seq]",
+        assertEquals("priorities needs a layout with priorities (dbq_seq_priority, dbq_seq_priority_key), was 2 with layouts [dbq_seq]",
                 assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(fifoOnly)).getMessage());
     }
 

@@ -56,7 +56,7 @@ public final class RawSqlStatements {
             case PRIORITY -> "priority DESC, id";
         };
         claimIndexed = table.layout().claimIndex() != Layout.ClaimIndex.NONE;
-        byIdNamesQueue = table.layout().claimIndex() == Layout.ClaimIndex.PRIMARY_KEY;
+        byIdNamesQueue = table.layout().claimIndex().keyedByQueue();
         String ofQueue = byIdNamesQueue ? " AND queue_name = ?" : "";
         // Ordered by next_process_at, a batch keeps its order by being spread over consecutive microseconds.
         enqueue = bySequence
