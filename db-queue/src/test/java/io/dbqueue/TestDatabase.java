@@ -5,6 +5,7 @@ import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.Schema;
+import org.junit.jupiter.api.Assumptions;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -23,6 +24,7 @@ public final class TestDatabase {
     public static final Map<String, String> SERVER_SETTINGS = Map.of("max_prepared_transactions", "10");
 
     private static HikariDataSource dataSource;
+    private static long serverVersion;
 
     private TestDatabase() {
     }
@@ -39,10 +41,33 @@ public final class TestDatabase {
         return dataSource;
     }
 
+    /**
+     * A fresh table of {@code layout}; the test is skipped, saying why, where the server is older than the layout
+     * needs ({@link Schema#minimumServerVersion}).
+     */
     public static QueueTable freshTable(Layout layout) throws SQLException {
+        Assumptions.assumeTrue(supports(layout), () -> layout.name() + " needs server_version_num "
+                + Schema.minimumServerVersion(layout) + " or later; this server has " + serverVersion());
         QueueTable table = QueueTable.of(layout);
         Schema.recreate(dataSource(), table);
         return table;
+    }
+
+    /** Whether the server is as new as {@code layout} needs. */
+    public static boolean supports(Layout layout) {
+        return serverVersion() >= Schema.minimumServerVersion(layout);
+    }
+
+    /** The server's {@code server_version_num}. */
+    public static synchronized long serverVersion() {
+        if (serverVersion == 0) {
+            try {
+                serverVersion = queryLong("SELECT current_setting('server_version_num')::int");
+            } catch (SQLException e) {
+                throw new IllegalStateException("could not read the test server's version", e);
+            }
+        }
+        return serverVersion;
     }
 
     /** The first column of the first row of a result. */

@@ -236,7 +236,7 @@ public final class Schema {
     }
 
     public static void create(DataSource dataSource, QueueTable table) throws SQLException {
-        execute(dataSource, ddl(table));
+        execute(dataSource, table.layout(), ddl(table));
     }
 
     /**
@@ -250,6 +250,7 @@ public final class Schema {
      */
     public static void createIfMissing(DataSource dataSource, QueueTable table) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
+            checkServerFor(c, table.layout());
             Jdbc.inTransaction(c, tx -> {
                 try (PreparedStatement lock = tx.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
                     lock.setString(1, table.name());
@@ -319,12 +320,39 @@ public final class Schema {
     }
 
     public static void drop(DataSource dataSource, QueueTable table) throws SQLException {
-        execute(dataSource, dropAll(table));
+        execute(dataSource, null, dropAll(table));
     }
 
     /** Drops and creates the table: every benchmark cell and test starts from the same empty state. */
     public static void recreate(DataSource dataSource, QueueTable table) throws SQLException {
-        execute(dataSource, dropAll(table) + ";\n" + ddl(table));
+        execute(dataSource, table.layout(), dropAll(table) + ";\n" + ddl(table));
+    }
+
+    /** The PostgreSQL version a layout needs, as {@code server_version_num}: 18 for a key that is read by skip scan. */
+    public static int minimumServerVersion(Layout layout) {
+        return layout.claimIndex() == Layout.ClaimIndex.PRIORITY_KEY ? 180_000 : 0;
+    }
+
+    /**
+     * Refuses a layout the server is too old for: before PostgreSQL 18 a look-up by id in dbq_seq_priority_key's key
+     * (a cancel, a unique enqueue, and a finish of tasks on more than one level) would read the queue's whole key.
+     */
+    private static void checkServerFor(Connection c, Layout layout) throws SQLException {
+        int needed = minimumServerVersion(layout);
+        if (needed > 0 && serverVersion(c) < needed) {
+            throw new InvalidValueException("layout", "needs PostgreSQL 18 or later, whose skip scan finds a task by id"
+                    + " in the key (queue_name, priority DESC, id); before 18 use " + Layout.DBQ_SEQ_PRIORITY.name()
+                    + " (server_version_num " + serverVersion(c) + ")", layout.name());
+        }
+    }
+
+    /** The server's {@code server_version_num}. */
+    private static int serverVersion(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT current_setting('server_version_num')::int")) {
+            rs.next();
+            return rs.getInt(1);
+        }
     }
 
     private static String dropAll(QueueTable table) {
@@ -333,8 +361,12 @@ public final class Schema {
                 + table.historyTable();
     }
 
-    private static void execute(DataSource dataSource, String sql) throws SQLException {
+    /** Runs {@code sql} in one transaction, after {@link #checkServerFor} where it creates a table of {@code layout}. */
+    private static void execute(DataSource dataSource, Layout layout, String sql) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
+            if (layout != null) {
+                checkServerFor(c, layout);
+            }
             Jdbc.inTransaction(c, tx -> {
                 try (Statement st = tx.createStatement()) {
                     return st.execute(sql);

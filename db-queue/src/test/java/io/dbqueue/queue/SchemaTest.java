@@ -2,19 +2,52 @@ package io.dbqueue.queue;
 
 import io.dbqueue.DbQueue;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.common.QueueException;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SchemaTest {
+
+    /** One of Schema's ways of creating a table. */
+    @FunctionalInterface
+    private interface Creation {
+        void create(DataSource dataSource, QueueTable table) throws SQLException;
+    }
+
+    /**
+     * dbq_seq_priority_key's key is read by skip scan, which PostgreSQL has from 18: on an older server every way of
+     * creating the table refuses it, naming the layout to use instead, and creates nothing; on 18 it is created.
+     */
+    @Test
+    void theKeyReadBySkipScanIsRefusedBeforePostgres18() throws SQLException {
+        QueueTable table = new QueueTable("priority_keyed", Layout.DBQ_SEQ_PRIORITY_KEY);
+        Schema.drop(TestDatabase.dataSource(), table);
+        if (TestDatabase.serverVersion() >= 180_000) {
+            Schema.createIfMissing(TestDatabase.dataSource(), table);
+            assertTrue(Schema.exists(TestDatabase.dataSource(), table));
+            Schema.drop(TestDatabase.dataSource(), table);
+            return;
+        }
+        for (Creation creation : new Creation[] {Schema::create, Schema::createIfMissing, Schema::recreate}) {
+            InvalidValueException refused = assertThrows(InvalidValueException.class,
+                    () -> creation.create(TestDatabase.dataSource(), table));
+            assertEquals("layout", refused.field());
+            assertTrue(refused.getMessage().contains("needs PostgreSQL 18 or later")
+                    && refused.getMessage().contains("use dbq_seq_priority "), refused.getMessage());
+            assertFalse(Schema.exists(TestDatabase.dataSource(), table));
+        }
+    }
 
     @Test
     void partitionCountAndStorageOptionsAreParameters() throws SQLException {

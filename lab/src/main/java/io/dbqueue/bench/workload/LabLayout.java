@@ -31,6 +31,7 @@ public final class LabLayout {
             return ddl;
         }
         String without = ddl.replace("    headers           jsonb,\n", "")
+                .replace(",\n    headers           jsonb\n)", "\n)") // the last column, where no primary key follows
                 .replace("    last_error        text,\n    headers           jsonb\n", "    last_error        text\n");
         if (without.contains(" jsonb")) {
             throw new IllegalStateException("the headers column of " + table.name() + " could not be left out of: " + ddl);

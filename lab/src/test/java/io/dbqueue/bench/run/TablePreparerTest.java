@@ -35,7 +35,8 @@ class TablePreparerTest {
     void aNoHeadersLayoutsTablesLackTheHeadersColumnAndThePresetsHaveIt() throws Exception {
         try (HikariDataSource ds = PostgresServer.shared().dataSource(2)) {
             TablePreparer preparer = new TablePreparer(ds, new PrintStream(new ByteArrayOutputStream()));
-            for (String layout : new String[] {"dbq_seq_pk", "dbq_seq_pk" + LabLayout.NO_HEADERS}) {
+            for (String layout : new String[] {"dbq_seq_pk", "dbq_seq_pk" + LabLayout.NO_HEADERS,
+                    "dbq_seq_priority_key" + LabLayout.NO_HEADERS}) {
                 preparer.prepare(LabLayout.table(layout).queue("q"), 10, 100, 0, 10);
                 assertEquals(layout.endsWith(LabLayout.NO_HEADERS) ? 0 : 2, count(ds, "SELECT count(*) FROM pg_attribute"
                         + " WHERE attrelid IN ('" + layout + "'::regclass, '" + layout + "_dead'::regclass)"
