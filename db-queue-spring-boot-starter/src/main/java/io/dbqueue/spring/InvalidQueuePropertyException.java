@@ -41,12 +41,18 @@ public class InvalidQueuePropertyException extends IllegalArgumentException {
         try {
             return build.get();
         } catch (InvalidValueException e) {
-            throw new InvalidQueuePropertyException(property(prefix, e.field()) + " " + e.rule() + ", was " + e.value(), e);
+            throw of(prefix, e);
         } catch (InvalidQueuePropertyException e) {
             throw e;
         } catch (IllegalArgumentException e) {
             throw new InvalidQueuePropertyException(prefix + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The core's {@code invalid} value reported under the property under {@code prefix} that holds it. */
+    static InvalidQueuePropertyException of(String prefix, InvalidValueException invalid) {
+        return new InvalidQueuePropertyException(property(prefix, invalid.field()) + " " + invalid.rule() + ", was "
+                + invalid.value(), invalid);
     }
 
     /** The property under {@code prefix} that the core's {@code field} is bound from. */

@@ -1,5 +1,6 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueTable;
@@ -50,6 +51,8 @@ final class QueueTables {
                             + " create them with io/dbqueue/sql/" + table.layout().name() + ".sql (on the classpath;"
                             + " sql/ in the source) in a migration, or set dbq.initialize-schema=always");
                 }
+            } catch (InvalidValueException e) { // a layout the server is too old for
+                throw InvalidQueuePropertyException.of("dbq.queues." + id, e);
             } catch (SQLException e) {
                 throw new QueueException("could not check queue table " + table.name() + on + ": " + e.getMessage(), e);
             }

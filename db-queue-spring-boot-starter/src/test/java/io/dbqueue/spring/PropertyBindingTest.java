@@ -15,6 +15,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration;
 
+import org.junit.jupiter.api.Assumptions;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 
@@ -23,6 +30,9 @@ import static io.dbqueue.spring.StarterTestSupport.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PropertyBindingTest {
+
+    /** The machine's PostgreSQL, older than 18 here and in CI. */
+    private static final String OLDER_SERVER = "jdbc:postgresql://127.0.0.1:5432/postgres";
 
     @Test
     void defaultsAreTheExperimentsSettings() {
@@ -124,6 +134,33 @@ class PropertyBindingTest {
                 .hasMessageContaining("ALTER TABLE " + table + "_in_flight ADD COLUMN IF NOT EXISTS concurrency_key text;"));
         StarterTestSupport.execute("ALTER TABLE " + table + "_in_flight ADD COLUMN concurrency_key text");
         runner().withPropertyValues(perKey).run(context -> assertThat(context).hasNotFailed());
+    }
+
+    /**
+     * A layout the server is too old for ({@code dbq_seq_priority_key} needs PostgreSQL 18) fails the start under the
+     * layout's property, naming the layout to use. Needs a server before 18: the machine's PostgreSQL at
+     * 127.0.0.1:5432 (15 here and in CI), so that is where it runs.
+     */
+    @Test
+    void aLayoutTheServerIsTooOldForFailsTheStartUnderTheLayoutProperty() throws SQLException {
+        PGSimpleDataSource older = new PGSimpleDataSource();
+        older.setURL(OLDER_SERVER);
+        older.setUser("postgres");
+        int version;
+        try (Connection c = older.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT current_setting('server_version_num')::int")) {
+            rs.next();
+            version = rs.getInt(1);
+        } catch (SQLException e) {
+            Assumptions.abort("no PostgreSQL at " + OLDER_SERVER + ": " + e.getMessage());
+            return;
+        }
+        Assumptions.assumeTrue(version < 180_000, "the server at " + OLDER_SERVER + " is " + version + ", not before 18");
+        runner().withPropertyValues("spring.datasource.url=" + OLDER_SERVER, "spring.datasource.username=postgres",
+                "spring.datasource.password=", "dbq.initialize-schema=always",
+                "dbq.queues.main.table=" + StarterTestSupport.uniqueTable(), "dbq.queues.main.layout=dbq_seq_priority_key")
+                .run(context -> assertThat(context).getFailure().hasStackTraceContaining("dbq.queues.main.layout needs"
+                        + " PostgreSQL 18 or later").hasStackTraceContaining("use dbq_seq_priority "));
     }
 
     @ParameterizedTest
