@@ -250,7 +250,7 @@ public final class Schema {
      */
     public static void createIfMissing(DataSource dataSource, QueueTable table) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            checkServerFor(c, table.layout());
+            requireServerFor(c, table.layout());
             Jdbc.inTransaction(c, tx -> {
                 try (PreparedStatement lock = tx.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
                     lock.setString(1, table.name());
@@ -334,10 +334,11 @@ public final class Schema {
     }
 
     /**
-     * Refuses a layout the server is too old for: before PostgreSQL 18 a look-up by id in dbq_seq_priority_key's key
-     * (a cancel, a unique enqueue, and a finish of tasks on more than one level) would read the queue's whole key.
+     * Refuses a layout the server is too old for, with an {@link InvalidValueException} on {@code layout} (DDL run by
+     * hand, as the lab does, calls this first): before PostgreSQL 18 a look-up by id in dbq_seq_priority_key's key
+     * (a cancel, a unique enqueue) would read the queue's whole key, and a finish the rest of its tasks' level.
      */
-    private static void checkServerFor(Connection c, Layout layout) throws SQLException {
+    public static void requireServerFor(Connection c, Layout layout) throws SQLException {
         int needed = minimumServerVersion(layout);
         if (needed > 0 && serverVersion(c) < needed) {
             throw new InvalidValueException("layout", "needs PostgreSQL 18 or later, whose skip scan finds a task by id"
@@ -361,11 +362,11 @@ public final class Schema {
                 + table.historyTable();
     }
 
-    /** Runs {@code sql} in one transaction, after {@link #checkServerFor} where it creates a table of {@code layout}. */
+    /** Runs {@code sql} in one transaction, after {@link #requireServerFor} where it creates a table of {@code layout}. */
     private static void execute(DataSource dataSource, Layout layout, String sql) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             if (layout != null) {
-                checkServerFor(c, layout);
+                requireServerFor(c, layout);
             }
             Jdbc.inTransaction(c, tx -> {
                 try (Statement st = tx.createStatement()) {

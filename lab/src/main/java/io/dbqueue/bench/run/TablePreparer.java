@@ -39,6 +39,7 @@ final class TablePreparer {
             throws SQLException {
         Schema.drop(admin, location.table());
         try (Connection c = admin.getConnection(); Statement st = c.createStatement()) {
+            Schema.requireServerFor(c, location.table().layout());
             st.execute(LabLayout.ddl(location.table()));
             if (backlog > 0) {
                 boolean prioritised = priorities > 0 && location.table().layout().priorities();

@@ -2,19 +2,26 @@ package io.dbqueue.bench.run;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.bench.workload.LabLayout;
+import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.postgres.PostgresServer;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
+import javax.sql.DataSource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** On a real server: a repetition without a queue table still starts from a checkpoint. */
+/** On a real server: every repetition starts from a fresh table and a checkpoint. */
 class TablePreparerTest {
 
     @Test
@@ -60,6 +67,31 @@ class TablePreparerTest {
         }
     }
 
+    /**
+     * A layout the server is too old for is refused before its DDL runs, as Schema refuses it, and its cell fails
+     * with that message. Needs a server before 18: the machine's PostgreSQL at 127.0.0.1:5432 (15 here and in CI).
+     */
+    @Test
+    void aLayoutTheServerIsTooOldForIsRefusedAndNothingIsCreated() throws Exception {
+        PGSimpleDataSource older = new PGSimpleDataSource();
+        older.setURL("jdbc:postgresql://127.0.0.1:5432/postgres");
+        older.setUser("postgres");
+        long version;
+        try {
+            version = count(older, "SELECT current_setting('server_version_num')::int");
+        } catch (SQLException e) {
+            Assumptions.abort("no PostgreSQL at 127.0.0.1:5432: " + e.getMessage());
+            return;
+        }
+        Assumptions.assumeTrue(version < 180_000, "the server at 127.0.0.1:5432 is " + version + ", not before 18");
+        String table = "dbq_seq_priority_key";
+        TablePreparer preparer = new TablePreparer(older, new PrintStream(new ByteArrayOutputStream()));
+        InvalidValueException refused = assertThrows(InvalidValueException.class,
+                () -> preparer.prepare(LabLayout.table(table).queue("q"), 10, 100, 4, 2));
+        assertTrue(refused.getMessage().startsWith("layout needs PostgreSQL 18 or later"), refused.getMessage());
+        assertEquals(0, count(older, "SELECT count(*) FROM pg_class WHERE relname = '" + table + "'"));
+    }
+
     private static String text(HikariDataSource ds, String sql) throws Exception {
         try (Connection c = ds.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
@@ -67,7 +99,7 @@ class TablePreparerTest {
         }
     }
 
-    private static long count(HikariDataSource ds, String sql) throws Exception {
+    private static long count(DataSource ds, String sql) throws SQLException {
         try (Connection c = ds.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
