@@ -44,8 +44,8 @@ public final class DbQueueTemplate {
 
     /**
      * Enqueues one message of {@code priority} (from -32768 to 32767; messages sent without one have 0) into a
-     * queue whose layout has priorities ({@code dbq_seq_priority}, {@code dbq_seq_priority_key}): a higher priority is consumed first, messages
-     * of one priority in the order sent. Returns the task's id.
+     * queue whose layout has priorities ({@code dbq_seq_priority}, {@code dbq_seq_priority_key}): a higher priority is
+     * consumed first, messages of one priority in the order sent. Returns the task's id.
      */
     public long send(String queueId, Object message, int priority) {
         return send(queueId, message, Duration.ZERO, priority);

@@ -51,7 +51,7 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
         /** The unique index (queue_name, priority DESC, id) as the only index, with no primary key (one cannot be
          *  descending): a task has one index entry to write and to vacuum, as with {@link #PRIMARY_KEY}. A statement
          *  by id names the queue and reads this key, skipping over the priorities as PostgreSQL 18 can; before 18 it
-         *  reads the queue's whole key. */
+         *  would read the queue's whole key, and {@link Schema} refuses the layout there. */
         PRIORITY_KEY;
 
         /** Whether the claim walks the priorities ({@link ClaimOrder#PRIORITY}). */

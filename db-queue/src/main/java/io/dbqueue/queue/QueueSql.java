@@ -91,8 +91,8 @@ final class QueueSql {
     final boolean claimsFromFloor;
     /**
      * Whether the only index is a key that leads with queue_name ({@link Layout.ClaimIndex#keyedByQueue}): statements
-     * by id then take the queue name as their last parameter, since ids alone would read the whole key. Elsewhere they do not: there
-     * the planner could answer {@code queue_name = ?} from the claim index and read a whole queue.
+     * by id then take the queue name as their last parameter, since ids alone would read the whole key. Elsewhere
+     * they do not: there the planner could answer {@code queue_name = ?} from the claim index and read a whole queue.
      */
     final boolean byIdNamesQueue;
     private final String tableName;
@@ -386,8 +386,8 @@ final class QueueSql {
             case NEXT_PROCESS_AT, NEXT_PROCESS_AT_UNIQUE ->
                     until + " FROM " + t + " WHERE queue_name = ? AND next_process_at > now()";
             case QUEUE_ID, QUEUE_ID_COVERING, PRIMARY_KEY, PRIORITY_ID, PRIORITY_KEY -> until
-                    + " FROM (SELECT next_process_at FROM " + t + " WHERE queue_name = ? ORDER BY " + layout.claimOrder().orderBy() + " LIMIT " + NEXT_DUE_ROWS
-                    + ") head WHERE next_process_at > now()";
+                    + " FROM (SELECT next_process_at FROM " + t + " WHERE queue_name = ? ORDER BY "
+                    + layout.claimOrder().orderBy() + " LIMIT " + NEXT_DUE_ROWS + ") head WHERE next_process_at > now()";
         };
     }
 
