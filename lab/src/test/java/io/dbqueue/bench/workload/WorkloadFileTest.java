@@ -121,10 +121,11 @@ class WorkloadFileTest {
     void thePrioritiesProfileCyclesPrioritiesOnlyWhereALayoutHasThem(@TempDir Path dir) throws Exception {
         Workload w = WorkloadFile.profile("priorities");
         assertEquals(4, w.priorities());
-        assertEquals(List.of("dbq_seq", "dbq_seq_pk", "dbq_seq_priority"), w.layouts());
+        assertEquals(List.of("dbq_seq", "dbq_seq_pk", "dbq_seq_priority", "dbq_seq_priority_key"), w.layouts());
         Path fifoOnly = dir.resolve("fifo.yaml");
         Files.writeString(fifoOnly, "name: x\nlayouts: [dbq_seq]\npriorities: 2\n");
-        assertEquals("priorities needs a layout with priorities (dbq_seq_priority, dbq_seq_priority_key), was 2 with layouts [dbq_seq]",
+        assertEquals("priorities needs a layout with priorities (dbq_seq_priority, dbq_seq_priority_key), was 2 with"
+                        + " layouts [dbq_seq]",
                 assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(fifoOnly)).getMessage());
     }
 
