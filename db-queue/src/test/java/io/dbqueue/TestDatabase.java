@@ -43,11 +43,11 @@ public final class TestDatabase {
 
     /**
      * A fresh table of {@code layout}; the test is skipped, saying why, where the server is older than the layout
-     * needs ({@link Schema#minimumServerVersion}).
+     * needs ({@link Layout#minimumServerVersion}).
      */
     public static QueueTable freshTable(Layout layout) throws SQLException {
         Assumptions.assumeTrue(supports(layout), () -> layout.name() + " needs server_version_num "
-                + Schema.minimumServerVersion(layout) + " or later; this server has " + serverVersion());
+                + layout.minimumServerVersion() + " or later; this server has " + serverVersion());
         QueueTable table = QueueTable.of(layout);
         Schema.recreate(dataSource(), table);
         return table;
@@ -55,7 +55,7 @@ public final class TestDatabase {
 
     /** Whether the server is as new as {@code layout} needs. */
     public static boolean supports(Layout layout) {
-        return serverVersion() >= Schema.minimumServerVersion(layout);
+        return serverVersion() >= layout.minimumServerVersion();
     }
 
     /** The server's {@code server_version_num}. */

@@ -155,7 +155,7 @@ class PropertyBindingTest {
             Assumptions.abort("no PostgreSQL at " + OLDER_SERVER + ": " + e.getMessage());
             return;
         }
-        Assumptions.assumeTrue(version < 180_000, "the server at " + OLDER_SERVER + " is " + version + ", not before 18");
+        Assumptions.assumeTrue(version < Layout.DBQ_SEQ_PRIORITY_KEY.minimumServerVersion(), "the server at " + OLDER_SERVER + " is " + version + ", not before 18");
         runner().withPropertyValues("spring.datasource.url=" + OLDER_SERVER, "spring.datasource.username=postgres",
                 "spring.datasource.password=", "dbq.initialize-schema=always",
                 "dbq.queues.main.table=" + StarterTestSupport.uniqueTable(), "dbq.queues.main.layout=dbq_seq_priority_key")

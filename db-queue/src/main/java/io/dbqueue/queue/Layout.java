@@ -163,6 +163,14 @@ public record Layout(String name, String description, ClaimOrder claimOrder, boo
         return claimOrder == ClaimOrder.PRIORITY;
     }
 
+    /**
+     * The oldest PostgreSQL this layout is for, as {@code server_version_num} ({@link Schema} refuses older ones); 0:
+     * any. 18 for {@link ClaimIndex#PRIORITY_KEY}, whose key a statement by id reads by skip scan.
+     */
+    public int minimumServerVersion() {
+        return claimIndex == ClaimIndex.PRIORITY_KEY ? 180_000 : 0;
+    }
+
     /** The names of the presets with {@link #priorities()}, for messages that ask for one. */
     public static String priorityPresetNames() {
         return String.join(", ", PRESETS.stream().filter(Layout::priorities).map(Layout::name).toList());

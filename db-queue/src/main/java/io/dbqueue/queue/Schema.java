@@ -328,22 +328,20 @@ public final class Schema {
         execute(dataSource, table.layout(), dropAll(table) + ";\n" + ddl(table));
     }
 
-    /** The PostgreSQL version a layout needs, as {@code server_version_num}: 18 for a key that is read by skip scan. */
-    public static int minimumServerVersion(Layout layout) {
-        return layout.claimIndex() == Layout.ClaimIndex.PRIORITY_KEY ? 180_000 : 0;
-    }
-
     /**
      * Refuses a layout the server is too old for, with an {@link InvalidValueException} on {@code layout} (DDL run by
      * hand, as the lab does, calls this first): before PostgreSQL 18 a look-up by id in dbq_seq_priority_key's key
      * (a cancel, a unique enqueue) would read the queue's whole key, and a finish the rest of its tasks' level.
      */
     public static void requireServerFor(Connection c, Layout layout) throws SQLException {
-        int needed = minimumServerVersion(layout);
-        if (needed > 0 && serverVersion(c) < needed) {
+        if (layout.minimumServerVersion() == 0) {
+            return;
+        }
+        int version = serverVersion(c);
+        if (version < layout.minimumServerVersion()) {
             throw new InvalidValueException("layout", "needs PostgreSQL 18 or later, whose skip scan finds a task by id"
                     + " in the key (queue_name, priority DESC, id); before 18 use " + Layout.DBQ_SEQ_PRIORITY.name()
-                    + " (server_version_num " + serverVersion(c) + ")", layout.name());
+                    + " (server_version_num " + version + ")", layout.name());
         }
     }
 

@@ -83,8 +83,9 @@ class TablePreparerTest {
             Assumptions.abort("no PostgreSQL at 127.0.0.1:5432: " + e.getMessage());
             return;
         }
-        Assumptions.assumeTrue(version < 180_000, "the server at 127.0.0.1:5432 is " + version + ", not before 18");
         String table = "dbq_seq_priority_key";
+        Assumptions.assumeTrue(version < LabLayout.table(table).layout().minimumServerVersion(),
+                "the server at 127.0.0.1:5432 is " + version + ", not before 18");
         TablePreparer preparer = new TablePreparer(older, new PrintStream(new ByteArrayOutputStream()));
         InvalidValueException refused = assertThrows(InvalidValueException.class,
                 () -> preparer.prepare(LabLayout.table(table).queue("q"), 10, 100, 4, 2));
