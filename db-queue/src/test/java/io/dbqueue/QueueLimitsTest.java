@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -104,15 +105,24 @@ class QueueLimitsTest {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
+        // Batches wait (up to a bound) until the limit's places are all taken, so that the instances' claims
+        // overlap while they do: one more place taken than the limit allows is then seen, not left to timing.
+        CountDownLatch full = new CountDownLatch(1);
+        AtomicInteger unfilled = new AtomicInteger();
         BatchHandler work = batch -> {
-            most.accumulateAndGet(running.addAndGet(batch.tasks().size()), Math::max);
-            Thread.sleep(20); // the task's work: long enough for the instances' batches to overlap
+            if (most.accumulateAndGet(running.addAndGet(batch.tasks().size()), Math::max) >= limit) {
+                full.countDown();
+            }
+            if (!full.await(10, TimeUnit.SECONDS)) {
+                unfilled.incrementAndGet();
+            }
             running.addAndGet(-batch.tasks().size());
             done.addAndGet(batch.tasks().size());
         };
         try (Instances instances = new Instances(config, i -> work, executors)) {
             Await.until(Duration.ofSeconds(30), "every task handled", () -> done.get() == tasks);
         }
+        assertEquals(0, unfilled.get(), layout.name() + " " + mode + ": batches that waited in vain for the limit");
         assertEquals(limit, most.get(), layout.name() + " " + mode + ": most tasks running at once");
         assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + queue.table().inFlightTable()),
                 "places left in flight");
@@ -183,20 +193,28 @@ class QueueLimitsTest {
         Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
         Map<String, AtomicInteger> most = new ConcurrentHashMap<>();
         AtomicInteger done = new AtomicInteger();
-        // Keyless tasks wait (up to a bound) until more of them than the limit run at once, which they can only
-        // if the limit does not hold them: timing alone left them to overlap by chance on a slow server.
+        // A key's tasks wait (up to a bound) until the key has its limit's places running, and keyless tasks until
+        // more of them than the limit run at once, which they can only if the limit does not hold them: timing
+        // alone left batches to overlap by chance on a slow server.
+        Map<String, CountDownLatch> reached = new HashMap<>();
+        keys.forEach(key -> reached.put(key, new CountDownLatch(1)));
         CountDownLatch keylessOverlap = new CountDownLatch(1);
+        reached.put("", keylessOverlap);
+        AtomicInteger unfilled = new AtomicInteger();
         BatchHandler work = batch -> {
             List<String> batchKeys = batch.tasks().stream().map(t -> t.headers().getOrDefault(CUSTOMER, "")).toList();
             batchKeys.forEach(key -> most.computeIfAbsent(key, k -> new AtomicInteger()).accumulateAndGet(
                     running.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet(), Math::max));
-            if (most.getOrDefault("", new AtomicInteger()).get() > perKey) {
-                keylessOverlap.countDown();
+            for (String key : batchKeys) {
+                if (most.get(key).get() >= (key.isEmpty() ? perKey + 1 : perKey)) {
+                    reached.get(key).countDown();
+                }
             }
-            if (batchKeys.contains("")) {
-                keylessOverlap.await(10, TimeUnit.SECONDS);
+            for (String key : batchKeys) {
+                if (!reached.get(key).await(10, TimeUnit.SECONDS) && !key.isEmpty()) {
+                    unfilled.incrementAndGet();
+                }
             }
-            Thread.sleep(20); // the task's work: long enough for the instances' batches to overlap
             batchKeys.forEach(key -> running.get(key).decrementAndGet());
             done.addAndGet(batch.tasks().size());
         };
@@ -204,6 +222,7 @@ class QueueLimitsTest {
         try (Instances instances = new Instances(config, i -> work, false)) {
             Await.until(Duration.ofSeconds(30), "every task handled", () -> done.get() == tasks);
         }
+        assertEquals(0, unfilled.get(), layout.name() + ": batches that waited in vain for their key's limit");
         for (String key : keys) {
             assertEquals(perKey, most.get(key).get(), layout.name() + ": most tasks of key " + key + " running at once");
         }

@@ -210,7 +210,8 @@ class KafkaRelayTest {
     /**
      * A relay that hangs after Kafka acknowledged a batch (a process paused, a partition cut off from
      * its database): its lease runs out, a second relay of the group takes its partitions over and
-     * relays the batch again. The hung one, let go, has its commit refused.
+     * relays the batch again. The hung one, let go, has its commit refused: had it been taken, the group's
+     * offset would have gone back and the second relay would have sent those records again.
      */
     @Test
     void aRelayAbandonedAfterTheAcknowledgementIsReplacedByAnotherMemberOfItsGroup() throws Exception {
@@ -219,7 +220,7 @@ class KafkaRelayTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicReference<RecordBatch> cut = new AtomicReference<>();
         AtomicInteger batches = new AtomicInteger();
-        relay(batch -> {
+        KafkaRelay hung = relay(batch -> {
             if (batches.incrementAndGet() == 3) {
                 cut.set(batch);
                 acknowledged.countDown();
@@ -228,10 +229,24 @@ class KafkaRelayTest {
         });
         assertTrue(acknowledged.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "the third batch acknowledged");
 
-        relay(RelayListener.NONE);
-        Map<Integer, List<ConsumerRecord<String, String>>> read = TestKafka.readUntilComplete(topic, counts, TIMEOUT);
+        KafkaRelay replacement = relay(RelayListener.NONE);
+        assertRelayedOnceBut(TestKafka.readUntilComplete(topic, counts, TIMEOUT), counts, cut.get());
         release.countDown();
-        assertRelayedOnceBut(read, counts, cut.get());
+        assertTrue(hung.member().shutdown(TIMEOUT), "the hung relay's commit attempt ended");
+        awaitCommitted(counts);
+        assertTrue(replacement.member().shutdown(TIMEOUT), "the replacement stopped");
+        assertRelayedOnceBut(TestKafka.readUntilComplete(topic, counts, TIMEOUT), counts, cut.get());
+    }
+
+    /** Until the relays' group has committed every record of {@code counts}; fails after {@link #TIMEOUT}. */
+    private void awaitCommitted(Map<Integer, Long> counts) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (!LogAdmin.of(dataSource, topic).lag().stream().allMatch(lag -> lag.lag() == 0)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not all of " + counts + " committed: " + LogAdmin.of(dataSource, topic).lag());
+            }
+            Thread.sleep(20); // a poll of the group's committed offsets, bounded by the deadline
+        }
     }
 
     /** Each partition in order and complete, and only {@code replayed}'s records twice: they follow their first copy. */

@@ -24,8 +24,12 @@ class ProducerSettingsTest {
 
     @Test
     void theRequiredSettingsMayBeRepeatedInKafkasForms() {
-        ProducerSettings.of(Map.of("bootstrap.servers", "k:9092", "enable.idempotence", true, "acks", "ALL",
-                "value.serializer", StringSerializer.class));
+        Map<String, Object> settings = ProducerSettings.of(Map.of("bootstrap.servers", "k:9092",
+                "enable.idempotence", true, "acks", "ALL", "value.serializer", StringSerializer.class));
+        assertEquals("k:9092", settings.get("bootstrap.servers"));
+        assertEquals("true", settings.get("enable.idempotence"));
+        assertEquals("all", settings.get("acks"));
+        assertEquals(StringSerializer.class.getName(), settings.get("value.serializer"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -134,15 +135,20 @@ class WakeupSignalTest {
         signal.signalOneAt(now + TimeUnit.MILLISECONDS.toNanos(50));
         signal.signalOneAt(now + TimeUnit.MILLISECONDS.toNanos(50) + WakeupSignal.SAME_DUE_NANOS / 2);
         awaitAliveAtMost(1, first, second, third);
+        assertEquals(1, Arrays.stream(new Thread[]{first, second, third}).filter(Thread::isAlive).count(),
+                "two due times woke two workers");
         assertTrue(System.nanoTime() - now >= TimeUnit.MILLISECONDS.toNanos(100),
                 "the second worker woke at the later time, not for the time within a millisecond of the first");
         signal.signalAll();
     }
 
-    /** Until no more than {@code n} of {@code threads} are alive (or 30 s have passed). */
+    /** Until no more than {@code n} of {@code threads} are alive; fails after 30 s. */
     private static void awaitAliveAtMost(int n, Thread... threads) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (Arrays.stream(threads).filter(Thread::isAlive).count() > n && System.nanoTime() < deadline) {
+        while (Arrays.stream(threads).filter(Thread::isAlive).count() > n) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("more than " + n + " workers still waiting after 30 s");
+            }
             Thread.onSpinWait();
         }
     }
@@ -176,7 +182,6 @@ class WakeupSignalTest {
         return t;
     }
 
-    /** Until the thread is parked in its timed wait (or has finished). */
     /** A worker that has gone idle: waiting on {@code signal}, in the order of these calls. */
     private static Thread idleWorker(WakeupSignal signal) {
         Thread t = waiter(signal);
@@ -184,9 +189,13 @@ class WakeupSignalTest {
         return t;
     }
 
+    /** Until the thread is parked in its timed wait (or has finished); fails after 30 s. */
     private static void awaitWaiting(Thread t) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (t.isAlive() && t.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+        while (t.isAlive() && t.getState() != Thread.State.TIMED_WAITING) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(t.getName() + " not waiting after 30 s but " + t.getState());
+            }
             Thread.onSpinWait();
         }
     }

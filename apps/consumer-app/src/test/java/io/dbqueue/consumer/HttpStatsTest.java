@@ -55,10 +55,9 @@ class HttpStatsTest {
     void everyProcessedMessageIsReportedOnceInBatches() {
         List<Long> ids = ConsumerTestSupport.enqueue(dataSource, 42, 500);
 
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> ConsumerTestSupport.parse(json, RECEIVED).size() >= ids.size());
+        await().atMost(Duration.ofSeconds(30)).until(() -> statsOf(42).size() >= ids.size());
 
-        ConsumerTestSupport.assertTimings(ConsumerTestSupport.parse(json, RECEIVED), 42, ids);
+        ConsumerTestSupport.assertTimings(statsOf(42), 42, ids);
         // A report leaves as soon as a stat waits and no report is in flight, so how many depends on scheduling.
         assertThat(RECEIVED.size()).as("reports, not one per message").isLessThan(ids.size() / 2);
         assertThat(queues.monitor("messages").depth().tasks()).isZero();
@@ -71,8 +70,17 @@ class HttpStatsTest {
         DeadLetters dead = queues.deadLetters("messages");
 
         await().atMost(Duration.ofSeconds(30)).until(() -> dead.count() == 1);
+        // Stats are reported in the order they were handled, one report in flight at a time: once a message
+        // handled after the failure is reported, a report of the failed one would have come before it.
+        long after = ConsumerTestSupport.enqueue(dataSource, 43, 1).get(0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> statsOf(43).stream().anyMatch(stat -> stat.taskId() == after));
 
         assertThat(ConsumerTestSupport.parse(json, RECEIVED)).noneMatch(stat -> stat.taskId() == id);
+    }
+
+    /** The stats received so far of the run {@code testId}: the tests share the fake test-app. */
+    private List<Stat> statsOf(long testId) {
+        return ConsumerTestSupport.parse(json, RECEIVED).stream().filter(stat -> stat.testId() == testId).toList();
     }
 
     private static HttpServer fakeTestApp() {
