@@ -7,6 +7,8 @@ import jakarta.validation.constraints.Pattern;
 public record Message(
         @NotNull(message = "is missing")
         @Pattern(regexp = "[^\\x00]*", message = "contains a NUL character, which PostgreSQL text cannot store")
+        // a lone surrogate (JSON "\\ud800" without its pair) is no character: stored as UTF-8 it would become '?'
+        @Pattern(regexp = "\\P{Cs}*", message = "contains an unpaired UTF-16 surrogate, which is not a character")
         String message,
         @NotNull(message = "is missing")
         Long testId) {

@@ -6,6 +6,7 @@ import io.dbqueue.queue.IdempotencyKeyReusedException;
 import io.dbqueue.queue.QueueProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -23,7 +24,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
@@ -44,7 +44,6 @@ public class MessageController {
     static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
     /** Leaves room for the position suffix within the library's key limit. */
     static final int MAX_KEY_LENGTH = 200;
-    private static final Pattern VALID_KEY = Pattern.compile("[\\x21-\\x7E]{1," + MAX_KEY_LENGTH + "}");
 
     private final MessageParser parser;
     private final CoalescingProducer coalescing;
@@ -68,13 +67,12 @@ public class MessageController {
      * accepts no JSON is refused (406) before anything is stored, not after.
      */
     @PostMapping(value = "/", consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<?> enqueue(InputStream body, @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key)
-            throws IOException {
+    public ResponseEntity<?> enqueue(InputStream body, @RequestHeader HttpHeaders headers) throws IOException {
+        String key = idempotencyKey(headers);
         String payload = parser.payload(parser.message(read(body)));
         if (key != null) {
-            String checked = checkedKey(key);
             return stored(key, () -> {
-                QueueProducer.Enqueued enqueued = producer.enqueueOnce("one:" + checked, RequestFingerprint.of(payload),
+                QueueProducer.Enqueued enqueued = producer.enqueueOnce("one:" + key, RequestFingerprint.of(payload),
                         payload);
                 return answer(Map.of("id", enqueued.id()), !enqueued.stored());
             });
@@ -83,17 +81,15 @@ public class MessageController {
     }
 
     @PostMapping(value = "/batch", consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<?> enqueueBatch(InputStream body,
-                                          @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key)
-            throws IOException {
+    public ResponseEntity<?> enqueueBatch(InputStream body, @RequestHeader HttpHeaders headers) throws IOException {
+        String key = idempotencyKey(headers);
         List<String> payloads = parser.batch(read(body)).stream().map(parser::payload).toList();
         if (key == null) {
             return stored(null, () -> ResponseEntity.ok(Map.of("ids", producer.enqueueAll(payloads))));
         }
-        String requestKey = checkedKey(key);
         // The request's key names its messages by position: the same request sent again repeats them all.
         // Single and batch keys live apart, so that a POST / keyed "K#0" cannot stand for a batch's first message.
-        List<String> keys = IntStream.range(0, payloads.size()).mapToObj(i -> "batch:" + requestKey + "#" + i).toList();
+        List<String> keys = IntStream.range(0, payloads.size()).mapToObj(i -> "batch:" + key + "#" + i).toList();
         // Each message's key carries the whole batch's fingerprint: any other batch under the key is refused whole.
         List<String> fingerprints = Collections.nCopies(payloads.size(), RequestFingerprint.of(json.writeValueAsString(payloads)));
         return stored(key, () -> {
@@ -131,11 +127,34 @@ public class MessageController {
         }
     }
 
-    private static String checkedKey(String key) {
-        if (!VALID_KEY.matcher(key).matches()) {
-            throw new InvalidMessageException("header " + IDEMPOTENCY_KEY + " must be 1 to " + MAX_KEY_LENGTH
-                    + " visible ASCII characters, was " + key.length() + " characters"
-                    + (key.isEmpty() ? "" : " starting with '" + key.substring(0, Math.min(20, key.length())) + "'"));
+    /**
+     * The request's {@code Idempotency-Key}, checked, or null without one. Given twice it is refused, not joined: the
+     * servlet API would join the values with a comma, into a key a single header could also send.
+     */
+    private static String idempotencyKey(HttpHeaders headers) {
+        List<String> values = headers.getOrEmpty(IDEMPOTENCY_KEY);
+        if (values.isEmpty()) {
+            return null;
+        }
+        String rule = "header " + IDEMPOTENCY_KEY + " must be 1 to " + MAX_KEY_LENGTH + " visible ASCII characters";
+        if (values.size() > 1) {
+            throw new InvalidMessageException("header " + IDEMPOTENCY_KEY + " was sent " + values.size()
+                    + " times; send one key");
+        }
+        String key = values.get(0);
+        if (key.isEmpty()) {
+            throw new InvalidMessageException(rule + ", was empty");
+        }
+        for (int i = 0; i < key.length(); i++) { // not echoed: a non-ASCII byte arrives here mis-decoded
+            char c = key.charAt(i);
+            if (c < 0x21 || c > 0x7E) {
+                throw new InvalidMessageException(rule + "; character " + (i + 1) + " is "
+                        + (c > 0x7E ? "not ASCII" : c == ' ' ? "a space" : "a control character"));
+            }
+        }
+        if (key.length() > MAX_KEY_LENGTH) {
+            throw new InvalidMessageException(rule + ", was " + key.length() + " characters starting with '"
+                    + key.substring(0, 20) + "'");
         }
         return key;
     }
@@ -153,9 +172,11 @@ public class MessageController {
         return problem(HttpStatus.BAD_REQUEST, e.getMessage());
     }
 
+    /** The database's own message stays in the log: it names tables and the server's state, not the client's fault. */
     private static ResponseEntity<ProblemDetail> unavailable(RuntimeException error) {
         LOG.warn("message not stored: {}", error.toString());
-        return problem(HttpStatus.SERVICE_UNAVAILABLE, "message not stored: " + error.getMessage());
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "message not stored: the database could not take it now;"
+                + " retry later");
     }
 
     /**

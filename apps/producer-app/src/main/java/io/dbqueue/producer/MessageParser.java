@@ -4,6 +4,7 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -18,6 +19,8 @@ import java.util.Optional;
  */
 @Component
 public class MessageParser {
+
+    private static final List<String> FIELDS = List.of("message", "testId");
 
     private final ObjectMapper json;
     private final ProducerProperties properties;
@@ -60,7 +63,7 @@ public class MessageParser {
             throw new InvalidMessageException("request body is empty");
         }
         try {
-            return json.readTree(body);
+            return json.reader().with(StreamReadFeature.STRICT_DUPLICATE_DETECTION).readTree(body);
         } catch (JacksonException e) {
             throw new InvalidMessageException("malformed JSON: " + e.getOriginalMessage());
         }
@@ -70,6 +73,12 @@ public class MessageParser {
         if (!node.isObject()) {
             throw new InvalidMessageException(where(path) + "must be a JSON object {\"message\": string, \"testId\": integer}, was "
                     + kind(node));
+        }
+        // a field we would drop is refused: the stored message is what was sent, and a key's fingerprint covers it all
+        for (String name : node.propertyNames()) {
+            if (!FIELDS.contains(name)) {
+                throw new InvalidMessageException("field '" + path + name + "' is not a field of a message " + FIELDS);
+            }
         }
         JsonNode message = field(node, "message");
         if (message != null && !message.isString()) {

@@ -12,6 +12,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,11 @@ class ProducerAppTest {
                 "a batch must hold 1 to 5 messages, this one holds 6");
         assertBadRequest("/batch", "{\"message\":\"a\",\"testId\":1}", "body must be a JSON array");
         assertBadRequest("/", "{\"message\": \"nul\\u0000\", \"testId\": 1}", "NUL character");
+        assertBadRequest("/", "{\"message\": \"x\\ud800y\", \"testId\": 1}", "field 'message' contains an unpaired UTF-16");
+        assertBadRequest("/", "{\"message\": \"x\", \"testId\": 1, \"priority\": 2}",
+                "field 'priority' is not a field of a message [message, testId]");
+        assertBadRequest("/batch", "[{\"message\":\"a\",\"testId\":1,\"x\":null}]", "field '[0].x' is not a field");
+        assertBadRequest("/", "{\"message\": \"a\", \"message\": \"b\", \"testId\": 1}", "malformed JSON: Duplicate");
         assertThat(jdbc.sql("SELECT count(*) FROM producer_test").query(Long.class).single()).isZero();
     }
 
@@ -129,6 +135,12 @@ class ProducerAppTest {
             assertThat(answer.statusCode()).as(bad).isEqualTo(400);
             assertThat(json.readTree(answer.body()).get("detail").asString()).contains("header Idempotency-Key must be");
         }
+        String headers = "Content-Type: application/json\r\n";
+        String utf8AsSent = new String("ключ".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        assertProblem(http.raw("POST", "/", headers + "Idempotency-Key: " + utf8AsSent + "\r\n", message), 400,
+                "visible ASCII characters; character 1 is not ASCII");
+        assertProblem(http.raw("POST", "/batch", headers + "Idempotency-Key: d1\r\nIdempotency-Key: d2\r\n",
+                "[" + message + "]"), 400, "header Idempotency-Key was sent 2 times");
         assertThat(jdbc.sql("SELECT count(*) FROM producer_test").query(Long.class).single()).isEqualTo(3);
     }
 
