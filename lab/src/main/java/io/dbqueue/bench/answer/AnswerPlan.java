@@ -41,7 +41,7 @@ public record AnswerPlan(String name, List<AnswerShape> shapes, int repeat, Dura
     private static final List<AnswerSystem> WORK_QUEUES = List.of(QUEUE_AT_LEAST_ONCE, QUEUE_EXACTLY_ONCE,
             RABBITMQ_CLASSIC, RABBITMQ_QUORUM, NATS_JETSTREAM);
 
-    /** The whole answer: about 35 minutes on 2 cores. */
+    /** The whole answer: about 45 minutes on 2 cores. */
     public static AnswerPlan full() {
         List<Integer> batched = List.of(1_000, 2_000, 5_000, 10_000, 20_000, 40_000, 80_000);
         List<Integer> single = List.of(250, 500, 1_000, 2_000, 4_000, 8_000);

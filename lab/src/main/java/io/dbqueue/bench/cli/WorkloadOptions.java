@@ -12,6 +12,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +28,8 @@ final class WorkloadOptions {
                     + " pubsub-soak (30 min with retention), study-queue (the log study's queue variant beside the library),"
                     + " clients (enqueuers x dequeuers: 1..3 producers x 1..3 consumers), priorities (priority claim vs FIFO),"
                     + " priorities-drain (the claim alone: consumers drain a backlog on 4 priorities vs FIFO),"
-                    + " history (the library with and without a history of finished tasks)."
+                    + " history (the library with and without a history of finished tasks),"
+                    + " headers (the tasks' headers column, unused, against a table without it)."
                     + " Default: ${DEFAULT-VALUE}.")
     String profile;
 
@@ -41,7 +44,8 @@ final class WorkloadOptions {
     List<Integer> batchSizes;
 
     @Option(names = "--drivers", split = ",", paramLabel = "DRIVER", converter = DriverNames.class,
-            description = "direct, pgbench, pgbench-minimal, raw-sql, stack, rabbitmq, rabbitmq-quorum, nats, log, kafka, kafka-fsync, log-relay")
+            completionCandidates = DriverNames.class,
+            description = "${COMPLETION-CANDIDATES} (sharded-N with --shards N)")
     List<DriverName> drivers;
 
     @Option(names = "--repeat", paramLabel = "N", description = "Repetitions of each cell.")
@@ -190,8 +194,13 @@ final class WorkloadOptions {
         return map;
     }
 
-    /** Reads a driver's name, naming the known ones when it is none. */
-    static final class DriverNames implements ITypeConverter<DriverName> {
+    /** Reads a driver's name, naming the known ones when it is none; lists them for the help. */
+    static final class DriverNames implements ITypeConverter<DriverName>, Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(DriverName.values()).map(DriverName::toString).iterator();
+        }
+
         @Override
         public DriverName convert(String value) {
             try {
