@@ -1,6 +1,7 @@
 package io.dbqueue.producer;
 
 import io.dbqueue.common.CommitOutcomeUnknownException;
+import io.dbqueue.problems.Problems;
 import io.dbqueue.queue.CoalescingProducer;
 import io.dbqueue.queue.IdempotencyKeyReusedException;
 import io.dbqueue.queue.QueueProducer;
@@ -115,11 +116,11 @@ public class MessageController {
         try {
             return write.get();
         } catch (IdempotencyKeyReusedException e) {
-            return problem(HttpStatus.UNPROCESSABLE_CONTENT, "header " + IDEMPOTENCY_KEY + " '" + key
+            return Problems.answer(HttpStatus.UNPROCESSABLE_CONTENT, "header " + IDEMPOTENCY_KEY + " '" + key
                     + "' was already used for a different request body; nothing stored. Send a new request with a new key");
         } catch (CommitOutcomeUnknownException e) {
             LOG.warn("message outcome unknown: {}", e.toString());
-            return problem(HttpStatus.SERVICE_UNAVAILABLE, "message outcome unknown: the database connection was lost"
+            return Problems.answer(HttpStatus.SERVICE_UNAVAILABLE, "message outcome unknown: the database connection was lost"
                     + " while committing, so it may or may not have been stored. Retry with the same " + IDEMPOTENCY_KEY
                     + (key == null ? " (this request had none: without one, a retry may store it twice)" : " '" + key + "'"));
         } catch (RuntimeException e) {
@@ -169,22 +170,13 @@ public class MessageController {
 
     @ExceptionHandler(InvalidMessageException.class)
     ResponseEntity<ProblemDetail> badRequest(InvalidMessageException e) {
-        return problem(HttpStatus.BAD_REQUEST, e.getMessage());
+        return Problems.answer(HttpStatus.BAD_REQUEST, e.getMessage());
     }
 
     /** The database's own message stays in the log: it names tables and the server's state, not the client's fault. */
     private static ResponseEntity<ProblemDetail> unavailable(RuntimeException error) {
         LOG.warn("message not stored: {}", error.toString());
-        return problem(HttpStatus.SERVICE_UNAVAILABLE, "message not stored: the database could not take it now;"
+        return Problems.answer(HttpStatus.SERVICE_UNAVAILABLE, "message not stored: the database could not take it now;"
                 + " retry later");
-    }
-
-    /**
-     * An RFC 9457 problem detail whose {@code detail} says precisely what was wrong. Its content type is
-     * set, not negotiated: the mappings produce only application/json, which would otherwise be chosen.
-     */
-    static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(ProblemDetail.forStatusAndDetail(status, detail));
     }
 }

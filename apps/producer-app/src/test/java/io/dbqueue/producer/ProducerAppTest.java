@@ -159,6 +159,7 @@ class ProducerAppTest {
         assertProblem(http.raw("POST", "/", "Content-Type: text/plain\r\n", message), 415, "'text/plain' is not supported");
         assertProblem(http.raw("POST", "/", json + "Accept: text/html\r\n", message), 406, "Acceptable representations");
         assertProblem(http.raw("GET", "/error", "", ""), 404, "no such resource: /error");
+        assertProblem(http.raw("GET", "/actuator/health/nope", "", ""), 404, "\"status\":404");
         assertThat(jdbc.sql("SELECT count(*) FROM producer_test").query(Long.class).single()).isZero();
     }
 

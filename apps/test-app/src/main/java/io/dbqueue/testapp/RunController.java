@@ -1,8 +1,11 @@
 package io.dbqueue.testapp;
 
+import io.dbqueue.problems.Problems;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -12,7 +15,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
-import org.springframework.http.converter.HttpMessageNotReadableException;
+import tools.jackson.core.JacksonException;
 
 import java.util.List;
 import java.util.Map;
@@ -30,7 +33,11 @@ public class RunController {
     }
 
     @PostMapping("/")
-    public Map<String, Long> start(@RequestParam long testDataCount) {
+    public Map<String, Long> start(@RequestParam long testDataCount, HttpServletRequest request) {
+        int given = request.getParameterValues("testDataCount").length;
+        if (given > 1) { // Spring would take the first and ignore the rest
+            throw new IllegalArgumentException("testDataCount was given " + given + " times; give it once");
+        }
         if (testDataCount < 1 || testDataCount > MAX_TEST_DATA_COUNT) {
             throw new IllegalArgumentException("testDataCount must be between 1 and " + MAX_TEST_DATA_COUNT
                     + ", was " + testDataCount);
@@ -46,7 +53,7 @@ public class RunController {
     @GetMapping("/{id}")
     public ResponseEntity<?> find(@PathVariable long id) {
         return runs.find(id).<ResponseEntity<?>>map(ResponseEntity::ok)
-                .orElseGet(() -> problem(HttpStatus.NOT_FOUND, "no run " + id));
+                .orElseGet(() -> Problems.answer(HttpStatus.NOT_FOUND, "no run " + id));
     }
 
     /** Statistics from consumers that report over HTTP: a JSON array of {@link Stat}. */
@@ -58,17 +65,28 @@ public class RunController {
 
     @ExceptionHandler(RunInProgressException.class)
     ResponseEntity<ProblemDetail> conflict(RunInProgressException e) {
-        return problem(HttpStatus.CONFLICT, e.getMessage());
+        return Problems.answer(HttpStatus.CONFLICT, e.getMessage());
     }
 
     @ExceptionHandler({IllegalArgumentException.class, MissingServletRequestParameterException.class,
-            MethodArgumentTypeMismatchException.class, HttpMessageNotReadableException.class})
+            MethodArgumentTypeMismatchException.class})
     ResponseEntity<ProblemDetail> badRequest(Exception e) {
-        return problem(HttpStatus.BAD_REQUEST, e.getMessage());
+        return Problems.answer(HttpStatus.BAD_REQUEST, e.getMessage());
     }
 
-    /** An RFC 9457 problem detail whose {@code detail} says precisely what was wrong. */
-    private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
-        return ResponseEntity.of(ProblemDetail.forStatusAndDetail(status, detail)).build();
+    /** A body that does not bind, named by the field where it failed ({@code [0].testId}), when Jackson knows it. */
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof JacksonException json && !json.getPath().isEmpty()) {
+                StringBuilder field = new StringBuilder();
+                for (JacksonException.Reference step : json.getPath()) {
+                    field.append(step.getPropertyName() != null ? (field.isEmpty() ? "" : ".") + step.getPropertyName()
+                            : "[" + step.getIndex() + "]");
+                }
+                return Problems.answer(HttpStatus.BAD_REQUEST, "field '" + field + "': " + json.getOriginalMessage());
+            }
+        }
+        return Problems.answer(HttpStatus.BAD_REQUEST, e.getMessage());
     }
 }

@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -131,7 +132,29 @@ class TestAppTest {
             assertThat(response.statusCode()).as(query).isEqualTo(400);
             assertThat(json.readTree(response.body()).get("detail").asString()).as(query).contains("testDataCount");
         }
+        HttpResponse<String> twice = post("/?testDataCount=1&testDataCount=2");
+        assertThat(twice.statusCode()).isEqualTo(400);
+        assertThat(json.readTree(twice.body()).get("detail").asString()).contains("testDataCount was given 2 times");
         assertThat(get("/999999").statusCode()).isEqualTo(404);
+    }
+
+    /** A statistic is stored as sent or refused naming its field: no 1.9 taken as 1, no "7" as 7, nothing ignored. */
+    @Test
+    void statisticsThatDoNotBindAsSentAreRefusedByField() throws Exception {
+        String times = "\"enqueuedAtMicros\":1,\"claimedAtMicros\":2,\"completedAtMicros\":3";
+        Map<String, String> problems = Map.of(
+                "[{\"testId\":7,\"taskId\":1.9," + times + "}]", "field '[0].taskId'",
+                "[{\"testId\":\"7\",\"taskId\":1," + times + "}]", "field '[0].testId'",
+                "[{\"testId\":7,\"taskId\":1,\"extra\":0," + times + "}]", "field '[0].extra'",
+                "[{\"testId\":7," + times + "}]", "field '[0]");
+        for (Map.Entry<String, String> problem : problems.entrySet()) {
+            HttpResponse<String> answer = post("/stats", problem.getKey());
+            assertThat(answer.statusCode()).as(problem.getKey()).isEqualTo(400);
+            assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(json.readTree(answer.body()).get("detail").asString()).as(problem.getKey())
+                    .contains(problem.getValue());
+        }
     }
 
     private long startRun(int count) throws Exception {

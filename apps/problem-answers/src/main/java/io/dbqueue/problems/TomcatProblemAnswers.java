@@ -1,4 +1,4 @@
-package io.dbqueue.producer;
+package io.dbqueue.problems;
 
 import org.apache.catalina.Container;
 import org.apache.catalina.Valve;
@@ -7,14 +7,12 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.core.Ordered;
-import org.springframework.stereotype.Component;
 
 /**
  * Makes Tomcat report its own errors with {@link ProblemErrorReportValve}. Ordered last, so that the
  * plain ErrorReportValve Spring Boot's customizer adds to the host is there to be replaced.
  */
-@Component
-class ErrorAnswers implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+final class TomcatProblemAnswers implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
 
     @Override
     public void customize(TomcatServletWebServerFactory factory) {

@@ -1,4 +1,4 @@
-package io.dbqueue.producer;
+package io.dbqueue.problems;
 
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
@@ -22,11 +22,11 @@ class ProblemErrorController implements ErrorController {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         HttpStatus status = code instanceof Integer value ? HttpStatus.resolve(value) : null;
         if (status == null) { // asked for directly, not forwarded with an error
-            return MessageController.problem(HttpStatus.NOT_FOUND, "no such resource: " + request.getRequestURI());
+            return Problems.answer(HttpStatus.NOT_FOUND, "no such resource: " + request.getRequestURI());
         }
         Object message = request.getAttribute(RequestDispatcher.ERROR_MESSAGE);
         String detail = status.is4xxClientError() && message instanceof String text && !text.isBlank()
                 ? text : status.getReasonPhrase();
-        return MessageController.problem(status, detail);
+        return Problems.answer(status, detail);
     }
 }

@@ -1,4 +1,4 @@
-package io.dbqueue.producer;
+package io.dbqueue.problems;
 
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Tomcat's report of the errors it answers itself, before the application sees the request (a
- * malformed or oversized request line or header, a path with dot segments or bad escapes): an RFC
- * 9457 problem detail, as every other error answer of the service, instead of Tomcat's HTML page.
+ * malformed or oversized request line or header, a path with dot segments or bad escapes), and of error
+ * statuses answered without a body: an RFC 9457 problem detail, as every other error answer of the
+ * service, instead of Tomcat's HTML page or nothing.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
 
@@ -27,8 +28,9 @@ public class ProblemErrorReportValve extends ErrorReportValve {
     @Override
     protected void report(Request request, Response response, Throwable throwable) {
         int status = response.getStatus();
-        // As Tomcat's own report: nothing for a success, after content, or for an error reported already.
-        if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
+        // As Tomcat's own report: nothing for a success, after content, or for an error reported already. Unlike it,
+        // an error status set without sendError and without a body (an actuator endpoint's bare 404) gets one too.
+        if (status < 400 || response.getContentWritten() > 0 || response.isError() && !response.setErrorReported()) {
             return;
         }
         AtomicBoolean ioAllowed = new AtomicBoolean(false);
