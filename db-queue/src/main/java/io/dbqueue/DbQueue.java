@@ -84,6 +84,7 @@ public final class DbQueue implements AutoCloseable {
     private final List<QueueWorkers> workers = new ArrayList<>(); // guarded by this
     private final List<GroupConsumer> members = new ArrayList<>(); // guarded by this
     private final List<AutoCloseable> producers = new ArrayList<>(); // guarded by this: those that hold a thread
+    private final Map<String, TopicProducer> topicProducers = new HashMap<>(); // guarded by this
     private ChannelListener channels; // guarded by this; null until a consumer wants wakeups
     private QueueWakeups queueWakeups; // guarded by this
     private LogWakeups logWakeups; // guarded by this
@@ -159,17 +160,24 @@ public final class DbQueue implements AutoCloseable {
         return producer;
     }
 
-    /** A producer of the topic as created, waking the topic's idle readers. Closed with the door. */
+    /**
+     * The producer of the topic as created, waking the topic's idle readers: one per topic, the same for every call,
+     * so that a call per send costs no threads. Closed with the door.
+     */
     public synchronized TopicProducer topicProducer(String topicName) {
         open();
-        TopicProducer producer = TopicProducer.withWakeups(dataSource, topicName, topicNotifyInterval, transactions);
-        producers.add(producer);
+        TopicProducer producer = topicProducers.get(topicName);
+        if (producer == null) {
+            producer = TopicProducer.withWakeups(dataSource, topicName, topicNotifyInterval, transactions);
+            topicProducers.put(topicName, producer);
+            producers.add(producer);
+        }
         return producer;
     }
 
     /** Starts workers consuming {@code config}'s queue with {@code handler}, on {@link QueueWorkers#threads}. */
     public QueueWorkers consume(QueueConfig config, BatchHandler handler) {
-        return consume(config, handler, QueueWorkers.threads(config.location()));
+        return consume(config, handler, QueueWorkers.threads(Objects.requireNonNull(config, "config").location()));
     }
 
     /** As {@link #consume(QueueConfig, BatchHandler)}, on threads from {@code threads}. */
@@ -181,7 +189,8 @@ public final class DbQueue implements AutoCloseable {
 
     /** Starts workers taking the queues of {@code group} in turn ({@link QueueWorkers#startGroup}). */
     public QueueWorkers consumeGroup(QueueConfig config, QueueGroup group, BatchHandler handler) {
-        return consumeGroup(config, group, handler, QueueWorkers.threads(config.location()));
+        return consumeGroup(config, group, handler,
+                QueueWorkers.threads(Objects.requireNonNull(config, "config").location()));
     }
 
     /** As {@link #consumeGroup(QueueConfig, QueueGroup, BatchHandler)}, on threads from {@code threads}. */

@@ -111,6 +111,9 @@ class BadArgumentsTest {
         if (spec.equals("@nul")) {
             return "before\0after";
         }
+        if (spec.equals("@surrogate")) {
+            return "before\uD800after";
+        }
         if (spec.startsWith("@repeat:")) {
             String[] parts = spec.split(":", 3);
             return parts[2].repeat(Integer.parseInt(parts[1]));

@@ -12,6 +12,7 @@ import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Task;
+import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.queue.Wakeup;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,56 @@ class DbQueueTest {
     /** An idle worker with this poll would not look at the table again within the test. */
     private static final PollSettings RARE_POLL = PollSettings.DEFAULT.withTimeouts(Duration.ZERO,
             Duration.ofMinutes(10), Duration.ofSeconds(1));
+
+    /**
+     * Handlers that ignore the interrupt hold close() for the shutdown timeout and one interrupt grace between all
+     * consumers, not a grace per consumer; a queue that was idle is stopped at once, not interrupted.
+     */
+    @Test
+    void closeWaitsTheTimeoutAndOneGraceForHandlersThatIgnoreTheInterrupt() throws Exception {
+        QueueLocation stuck = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("stuck");
+        QueueLocation alsoStuck = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("also_stuck");
+        QueueLocation idle = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("idle");
+        CountDownLatch running = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        Duration timeout = Duration.ofMillis(500);
+        DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).shutdownTimeout(timeout).build();
+        List<QueueWorkers> workers;
+        try {
+            BatchHandlerIgnoringInterrupts handler = new BatchHandlerIgnoringInterrupts(running, release);
+            workers = List.of(dbq.consume(QueueConfig.of(stuck).withThreads(1), handler::handle),
+                    dbq.consume(QueueConfig.of(alsoStuck).withThreads(1), handler::handle),
+                    dbq.consume(QueueConfig.of(idle).withPoll(RARE_POLL).withThreads(1), batch -> { }));
+            dbq.producer(stuck).enqueue("hangs");
+            dbq.producer(alsoStuck).enqueue("hangs too");
+            assertTrue(running.await(30, TimeUnit.SECONDS), "both handlers running");
+            long start = System.nanoTime();
+            dbq.close();
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            Duration bound = timeout.plus(QueueWorkers.INTERRUPT_GRACE);
+            assertTrue(took.compareTo(bound.plusSeconds(3)) < 0, "close took " + took + "; one grace is " + bound);
+            assertFalse(workers.get(2).isRunning(), "the idle queue's worker stopped");
+        } finally {
+            release.countDown();
+            dbq.close();
+        }
+    }
+
+    /** A handler that signals it runs, then waits for {@code release}, swallowing interrupts. */
+    private record BatchHandlerIgnoringInterrupts(CountDownLatch running, CountDownLatch release) {
+        void handle(TaskBatch batch) {
+            running.countDown();
+            while (true) {
+                try {
+                    if (release.await(60, TimeUnit.SECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException ignored) {
+                    // the kind of handler this test is about
+                }
+            }
+        }
+    }
 
     @Test
     void aConsumerStartedAfterTheListeningBeganIsWokenToo() throws Exception {

@@ -63,7 +63,8 @@ class InvalidValuesTest {
 
     private static final String POSITIVE = "must be positive";
     private static final String NOT_NEGATIVE = "must be zero or positive";
-    private static final String TABLE_NAME = "must be a table name of 1 to 50 characters from a-z, 0-9 and _,"
+    private static final String LONGEST = "must be at most 100 years (36525 days)";
+    private static final String TABLE_NAME = "must be a table name of 1 to 48 characters from a-z, 0-9 and _,"
             + " not starting with a digit";
     private static final String TOPIC_NAME = "must be a topic name of 1 to 40 characters from a-z, 0-9 and _,"
             + " not starting with a digit";
@@ -77,6 +78,18 @@ class InvalidValuesTest {
         GroupConfig logGroup = GroupConfig.of("events", "g");
         return List.of(
                 new Case("QueueConfig", () -> CONFIG.withThreads(0), "threads", "must be between 1 and 1000", 0),
+                new Case("QueueConfig", () -> CONFIG.withLeaseTimeout(Duration.ofSeconds(Long.MAX_VALUE)), "leaseTimeout",
+                        LONGEST, Duration.ofSeconds(Long.MAX_VALUE)),
+                new Case("GroupConfig", () -> logGroup.withLease(Duration.ofDays(36_526)), "lease", LONGEST,
+                        Duration.ofDays(36_526)),
+                new Case("RetryPolicy", () -> RetryPolicy.DEFAULT.withMaxDelay(Duration.ofDays(36_526)), "maxDelay",
+                        LONGEST, Duration.ofDays(36_526)),
+                new Case("Trigger.Interval", () -> Trigger.every(Duration.ofDays(36_526)), "interval", LONGEST,
+                        Duration.ofDays(36_526)),
+                new Case("Topic", () -> new Topic("events", 1, Long.MAX_VALUE), "segmentSize",
+                        "must be 1000 to 1000000000000 offsets", Long.MAX_VALUE),
+                new Case("QueueTable", () -> new QueueTable("user", seq), "name",
+                        "must be a table name other than a reserved SQL key word", "user"),
                 new Case("QueueConfig", () -> CONFIG.withThreads(1001), "threads", "must be between 1 and 1000", 1001),
                 new Case("QueueConfig", () -> CONFIG.withLeaseTimeout(Duration.ZERO), "leaseTimeout", POSITIVE,
                         Duration.ZERO),
@@ -177,7 +190,7 @@ class InvalidValuesTest {
                         "interval", POSITIVE, Duration.ZERO),
                 new Case("Topic", () -> Topic.of(BAD_NAME, 1), "name", TOPIC_NAME, BAD_NAME),
                 new Case("Topic", () -> Topic.of("events", 0), "partitions", "must be 1 to 1024", 0),
-                new Case("Topic", () -> new Topic("events", 1, 999), "segmentSize", "must be at least 1000 offsets",
+                new Case("Topic", () -> new Topic("events", 1, 999), "segmentSize", "must be 1000 to 1000000000000 offsets",
                         999L),
                 new Case("RetentionPolicy", () -> new RetentionPolicy(Duration.ZERO, 0, false), "maxAge",
                         "must be positive or null", Duration.ZERO),
@@ -194,7 +207,7 @@ class InvalidValuesTest {
                 new Case("Schedule", () -> Schedule.every("a b", QUEUE, Duration.ofSeconds(1)), "name",
                         "must be a schedule name of 1 to 128 characters from A-Z, a-z, 0-9 and _ . : -", "a b"),
                 new Case("Schedule", () -> Schedule.every("s", QUEUE, Duration.ofSeconds(1)).withPayload(null),
-                        "payload", "must be text without NUL characters", null),
+                        "payload", "must be text without NUL characters or unpaired surrogates", null),
                 new Case("Trigger.Interval", () -> Trigger.every(Duration.ofNanos(10)), "interval",
                         "must be whole milliseconds", Duration.ofNanos(10)),
                 new Case("Trigger.Interval", () -> Trigger.every(NEGATIVE), "interval", POSITIVE, NEGATIVE),

@@ -1,5 +1,6 @@
 package io.dbqueue.common;
 
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -14,11 +15,27 @@ import java.util.regex.Pattern;
  */
 public final class Identifiers {
 
-    /** Leaves room for the {@code _p<n>} partition and {@code _dead} suffixes within 63 bytes. */
-    public static final int MAX_TABLE_NAME_LENGTH = 50;
+    /** Leaves room for the longest suffix of a table's own tables and indexes, {@code _dead_queue_idx}, within 63 bytes. */
+    public static final int MAX_TABLE_NAME_LENGTH = 48;
     public static final int MAX_QUEUE_NAME_LENGTH = 128;
     /** Leaves room for the {@code _p<partition>_s<segment>} suffix of a log segment's table within 63 bytes. */
     public static final int MAX_TOPIC_NAME_LENGTH = 40;
+
+    /**
+     * PostgreSQL's reserved key words, those that cannot name a table unquoted ("reserved" and "reserved (can be
+     * function or type)" in the key words appendix of its manual).
+     */
+    private static final Set<String> RESERVED = Set.of("all", "analyse", "analyze", "and", "any", "array", "as", "asc",
+            "asymmetric", "authorization", "binary", "both", "case", "cast", "check", "collate", "collation", "column",
+            "concurrently", "constraint", "create", "cross", "current_catalog", "current_date", "current_role",
+            "current_schema", "current_time", "current_timestamp", "current_user", "default", "deferrable", "desc",
+            "distinct", "do", "else", "end", "except", "false", "fetch", "for", "foreign", "freeze", "from", "full",
+            "grant", "group", "having", "ilike", "in", "initially", "inner", "intersect", "into", "is", "isnull", "join",
+            "lateral", "leading", "left", "like", "limit", "localtime", "localtimestamp", "natural", "not", "notnull",
+            "null", "offset", "on", "only", "or", "order", "outer", "overlaps", "placing", "primary", "references",
+            "returning", "right", "select", "session_user", "similar", "some", "symmetric", "system_user", "table",
+            "tablesample", "then", "to", "trailing", "true", "union", "unique", "user", "using", "variadic", "verbose",
+            "when", "where", "window", "with");
 
     private static final Kind TABLE = Kind.identifier("table name", MAX_TABLE_NAME_LENGTH);
     private static final Kind TOPIC = Kind.identifier("topic name", MAX_TOPIC_NAME_LENGTH);
@@ -78,16 +95,22 @@ public final class Identifiers {
      * One kind of name: what it is called, the pattern and length it must fit, what to use instead,
      * and how a name that does not fit is described.
      */
-    private record Kind(String what, Pattern pattern, int maxLength, String use, String invalid) {
+    private record Kind(String what, Pattern pattern, int maxLength, String use, String invalid, boolean inSql) {
 
+        /** A name spliced into SQL text, unquoted. */
         static Kind identifier(String what, int maxLength) {
             return new Kind(what, Pattern.compile("[a-z_][a-z0-9_]*"), maxLength, "1 to " + maxLength
-                    + " characters from a-z, 0-9 and _, not starting with a digit", "is not a valid identifier");
+                    + " characters from a-z, 0-9 and _, not starting with a digit", "is not a valid identifier", true);
         }
 
+        /** A name that is only ever a bound value. */
         static Kind label(String what) {
             return new Kind(what, Pattern.compile("[A-Za-z0-9_.:-]+"), MAX_QUEUE_NAME_LENGTH, "1 to "
-                    + MAX_QUEUE_NAME_LENGTH + " characters from A-Z, a-z, 0-9 and _ . : -", "is not valid");
+                    + MAX_QUEUE_NAME_LENGTH + " characters from A-Z, a-z, 0-9 and _ . : -", "is not valid", false);
+        }
+
+        boolean reserved(String name) {
+            return inSql && RESERVED.contains(name);
         }
 
         boolean fits(String name) {
@@ -98,6 +121,9 @@ public final class Identifiers {
             if (!fits(name)) {
                 throw new InvalidValueException(field, "must be a " + what + " of " + use, name);
             }
+            if (reserved(name)) {
+                throw new InvalidValueException(field, "must be a " + what + " other than a reserved SQL key word", name);
+            }
             return name;
         }
 
@@ -107,6 +133,9 @@ public final class Identifiers {
             }
             if (!fits(name)) {
                 throw new IllegalArgumentException(what + " '" + name + "' " + invalid + ": use " + use);
+            }
+            if (reserved(name)) {
+                throw new IllegalArgumentException(what + " '" + name + "' is a reserved SQL key word: use another");
             }
             return name;
         }

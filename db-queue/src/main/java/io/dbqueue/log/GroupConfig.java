@@ -35,16 +35,26 @@ public record GroupConfig(String topic, String group, DeliveryMode mode, int bat
         if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
             throw new InvalidValueException("batchSize", "must be 1 to " + MAX_BATCH_SIZE, batchSize);
         }
-        if (lease == null || lease.toMillis() < 300) {
+        if (lease == null || lease.compareTo(Duration.ofMillis(300)) < 0) {
             throw new InvalidValueException("lease", "must be at least 300 ms", lease);
         }
+        Checks.atMostLongest("lease", lease);
         Checks.positive("pollInterval", pollInterval);
     }
 
     /** At least once, batches of 200, a 10 s lease, polling every 100 ms, from the earliest offset. */
     public static GroupConfig of(String topic, String group) {
         return new GroupConfig(topic, group, DeliveryMode.AT_LEAST_ONCE, 200, Duration.ofSeconds(10),
-                Duration.ofMillis(100), StartFrom.EARLIEST, group + "-" + UUID.randomUUID());
+                Duration.ofMillis(100), StartFrom.EARLIEST, generatedMemberId(group));
+    }
+
+    /** The group's name, shortened to leave room, and a random UUID: unique, and named after the group. */
+    private static String generatedMemberId(String group) {
+        if (group == null) {
+            return null; // refused as the group's
+        }
+        String suffix = "-" + UUID.randomUUID();
+        return group.substring(0, Math.min(group.length(), Identifiers.MAX_QUEUE_NAME_LENGTH - suffix.length())) + suffix;
     }
 
     public GroupConfig withMode(DeliveryMode mode) {

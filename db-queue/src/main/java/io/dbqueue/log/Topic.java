@@ -11,14 +11,17 @@ public record Topic(String name, int partitions, long segmentSize) {
 
     public static final int MAX_PARTITIONS = 1024;
     public static final long DEFAULT_SEGMENT_SIZE = 100_000;
+    /** Far beyond any useful segment, and far from the end of a bigint range of offsets. */
+    public static final long MAX_SEGMENT_SIZE = 1_000_000_000_000L;
 
     public Topic {
         Identifiers.topicName("name", name);
         if (partitions < 1 || partitions > MAX_PARTITIONS) {
             throw new InvalidValueException("partitions", "must be 1 to " + MAX_PARTITIONS, partitions);
         }
-        if (segmentSize < 1_000) {
-            throw new InvalidValueException("segmentSize", "must be at least 1000 offsets", segmentSize);
+        if (segmentSize < 1_000 || segmentSize > MAX_SEGMENT_SIZE) {
+            throw new InvalidValueException("segmentSize", "must be 1000 to " + MAX_SEGMENT_SIZE + " offsets",
+                    segmentSize);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dbqueue.log;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
@@ -37,6 +38,7 @@ public final class TopicProducer implements AutoCloseable {
     private final CoalescingNotifier notifier; // null: readers find new messages when they poll
     private final SegmentsAhead segments;
     private final Transactions transactions;
+    private volatile boolean closed;
 
     private TopicProducer(DataSource dataSource, Topic topic, Duration notifyInterval, Transactions transactions) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -78,6 +80,7 @@ public final class TopicProducer implements AutoCloseable {
      * its own to one partition is one statement in autocommit, one round trip.
      */
     public List<LogPosition> sendAll(List<LogMessage> messages) {
+        checkOpen();
         String what = "append to " + topic.name();
         return Jdbc.joinedOr(transactions, dataSource, what, c -> sendAll(c, messages), () -> sendOwn(what, messages));
     }
@@ -113,6 +116,8 @@ public final class TopicProducer implements AutoCloseable {
      * created but the caller's transaction is aborted: the exception says so; retry the transaction.
      */
     public List<LogPosition> sendAll(Connection connection, List<LogMessage> messages) {
+        checkOpen();
+        Objects.requireNonNull(connection, "connection");
         Map<Integer, List<Integer>> byPartition = byPartition(messages);
         try {
             List<LogPosition> positions = append(connection, messages, byPartition);
@@ -161,6 +166,12 @@ public final class TopicProducer implements AutoCloseable {
             if (m == null || m.payload() == null) {
                 throw new IllegalArgumentException("append to " + topic.name() + ": message " + i
                         + (m == null ? " is null" : " has a null payload"));
+            }
+            String payload = Checks.unstorable(m.payload());
+            String key = m.key() == null ? null : Checks.unstorable(m.key());
+            if (payload != null || key != null) {
+                throw new IllegalArgumentException("append to " + topic.name() + ": message " + i + "'s "
+                        + (payload != null ? "payload " + payload : "key " + key));
             }
             byPartition.computeIfAbsent(partitioner.partition(m.key(), unkeyed), p -> new ArrayList<>()).add(i);
         }
@@ -215,8 +226,16 @@ public final class TopicProducer implements AutoCloseable {
         }
     }
 
+    /** Sends made after {@link #close} are refused before anything is written. */
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the producer of topic " + topic.name() + " is closed");
+        }
+    }
+
     @Override
     public void close() {
+        closed = true;
         segments.close();
         if (notifier != null) {
             notifier.close();

@@ -54,7 +54,7 @@ public final class IdempotencyKeys {
         return stored != null && sent != null && !stored.equals(sent);
     }
 
-    /** {@code key}, checked: 1 to {@value #MAX_KEY_LENGTH} characters, no NUL. */
+    /** {@code key}, checked: 1 to {@value #MAX_KEY_LENGTH} characters that PostgreSQL stores as given. */
     static String checked(String key, String field) {
         if (key == null || key.isEmpty()) {
             throw new IllegalArgumentException(field + " must not be null or empty");
@@ -63,8 +63,9 @@ public final class IdempotencyKeys {
             throw new IllegalArgumentException(field + " is " + key.length() + " characters long; at most "
                     + MAX_KEY_LENGTH + " are allowed");
         }
-        if (key.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException(field + " contains a NUL character (U+0000), which PostgreSQL text cannot store");
+        String unstorable = Checks.unstorable(key);
+        if (unstorable != null) {
+            throw new IllegalArgumentException(field + " " + unstorable);
         }
         return key;
     }

@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.internal.Jdbc;
 
 import javax.sql.DataSource;
@@ -77,6 +78,10 @@ public final class QueueAdmin {
     /** Makes waiting task {@code id} due at {@code dueAt}. Returns false when there is none (or it is claimed). */
     public boolean reschedule(long id, Instant dueAt) {
         Objects.requireNonNull(dueAt, "dueAt");
+        Instant now = Instant.now();
+        if (dueAt.isBefore(now.minus(Checks.LONGEST)) || dueAt.isAfter(now.plus(Checks.LONGEST))) {
+            throw new IllegalArgumentException("dueAt must be within 100 years of now, was " + dueAt);
+        }
         return update("reschedule task " + id, sql.reschedule,
                 byId(OffsetDateTime.ofInstant(dueAt, ZoneOffset.UTC), location.queueName(), id)) > 0;
     }

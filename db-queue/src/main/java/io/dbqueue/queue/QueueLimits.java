@@ -43,8 +43,8 @@ public record QueueLimits(double perSecond, int burst, int maxInFlight, String k
         if ((keyHeader != null) != (maxPerKey > 0)) {
             throw new InvalidValueException("keyHeader", "must be given exactly when maxPerKey is above 0", keyHeader);
         }
-        if (keyHeader != null && (keyHeader.isEmpty() || keyHeader.indexOf('\0') >= 0)) {
-            throw new InvalidValueException("keyHeader", "must be a header name: not empty, no NUL", keyHeader);
+        if (keyHeader != null && (keyHeader.isEmpty() || Checks.unstorable(keyHeader) != null)) {
+            throw new InvalidValueException("keyHeader", "must be a header name: not empty, no NUL or unpaired surrogate", keyHeader);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
@@ -713,10 +714,9 @@ public final class QueueProducer {
         if (payload == null) {
             throw new IllegalArgumentException(field + " must not be null");
         }
-        int nul = payload.indexOf('\0');
-        if (nul >= 0) {
-            throw new IllegalArgumentException(field + " contains a NUL character (U+0000) at index " + nul
-                    + ", which PostgreSQL text cannot store");
+        String unstorable = Checks.unstorable(payload);
+        if (unstorable != null) {
+            throw new IllegalArgumentException(field + " " + unstorable);
         }
         return payload;
     }
@@ -740,8 +740,8 @@ public final class QueueProducer {
     }
 
     private static void checkDelay(Duration delay) {
-        if (delay == null || delay.isNegative()) {
-            throw new IllegalArgumentException("delay must be zero or positive, was " + delay);
+        if (delay == null || delay.isNegative() || delay.compareTo(Checks.LONGEST) > 0) {
+            throw new IllegalArgumentException("delay must be zero or positive and at most 100 years, was " + delay);
         }
     }
 }

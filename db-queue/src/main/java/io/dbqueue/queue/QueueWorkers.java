@@ -260,39 +260,54 @@ public final class QueueWorkers implements AutoCloseable {
 
     /**
      * Stops {@code workers} together: all stop claiming at once, then their batches in progress get up to
-     * {@code timeout} between them ({@link #shutdown}); those not done in time are logged.
+     * {@code timeout} between them; the workers still busy then are all interrupted together and get
+     * {@link #INTERRUPT_GRACE} more between them ({@link #shutdown}); those not done in time are logged.
      */
     public static void shutdownAll(Collection<QueueWorkers> workers, Duration timeout) {
-        workers.forEach(QueueWorkers::pause);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (QueueWorkers w : workers) {
-            if (!w.shutdown(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
-                LOG.warn("{}: batches still in progress after {}; their unanswered tasks were released",
-                        w.config().location(), timeout);
-            }
-        }
+        stop(workers, timeout);
     }
 
     /**
      * Stops claiming and waits up to {@code timeout} for batches in progress to be acknowledged.
-     * Workers still busy then are interrupted: an at-least-once batch keeps the answers given and
-     * releases its other tasks at once; an exactly-once batch rolls back. Batches on an external
-     * executor are not interrupted (its threads are not ours): their tasks reappear when their leases
-     * expire. Returns whether every batch was done in time.
+     * Workers still busy then are interrupted and get {@link #INTERRUPT_GRACE} more: an at-least-once
+     * batch whose handler returns keeps the answers given and releases its other tasks at once; an
+     * exactly-once batch rolls back. A handler that ignores the interrupt keeps its thread (a platform
+     * thread keeps the JVM alive) and its tasks, which reappear when their leases expire. Batches on an
+     * external executor are not interrupted (its threads are not ours): their tasks reappear when their
+     * leases expire. Returns whether every batch was done in time.
      */
     public boolean shutdown(Duration timeout) {
-        running = false;
-        signal.signalAll();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        boolean clean = joinUntil(deadline);
-        if (!clean) {
-            LOG.warn("{}: workers still busy after {}, interrupting them", config.location(), timeout);
-            threads.forEach(Thread::interrupt);
-            joinUntil(System.nanoTime() + Duration.ofSeconds(10).toNanos());
+        return stop(List.of(this), timeout).isEmpty();
+    }
+
+    /** How long workers interrupted at the end of a shutdown get, between them, to return from their handlers. */
+    public static final Duration INTERRUPT_GRACE = Duration.ofSeconds(5);
+
+    /** Stops {@code workers} as {@link #shutdownAll} says; returns those not done in time. */
+    private static List<QueueWorkers> stop(Collection<QueueWorkers> workers, Duration timeout) {
+        for (QueueWorkers w : workers) {
+            w.running = false;
+            w.signal.signalAll();
         }
-        boolean drained = executorDrained(deadline);
-        processors.forEach(BatchProcessor::close);
-        return clean && drained;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<QueueWorkers> busy = workers.stream().filter(w -> !w.joinUntil(deadline)).toList();
+        for (QueueWorkers w : busy) {
+            LOG.warn("{}: workers still busy after {}, interrupting them", w.config.location(), timeout);
+            w.threads.forEach(Thread::interrupt);
+        }
+        long grace = System.nanoTime() + INTERRUPT_GRACE.toNanos();
+        List<QueueWorkers> late = new ArrayList<>(busy);
+        for (QueueWorkers w : workers) {
+            if (busy.contains(w) && !w.joinUntil(grace)) {
+                LOG.warn("{}: handlers still running {} after the interrupt; their tasks reappear when their"
+                        + " leases expire", w.config.location(), INTERRUPT_GRACE);
+            }
+            if (!w.executorDrained(deadline) && !late.contains(w)) {
+                late.add(w);
+            }
+            w.processors.forEach(BatchProcessor::close);
+        }
+        return late;
     }
 
     private boolean executorDrained(long deadline) {

@@ -33,6 +33,7 @@ public record RetryPolicy(RetryType type, Duration interval, int maxAttempts, do
         if (maxDelay == null || maxDelay.compareTo(interval) < 0) {
             throw new InvalidValueException("maxDelay", "must be at least the interval", maxDelay);
         }
+        Checks.atMostLongest("maxDelay", maxDelay);
     }
 
     /** A policy without jitter, its delays capped at one day or at the interval when that is longer. */

@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.InvalidValueException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,17 +16,19 @@ final class TaskHeaders {
     private TaskHeaders() {
     }
 
-    /** {@code headers} checked: no null or empty name, no null value, no NUL character (jsonb cannot hold one). */
+    /** {@code headers} checked: no null or empty name, no null value, only text PostgreSQL stores as given. */
     static Map<String, String> checked(String field, Map<String, String> headers) {
         if (headers == null) {
             throw new InvalidValueException(field, "must not be null (give an empty map for none)", null);
         }
         headers.forEach((name, value) -> {
-            if (name == null || name.isEmpty() || name.indexOf('\0') >= 0) {
-                throw new InvalidValueException(field, "must have names that are not null, empty or hold NUL", name);
+            if (name == null || name.isEmpty() || Checks.unstorable(name) != null) {
+                throw new InvalidValueException(field, "must have names that are not null or empty and that PostgreSQL"
+                        + " stores as given (no NUL, no unpaired surrogate)", name);
             }
-            if (value == null || value.indexOf('\0') >= 0) {
-                throw new InvalidValueException(field + "." + name, "must be a string without NUL", value);
+            if (value == null || Checks.unstorable(value) != null) {
+                throw new InvalidValueException(field + "." + name, "must be a string that PostgreSQL stores as given"
+                        + (value == null ? "" : ": it " + Checks.unstorable(value)), value);
             }
         });
         return headers;

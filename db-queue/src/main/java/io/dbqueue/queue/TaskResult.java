@@ -1,5 +1,7 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.Checks;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -26,8 +28,9 @@ public sealed interface TaskResult {
 
     /** Run it again after {@code delay}; its attempt counter starts over. */
     static TaskResult reenqueue(Duration delay) {
-        if (delay == null || delay.isNegative()) {
-            throw new IllegalArgumentException("reenqueue delay must be zero or positive, was " + delay);
+        if (delay == null || delay.isNegative() || delay.compareTo(Checks.LONGEST) > 0) {
+            throw new IllegalArgumentException("reenqueue delay must be zero or positive and at most 100 years, was "
+                    + delay);
         }
         return new Reenqueue(delay);
     }

@@ -1,5 +1,6 @@
 package io.dbqueue.schedule;
 
+import io.dbqueue.common.Checks;
 import io.dbqueue.common.Identifiers;
 import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.queue.QueueLocation;
@@ -29,8 +30,9 @@ public record Schedule(String name, QueueLocation queue, String payload, Trigger
     public Schedule {
         Identifiers.scheduleName("name", name);
         Objects.requireNonNull(queue, "queue");
-        if (payload == null || payload.indexOf('\0') >= 0) {
-            throw new InvalidValueException("payload", "must be text without NUL characters", payload);
+        if (payload == null || Checks.unstorable(payload) != null) {
+            throw new InvalidValueException("payload", "must be text without NUL characters or unpaired surrogates",
+                    payload);
         }
         Objects.requireNonNull(trigger, "trigger");
         Objects.requireNonNull(missed, "missed");

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -77,7 +78,14 @@ public final class CoalescingNotifier implements AutoCloseable {
             state.scheduled = true;
             delay = Math.max(0, state.lastSent + intervalNanos - System.nanoTime());
         }
-        sender.schedule(() -> send(target, state), delay, TimeUnit.NANOSECONDS);
+        try {
+            sender.schedule(() -> send(target, state), delay, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            // Closed meanwhile: the write this follows stands, and its readers find it when they next poll.
+            synchronized (state) {
+                state.scheduled = false;
+            }
+        }
     }
 
     /**

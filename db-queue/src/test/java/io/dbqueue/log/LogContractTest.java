@@ -37,6 +37,7 @@ import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -414,8 +415,26 @@ class LogContractTest {
                 assertThrows(IllegalArgumentException.class, () -> producer.send("k", null)).getMessage());
         assertEquals("append to log_contract: no messages",
                 assertThrows(IllegalArgumentException.class, () -> producer.sendAll(List.of())).getMessage());
+        assertEquals("append to log_contract: message 1's payload contains a NUL character (U+0000) at index 1, which"
+                        + " PostgreSQL text cannot store",
+                assertThrows(IllegalArgumentException.class, () -> producer.sendAll(
+                        List.of(LogMessage.of("fine"), LogMessage.of("a\0b")))).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> producer.send("k\uDFFF", "x")).getMessage()
+                .startsWith("append to log_contract: message 0's key contains an unpaired UTF-16 surrogate (U+DFFF)"));
         assertEquals("batchSize must be 1 to 10000, was 0",
                 assertThrows(IllegalArgumentException.class, () -> GroupConfig.of(TOPIC, "g").withBatchSize(0)).getMessage());
+        assertEquals(0, totalNext());
+    }
+
+    /** A producer of a closed door refuses before writing; the door hands out one producer per topic. */
+    @Test
+    void aClosedDoorsTopicProducerStoresNothing() throws Exception {
+        DbQueue door = DbQueue.builder(dataSource).build();
+        TopicProducer producer = door.topicProducer(TOPIC);
+        assertSame(producer, door.topicProducer(TOPIC), "one producer per topic");
+        door.close();
+        assertEquals("the producer of topic log_contract is closed",
+                assertThrows(IllegalStateException.class, () -> producer.send("k", "after close")).getMessage());
         assertEquals(0, totalNext());
     }
 }

@@ -138,7 +138,7 @@ class SchemaTest {
     @Test
     void namesThatCouldReachSqlTextAreValidated() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new QueueTable("tasks; DROP TABLE x", Layout.DBQ_SEQ))
-                .getMessage().startsWith("name must be a table name of 1 to 50 characters"));
+                .getMessage().startsWith("name must be a table name of 1 to 48 characters"));
         assertThrows(IllegalArgumentException.class, () -> new QueueTable("Tasks", Layout.DBQ_SEQ));
         assertThrows(IllegalArgumentException.class, () -> new QueueTable("t".repeat(51), Layout.DBQ_SEQ));
         assertEquals("queueName must be a queue name of 1 to 128 characters from A-Z, a-z, 0-9 and _ . : -, was ",
