@@ -41,7 +41,7 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
  *                                own schema initialization: always, embedded (only on an embedded database as
  *                                Spring Boot counts them, so never on PostgreSQL) or never. Where they are not
  *                                created, a missing table fails start-up: create them with a migration (the DDL
- *                                of every layout is on the classpath as io/dbqueue/sql/&lt;layout&gt;.sql).
+ *                                of every layout is on the classpath in io/dbqueue/sql, a file per layout).
  * @param autoStartup             Whether the consumers' workers start with the application context; off, they
  *                                start when QueueConsumerWorkers#start() is called (producers work either way).
  * @param shutdownTimeout         How long stopping the application waits for batches in progress before

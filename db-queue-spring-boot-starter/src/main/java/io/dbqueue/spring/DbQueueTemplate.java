@@ -42,6 +42,12 @@ public final class DbQueueTemplate {
         return queues.producer(queueId).enqueue(serializer.serialize(checked(message)), headers);
     }
 
+    /** As {@link #send(String, Object, Map)}, the task becoming due after {@code delay}. */
+    public long send(String queueId, Object message, Duration delay, Map<String, String> headers) {
+        return queues.producer(queueId).enqueueAll(List.of(serializer.serialize(checked(message))),
+                Collections.singletonList(headers), delay).get(0);
+    }
+
     /**
      * Enqueues one message of {@code priority} (from -32768 to 32767; messages sent without one have 0) into a
      * queue whose layout has priorities ({@code dbq_seq_priority}, {@code dbq_seq_priority_key}): a higher priority is

@@ -138,7 +138,7 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
             QueueConsumer other = byQueue.putIfAbsent(id, consumer);
             if (other != null) {
                 String threads = groups.containsKey(id) ? properties.groups().get(id).queues().get(0) : id;
-                throw new IllegalStateException("queue id '" + id + "' has two consumers, " + describe(other) + " and "
+                throw new InvalidConsumerException("queue id '" + id + "' has two consumers, " + describe(other) + " and "
                         + describe(consumer) + "; raise dbq.queues." + threads
                         + ".threads instead, or give each consumer its own queue");
             }
@@ -146,7 +146,7 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
         properties.groups().forEach((group, members) -> members.queues().stream()
                 .filter(member -> byQueue.containsKey(group) && byQueue.containsKey(member)).findFirst()
                 .ifPresent(member -> {
-                    throw new IllegalStateException("queue id '" + member + "' has a consumer of its own, "
+                    throw new InvalidConsumerException("queue id '" + member + "' has a consumer of its own, "
                             + describe(byQueue.get(member)) + ", and is consumed by group '" + group + "', "
                             + describe(byQueue.get(group)) + "; take it out of dbq.groups." + group
                             + ".queues or drop one consumer");
@@ -156,9 +156,9 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
     private Executor executor(String id, String name) {
         try {
             return beans.getBean(name, Executor.class);
-        } catch (BeansException e) {
-            throw new IllegalStateException("dbq.queues." + id + ".executor names '" + name
-                    + "', which is not an Executor bean of this application: " + e.getMessage(), e);
+        } catch (BeansException e) { // not chained: Spring's analyzer of a missing bean would not name the property
+            throw new InvalidQueuePropertyException("dbq.queues." + id + ".executor names '" + name
+                    + "', which is not an Executor bean of this application: " + e.getMessage());
         }
     }
 

@@ -59,6 +59,26 @@ class FailureAnalysisTest {
     static class ListenerTypo extends App {
     }
 
+    static class OrdersListener {
+        @DbQueueListener(queue = "orders")
+        void handle(String message) {
+        }
+    }
+
+    @Import(OrdersListener.class)
+    static class WithListener extends App {
+    }
+
+    static class TwoParameters {
+        @DbQueueListener(queue = "orders")
+        void handle(String message, String extra) {
+        }
+    }
+
+    @Import(TwoParameters.class)
+    static class WithBadListener extends App {
+    }
+
     /** Spring Boot's logging system left alone: the other tests of this JVM keep their log format. */
     @BeforeAll
     static void noLoggingSystem() {
@@ -107,6 +127,24 @@ class FailureAnalysisTest {
 
         assertThat(output.getAll()).contains("APPLICATION FAILED TO START",
                 "Invalid db-queue configuration: dbq.queues.orders.batch-size must be between 1 and 10000, was 0");
+    }
+
+    @Test
+    void aListenerItCannotCallIsNamed(CapturedOutput output) {
+        start(WithBadListener.class);
+
+        assertThat(output.getAll()).contains("APPLICATION FAILED TO START", "Invalid db-queue consumer: @DbQueueListener"
+                + " method " + TwoParameters.class.getName() + ".handle must take one parameter");
+    }
+
+    /** Not Spring's report of a missing bean, which would not say which property named it. */
+    @Test
+    void aMissingExecutorBeanNamesItsProperty(CapturedOutput output) {
+        start(WithListener.class, "dbq.queues.orders.executor=noSuchBean");
+
+        assertThat(output.getAll()).contains("APPLICATION FAILED TO START",
+                "Invalid db-queue configuration: dbq.queues.orders.executor names 'noSuchBean', which is not an"
+                        + " Executor bean of this application");
     }
 
     @Test

@@ -103,7 +103,7 @@ class InvalidPropertiesTest {
     @Test
     void tableMustBeAnIdentifier() {
         assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=Orders; drop table x",
-                "dbq.queues.main.layout=dbq_seq"), "dbq.queues.main.table must be a table name of 1 to 50 characters");
+                "dbq.queues.main.layout=dbq_seq"), "dbq.queues.main.table must be a table name of 1 to 48 characters");
     }
 
     @Test

@@ -60,6 +60,22 @@ class ListenerTest {
         }
     }
 
+    /** Overloads of one name on two queues, one named through a placeholder. */
+    static class OverloadedListener {
+        final List<Order> orders = new CopyOnWriteArrayList<>();
+        final List<String> notes = new CopyOnWriteArrayList<>();
+
+        @DbQueueListener(queue = "${app.orders-queue}")
+        void on(Order order) {
+            orders.add(order);
+        }
+
+        @DbQueueListener(queue = "notes")
+        void on(String note) {
+            notes.add(note);
+        }
+    }
+
     static class WrongListener {
         @DbQueueListener(queue = "orders")
         void on(Order order, String extra) {
@@ -84,6 +100,24 @@ class ListenerTest {
             assertThat(listener.orders).containsExactlyInAnyOrder(new Order("a-1", 2), new Order("a-2", 3),
                     new Order("a-3", 4));
         });
+    }
+
+    @Test
+    void overloadsAreTwoListenersAndAQueueIdMayBeAPlaceholder() {
+        String table = createTable(Layout.DBQ_SEQ);
+        OverloadedListener listener = new OverloadedListener();
+        runner().withPropertyValues(properties(table)).withPropertyValues("app.orders-queue=orders",
+                        "dbq.queues.notes.table=" + table, "dbq.queues.notes.layout=dbq_seq",
+                        "dbq.queues.notes.wakeup=notify")
+                .withBean(OverloadedListener.class, () -> listener).run(context -> {
+                    DbQueueTemplate template = context.getBean(DbQueueTemplate.class);
+                    template.send("orders", new Order("o-1", 1));
+                    template.send("notes", "n-1");
+                    await(Duration.ofSeconds(30), "both listeners",
+                            () -> listener.orders.size() == 1 && listener.notes.size() == 1);
+                    assertThat(listener.orders).containsExactly(new Order("o-1", 1));
+                    assertThat(listener.notes).containsExactly("n-1");
+                });
     }
 
     @Test

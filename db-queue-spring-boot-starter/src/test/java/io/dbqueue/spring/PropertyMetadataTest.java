@@ -56,6 +56,26 @@ class PropertyMetadataTest {
         assertThat(property("dbq.shards").get("description").asString()).startsWith("PostgreSQL servers");
     }
 
+    /** Descriptions are text for an IDE, not javadoc: no {@code ...} or HTML entities left from the records' comments. */
+    @Test
+    void descriptionsCarryNoJavadocMarkup() throws IOException {
+        URL classes = DbQueueProperties.class.getProtectionDomain().getCodeSource().getLocation();
+        try (InputStream in = new URL(classes, "META-INF/spring-configuration-metadata.json").openStream()) {
+            for (JsonNode property : JsonMapper.builder().build().readTree(in).get("properties")) {
+                JsonNode description = property.get("description");
+                if (description != null) {
+                    assertThat(description.asString()).as(property.get("name").asString())
+                            .doesNotContain("{@").doesNotContain("&lt;").doesNotContain("&gt;");
+                }
+            }
+        }
+    }
+
+    @Test
+    void theHealthIndicatorCanBeTurnedOffAsBootsOwn() throws IOException {
+        assertThat(property("management.health.dbqueue.enabled").get("type").asString()).isEqualTo("java.lang.Boolean");
+    }
+
     /** The records' defaults are written as text; they are the core's own (the queue's: PropertyBindingTest). */
     @Test
     void theDefaultsAreTheCoresDefaults() {

@@ -28,12 +28,12 @@ class ScheduledTest {
     static class Jobs {
         final AtomicInteger ticks = new AtomicInteger();
 
-        @DbQueueScheduled(interval = "100ms", queue = "jobs")
+        @DbQueueScheduled(interval = "${jobs.tick-interval:100ms}", queue = "jobs") // placeholders, as @Scheduled's
         void tick() {
             ticks.incrementAndGet();
         }
 
-        @DbQueueScheduled(cron = "0 30 2 * * *", zone = "Europe/Paris", queue = "jobs", name = "nightly-report")
+        @DbQueueScheduled(cron = "0 30 2 * * *", zone = "${jobs.zone}", queue = "jobs", name = "nightly-report")
         void report() {
         }
     }
@@ -57,7 +57,7 @@ class ScheduledTest {
     void anAnnotatedMethodRunsAtItsTicks() {
         String table = createTable(Layout.DBQ_SEQ);
         Jobs jobs = new Jobs();
-        runner(table).withBean(Jobs.class, () -> jobs).run(context -> {
+        runner(table).withPropertyValues("jobs.zone=Europe/Paris").withBean(Jobs.class, () -> jobs).run(context -> {
             assertThat(context).hasNotFailed();
             await(Duration.ofSeconds(30), "three ticks run", () -> jobs.ticks.get() >= 3);
             Map<String, ScheduleState> schedules = context.getBean(DbQueue.class).schedules().list().stream()

@@ -3,6 +3,7 @@ package io.dbqueue.spring;
 import io.dbqueue.queue.Layout;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -24,6 +25,10 @@ class TemplateHeadersTest {
                     long id = template.send("orders", "order-1", Map.of("customer", "c-42"));
                     assertThat(count("SELECT count(*) FROM " + table + " WHERE id = " + id
                             + " AND payload = 'order-1' AND headers ->> 'customer' = 'c-42'")).isEqualTo(1);
+                    long later = template.send("orders", "order-2", Duration.ofHours(1), Map.of("customer", "c-7"));
+                    assertThat(count("SELECT count(*) FROM " + table + " WHERE id = " + later
+                            + " AND headers ->> 'customer' = 'c-7' AND next_process_at > now() + interval '59 minutes'"))
+                            .as("delayed, with its headers").isEqualTo(1);
                 });
     }
 

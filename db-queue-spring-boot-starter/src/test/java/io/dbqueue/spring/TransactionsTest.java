@@ -6,6 +6,7 @@ import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.TaskBatch;
+import io.dbqueue.spring.listener.DbQueueListener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -171,6 +172,57 @@ class TransactionsTest {
             record(payload);
             throw new IllegalStateException("refused " + payload);
         }
+    }
+
+    /** A listener method that records an effect, then fails "fail" messages, even those it would dead-letter. */
+    static class EffectsListener {
+        private final JdbcTemplate jdbc;
+        private final String table;
+
+        public EffectsListener(JdbcTemplate jdbc, String table) {
+            this.jdbc = jdbc;
+            this.table = table;
+        }
+
+        @DbQueueListener(queue = "main", deadLetterOn = IllegalArgumentException.class)
+        public void on(String message) {
+            jdbc.update("INSERT INTO " + table + " (payload, via) VALUES (?, 'listener')", message);
+            if (message.startsWith("fail")) {
+                throw new IllegalArgumentException("listener failed on " + message);
+            }
+        }
+    }
+
+    /** Exactly once, a listener method's failure rolls its writes back with the batch, as a consumer bean's does. */
+    @Test
+    void anExactlyOnceListenerMethodsWritesRollBackWhenItThrows() {
+        String queue = createTable(Layout.DBQ_SEQ);
+        String effects = uniqueTable();
+        execute("CREATE TABLE " + effects + " (payload text, via text)");
+        Set<String> failed = ConcurrentHashMap.newKeySet();
+        QueueListener failures = new QueueListener() {
+            @Override
+            public void failed(QueueLocation q, Task task, String error, boolean deadLettered) {
+                failed.add(task.payload());
+            }
+        };
+        transactional(queue, "dbq.queues.main.mode=exactly-once", "dbq.queues.main.batch-size=1",
+                        "dbq.queues.main.retry.interval=1h")
+                .withBean(EffectsListener.class, effects)
+                .withBean(QueueListener.class, () -> failures)
+                .run(context -> {
+                    DbQueues queues = context.getBean(DbQueues.class);
+                    queues.producer("main").enqueue("ok-1");
+                    queues.producer("main").enqueue("fail-1");
+                    await(TIMEOUT, "ok-1 finished", () -> count("SELECT count(*) FROM " + queue
+                            + " WHERE payload = 'ok-1'") == 0);
+                    await(TIMEOUT, "fail-1's failed attempt recorded", () -> failed.contains("fail-1"));
+                    assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'ok-1'")).isEqualTo(1);
+                    assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'fail-1'"))
+                            .as("no effect of the failed method").isZero();
+                    assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'fail-1'"))
+                            .as("back in the queue for its retry, not dead-lettered with its effect").isEqualTo(1);
+                });
     }
 
     @Test

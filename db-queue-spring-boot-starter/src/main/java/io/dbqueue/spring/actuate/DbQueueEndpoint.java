@@ -20,6 +20,7 @@ import io.dbqueue.spring.actuate.DbQueueReport.Workers;
 import io.dbqueue.spring.actuate.DbQueueReport.WriteResult;
 import io.dbqueue.spring.log.DbQueueTopics;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -51,6 +52,9 @@ import java.util.OptionalLong;
  */
 @Endpoint(id = "dbqueue")
 public class DbQueueEndpoint {
+
+    /** The endpoint's id, as Actuator maps it to a path. */
+    public static final EndpointId ID = EndpointId.of("dbqueue");
 
     /** Dead letters per page, at most. */
     static final int PAGE = 100;

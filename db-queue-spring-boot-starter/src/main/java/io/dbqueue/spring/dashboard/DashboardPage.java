@@ -20,20 +20,29 @@ final class DashboardPage {
     private static final String TEMPLATE = "dashboard.html";
     private static final String ENDPOINT_PLACEHOLDER = "@ENDPOINT@";
 
-    private final String html;
+    private final String template;
+    private final String endpoint;
+    private final boolean underContextPath;
 
-    DashboardPage(String endpoint) {
-        this.html = read().replace(ENDPOINT_PLACEHOLDER, jsString(endpoint));
+    /**
+     * The page reading {@code endpoint}: a URL as it is, or with {@code underContextPath} a path on the application's
+     * server, which the page's request's context path is put before.
+     */
+    DashboardPage(String endpoint, boolean underContextPath) {
+        this.template = read();
+        this.endpoint = endpoint;
+        this.underContextPath = underContextPath;
     }
 
-    String html() {
-        return html;
+    /** The page as served to a request under {@code contextPath} ("" at the root). */
+    String html(String contextPath) {
+        return template.replace(ENDPOINT_PLACEHOLDER, jsString(underContextPath ? contextPath + endpoint : endpoint));
     }
 
     RouterFunction<ServerResponse> route(String path) {
         return RouterFunctions.route().GET(path, request -> ServerResponse.ok()
                 .contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
-                .header("Cache-Control", "no-store").body(html)).build();
+                .header("Cache-Control", "no-store").body(html(request.requestPath().contextPath().value()))).build();
     }
 
     /** {@code value} as a JavaScript string literal that cannot close the script element it stands in. */

@@ -2,6 +2,8 @@ package io.dbqueue.spring.dashboard;
 
 import io.dbqueue.spring.actuate.DbQueueEndpoint;
 import io.dbqueue.spring.actuate.DbQueueEndpointAutoConfiguration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -22,11 +24,21 @@ import org.springframework.web.servlet.function.ServerResponse;
 @EnableConfigurationProperties(DbQueueDashboardProperties.class)
 public class DbQueueDashboardAutoConfiguration {
 
+    /**
+     * The page reads {@code dbq.dashboard.endpoint} as given, else the endpoint where Actuator maps it (its base path
+     * and {@code management.endpoints.web.path-mapping.dbqueue}) under the page's own context path.
+     */
     @Bean
     public RouterFunction<ServerResponse> dbQueueDashboard(DbQueueDashboardProperties properties,
+                                                           ObjectProvider<PathMappedEndpoints> mapped,
                                                            Environment environment) {
-        String endpoint = properties.endpoint() != null ? properties.endpoint()
+        if (properties.endpoint() != null) {
+            return new DashboardPage(properties.endpoint(), false).route(properties.path());
+        }
+        PathMappedEndpoints endpoints = mapped.getIfAvailable();
+        String path = endpoints != null && endpoints.getPath(DbQueueEndpoint.ID) != null
+                ? endpoints.getPath(DbQueueEndpoint.ID)
                 : environment.getProperty("management.endpoints.web.base-path", "/actuator") + "/dbqueue";
-        return new DashboardPage(endpoint).route(properties.path());
+        return new DashboardPage(path, true).route(properties.path());
     }
 }

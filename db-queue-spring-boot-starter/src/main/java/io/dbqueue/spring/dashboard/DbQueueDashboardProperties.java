@@ -9,10 +9,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param enabled  Whether the application serves the dashboard page (a Spring MVC web application with Actuator and
  *                 the endpoint dbqueue exposed).
  * @param path     Where the page is served.
- * @param endpoint Where the page reads the endpoint dbqueue; by default
- *                 {@code management.endpoints.web.base-path}/dbqueue on the page's own server. With a separate
- *                 management port, give its full URL and allow the page's origin there
- *                 ({@code management.endpoints.web.cors.*}).
+ * @param endpoint Where the page reads the endpoint dbqueue; by default where Actuator maps it
+ *                 (management.endpoints.web.base-path and any path-mapping) under the page's own context path.
+ *                 With a separate management port, give its full URL and allow the page's origin there
+ *                 (management.endpoints.web.cors.*).
  */
 @ConfigurationProperties("dbq.dashboard")
 public record DbQueueDashboardProperties(@DefaultValue("false") boolean enabled,

@@ -34,6 +34,9 @@ public @interface DbQueueListener {
     /** The delivery mode, at most one; empty keeps {@code dbq.queues.<id>.mode}. */
     DeliveryMode[] mode() default {};
 
-    /** Failures that no retry can fix: a task whose handling throws one of these goes to the dead letters at once. */
+    /**
+     * Failures that no retry can fix: a task whose handling throws one of these goes to the dead letters at once.
+     * Not exactly once, where any failure rolls the batch back, the method's writes with it, and is retried.
+     */
     Class<? extends Throwable>[] deadLetterOn() default {};
 }

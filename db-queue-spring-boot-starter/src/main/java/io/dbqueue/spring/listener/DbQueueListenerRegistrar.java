@@ -11,8 +11,10 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /** Registers each {@link DbQueueListener} method of the application's beans as a {@link MethodQueueConsumer} singleton. */
 public final class DbQueueListenerRegistrar implements BeanPostProcessor, BeanFactoryAware {
@@ -38,8 +40,12 @@ public final class DbQueueListenerRegistrar implements BeanPostProcessor, BeanFa
         methods.forEach((method, annotation) -> {
             Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
             invocable.setAccessible(true);
-            beanFactory.registerSingleton(beanName + "#" + method.getName() + "#dbQueueListener",
-                    new MethodQueueConsumer(bean, method, invocable, annotation, serializer));
+            // the parameter types too: overloads of one name are two listeners
+            String parameters = Arrays.stream(method.getParameterTypes()).map(Class::getName)
+                    .collect(Collectors.joining(",", "(", ")"));
+            beanFactory.registerSingleton(beanName + "#" + method.getName() + parameters + "#dbQueueListener",
+                    new MethodQueueConsumer(bean, method, invocable, annotation,
+                            beanFactory.resolveEmbeddedValue(annotation.queue()), serializer));
         });
         return bean;
     }

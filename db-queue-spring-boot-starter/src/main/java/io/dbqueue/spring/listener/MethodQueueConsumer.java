@@ -1,5 +1,6 @@
 package io.dbqueue.spring.listener;
 
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.TaskBatch;
@@ -7,6 +8,7 @@ import io.dbqueue.queue.TaskResult;
 import io.dbqueue.spring.PayloadSerializer;
 import io.dbqueue.spring.PayloadSerializer.PayloadException;
 import io.dbqueue.spring.QueueConsumer;
+import io.dbqueue.spring.InvalidConsumerException;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -22,20 +24,22 @@ public final class MethodQueueConsumer implements QueueConsumer {
     private final Object bean;
     private final Method invocable;
     private final DbQueueListener annotation;
+    private final String queueId; // the annotation's, placeholders resolved
     private final Supplier<PayloadSerializer> serializer;
     private final String name;
     private final Class<?> parameter; // TaskBatch, Task, List or a message type
     private final Type messageType; // a message's, or a List's elements'; null for TaskBatch and Task
 
-    MethodQueueConsumer(Object bean, Method method, Method invocable, DbQueueListener annotation,
+    MethodQueueConsumer(Object bean, Method method, Method invocable, DbQueueListener annotation, String queueId,
                         Supplier<PayloadSerializer> serializer) {
         this.bean = bean;
         this.invocable = invocable;
         this.annotation = annotation;
+        this.queueId = queueId;
         this.serializer = serializer;
         this.name = method.getDeclaringClass().getName() + "." + method.getName();
         if (method.getParameterCount() != 1) {
-            throw new IllegalStateException("@DbQueueListener method " + name + " must take one parameter (a message"
+            throw new InvalidConsumerException("@DbQueueListener method " + name + " must take one parameter (a message"
                     + " type, a List of one, Task or TaskBatch); it takes " + method.getParameterCount());
         }
         this.parameter = method.getParameterTypes()[0];
@@ -43,7 +47,7 @@ public final class MethodQueueConsumer implements QueueConsumer {
         if (parameter == List.class) {
             if (!(generic instanceof ParameterizedType list) || !(list.getActualTypeArguments()[0] instanceof Class
                     || list.getActualTypeArguments()[0] instanceof ParameterizedType)) {
-                throw new IllegalStateException("@DbQueueListener method " + name + " takes a List without a concrete"
+                throw new InvalidConsumerException("@DbQueueListener method " + name + " takes a List without a concrete"
                         + " element type; declare it as List<YourMessage>");
             }
             this.messageType = list.getActualTypeArguments()[0];
@@ -53,18 +57,18 @@ public final class MethodQueueConsumer implements QueueConsumer {
         boolean perTask = parameter != TaskBatch.class && parameter != List.class;
         Class<?> returns = method.getReturnType();
         if (returns != void.class && !(perTask && returns == TaskResult.class)) {
-            throw new IllegalStateException("@DbQueueListener method " + name + " must return void" + (perTask
+            throw new InvalidConsumerException("@DbQueueListener method " + name + " must return void" + (perTask
                     ? " or TaskResult" : "") + ", returns " + returns.getName());
         }
         if (annotation.mode().length > 1) {
-            throw new IllegalStateException("@DbQueueListener on " + name + " names " + annotation.mode().length
-                    + " modes; name one, or none to keep dbq.queues." + annotation.queue() + ".mode");
+            throw new InvalidConsumerException("@DbQueueListener on " + name + " names " + annotation.mode().length
+                    + " modes; name one, or none to keep dbq.queues." + queueId + ".mode");
         }
     }
 
     @Override
     public String queueId() {
-        return annotation.queue();
+        return queueId;
     }
 
     /** The queue's configuration with the annotation's concurrency, batch size and mode, where it sets them. */
@@ -78,10 +82,11 @@ public final class MethodQueueConsumer implements QueueConsumer {
             if (annotation.batchSize() != 0) {
                 config = config.withBatchSize(annotation.batchSize());
             }
+            return annotation.mode().length == 1 ? config.withMode(annotation.mode()[0]) : config;
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("@DbQueueListener on " + name + ": " + e.getMessage(), e);
+            throw new InvalidConsumerException("@DbQueueListener on " + name + " with the properties of dbq.queues."
+                    + queueId + ": " + e.getMessage(), e);
         }
-        return annotation.mode().length == 1 ? config.withMode(annotation.mode()[0]) : config;
     }
 
     @Override
@@ -103,14 +108,14 @@ public final class MethodQueueConsumer implements QueueConsumer {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            if (!deadLetterOn(e)) {
+            if (!deadLetterOn(e) || rollsBack(batch)) {
                 throw e;
             }
             batch.tasks().forEach(task -> batch.answer(task, TaskResult.deadLetter(TaskBatch.describe(e))));
         }
     }
 
-    private void handleList(TaskBatch batch) throws InterruptedException {
+    private void handleList(TaskBatch batch) throws Exception {
         List<Object> messages = new ArrayList<>();
         List<Task> readable = new ArrayList<>();
         for (Task task : batch.tasks()) {
@@ -129,11 +134,14 @@ public final class MethodQueueConsumer implements QueueConsumer {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
+            if (rollsBack(batch)) {
+                throw e;
+            }
             readable.forEach(task -> batch.answer(task, failure(e)));
         }
     }
 
-    private void handleOne(TaskBatch batch, Task task) throws InterruptedException {
+    private void handleOne(TaskBatch batch, Task task) throws Exception {
         Object argument;
         try {
             argument = parameter == Task.class ? task : serializer.get().deserialize(task.payload(), messageType);
@@ -147,8 +155,20 @@ public final class MethodQueueConsumer implements QueueConsumer {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
+            if (rollsBack(batch)) {
+                throw e;
+            }
             batch.answer(task, failure(e));
         }
+    }
+
+    /**
+     * Whether a failure must roll the batch back instead of being answered: exactly once, the method's writes are
+     * in the batch's transaction, and an answer would commit them with it. The batch's tasks are then retried by
+     * the queue's policy, as the core's per-task handler does; {@link DbQueueListener#deadLetterOn} does not apply.
+     */
+    private static boolean rollsBack(TaskBatch batch) {
+        return batch.mode() == DeliveryMode.EXACTLY_ONCE;
     }
 
     private TaskResult failure(Exception e) {

@@ -7,6 +7,7 @@ import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
 import io.dbqueue.log.TopicProducer;
 
+import io.dbqueue.spring.InvalidQueuePropertyException;
 import javax.sql.DataSource;
 import java.util.Map;
 import java.util.Set;
@@ -42,7 +43,7 @@ public class DbQueueTopics {
                 return;
             }
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("dbq.log.topics." + name + ": " + e.getMessage(), e);
+            throw new InvalidQueuePropertyException("dbq.log.topics." + name + ": " + e.getMessage());
         }
         LogSchema.createIfMissing(dataSource,
                 check("dbq.log.topics." + name, () -> new Topic(name, topic.partitions(), topic.segmentSize())));

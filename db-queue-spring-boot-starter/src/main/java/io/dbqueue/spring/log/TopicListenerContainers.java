@@ -4,6 +4,7 @@ import io.dbqueue.DbQueue;
 import io.dbqueue.log.GroupConsumer;
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueueLifecycle;
+import io.dbqueue.spring.InvalidConsumerException;
 import org.springframework.beans.factory.ObjectProvider;
 
 import java.time.Duration;
@@ -38,7 +39,7 @@ public final class TopicListenerContainers extends DbQueueLifecycle {
         List<TopicListener> all = listeners.orderedStream().toList();
         for (TopicListener listener : all) {
             if (!properties.topics().containsKey(listener.topic())) {
-                throw new IllegalStateException("TopicListener " + listener.getClass().getName() + " reads topic '"
+                throw new InvalidConsumerException("TopicListener " + listener.getClass().getName() + " reads topic '"
                         + listener.topic() + "', which is not configured: add dbq.log.topics." + listener.topic()
                         + ".partitions");
             }

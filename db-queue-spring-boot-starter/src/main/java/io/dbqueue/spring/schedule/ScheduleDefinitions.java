@@ -9,6 +9,7 @@ import io.dbqueue.schedule.Trigger;
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueueLifecycle;
 import io.dbqueue.spring.DbQueueProperties;
+import io.dbqueue.spring.InvalidConsumerException;
 import io.dbqueue.spring.InvalidQueuePropertyException;
 import org.springframework.boot.convert.DurationStyle;
 
@@ -62,11 +63,11 @@ final class ScheduleDefinitions extends DbQueueLifecycle {
         String where = "@DbQueueScheduled " + method.name();
         QueueConfig queue = configs.get(annotation.queue());
         if (queue == null) {
-            throw new IllegalStateException(where + " names queue '" + annotation.queue()
+            throw new InvalidConsumerException(where + " names queue '" + annotation.queue()
                     + "', which is not configured under dbq.queues (configured: " + configs.keySet() + ")");
         }
         if (annotation.cron().isEmpty() == annotation.interval().isEmpty()) {
-            throw new IllegalStateException(where + " must give exactly one of cron and interval");
+            throw new InvalidConsumerException(where + " must give exactly one of cron and interval");
         }
         try {
             Trigger trigger = annotation.cron().isEmpty()
@@ -74,7 +75,7 @@ final class ScheduleDefinitions extends DbQueueLifecycle {
                     : Trigger.cron(annotation.cron(), ZoneId.of(annotation.zone()));
             return new Schedule(method.name(), queue.location(), method.name(), trigger, annotation.missed());
         } catch (IllegalArgumentException | DateTimeException e) {
-            throw new IllegalStateException(where + ": " + e.getMessage(), e);
+            throw new InvalidConsumerException(where + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dbqueue.spring.schedule;
 
+import io.dbqueue.spring.InvalidConsumerException;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
@@ -37,18 +38,20 @@ public final class ScheduledMethods implements BeanPostProcessor, BeanFactoryAwa
             return bean;
         }
         Map<Method, DbQueueScheduled> methods = MethodIntrospector.selectMethods(target,
-                (MethodIntrospector.MetadataLookup<DbQueueScheduled>) m ->
-                        AnnotatedElementUtils.findMergedAnnotation(m, DbQueueScheduled.class));
+                (MethodIntrospector.MetadataLookup<DbQueueScheduled>) m -> {
+                    DbQueueScheduled found = AnnotatedElementUtils.findMergedAnnotation(m, DbQueueScheduled.class);
+                    return found == null ? null : resolved(found);
+                });
         methods.forEach((method, annotation) -> {
             String where = method.getDeclaringClass().getName() + "." + method.getName();
             if (method.getParameterCount() != 0) {
-                throw new IllegalStateException("@DbQueueScheduled method " + where + " must take no parameter; it takes "
+                throw new InvalidConsumerException("@DbQueueScheduled method " + where + " must take no parameter; it takes "
                         + method.getParameterCount());
             }
             String name = annotation.name().isEmpty() ? target.getSimpleName() + "." + method.getName()
                     : annotation.name();
             if (found.stream().anyMatch(m -> m.name().equals(name))) {
-                throw new IllegalStateException("@DbQueueScheduled method " + where + " has the schedule name '" + name
+                throw new InvalidConsumerException("@DbQueueScheduled method " + where + " has the schedule name '" + name
                         + "' of another; give one of them a name");
             }
             Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
@@ -62,6 +65,14 @@ public final class ScheduledMethods implements BeanPostProcessor, BeanFactoryAwa
             }).add(scheduled);
         });
         return bean;
+    }
+
+    /** {@code annotation} with the placeholders of its texts resolved, as {@code @Scheduled(cron = "${...}")}'s are. */
+    private DbQueueScheduled resolved(DbQueueScheduled annotation) {
+        Map<String, Object> attributes = AnnotationUtils.getAnnotationAttributes(annotation);
+        attributes.replaceAll((name, value) -> value instanceof String text ? beanFactory.resolveEmbeddedValue(text)
+                : value);
+        return AnnotationUtils.synthesizeAnnotation(attributes, DbQueueScheduled.class, null);
     }
 
     /** The methods found so far. */

@@ -19,8 +19,15 @@ class DashboardPageTest {
 
     @Test
     void theEndpointIsWrittenIntoThePage() {
-        assertThat(new DashboardPage("https://ops.example/actuator/dbqueue").html())
+        assertThat(new DashboardPage("https://ops.example/actuator/dbqueue", false).html("/app"))
                 .contains("const ENDPOINT = \"https://ops.example/actuator/dbqueue\";").doesNotContain("@ENDPOINT@");
+    }
+
+    @Test
+    void anEndpointPathOfTheApplicationIsReadUnderThePagesContextPath() {
+        DashboardPage page = new DashboardPage("/actuator/queues", true);
+        assertThat(page.html("/app")).contains("const ENDPOINT = \"/app/actuator/queues\";");
+        assertThat(page.html("")).contains("const ENDPOINT = \"/actuator/queues\";");
     }
 
     @Test
