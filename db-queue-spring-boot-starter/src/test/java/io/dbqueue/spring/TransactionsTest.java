@@ -50,6 +50,25 @@ class TransactionsTest {
                 .withPropertyValues(properties);
     }
 
+    /** A queue "main" exactly once, a task a batch, retried in an hour; its failed attempts' payloads go to {@code failed}. */
+    private static ApplicationContextRunner exactlyOnce(String table, Set<String> failed) {
+        QueueListener failures = new QueueListener() {
+            @Override
+            public void failed(QueueLocation q, Task task, String error, boolean deadLettered) {
+                failed.add(task.payload());
+            }
+        };
+        return transactional(table, "dbq.queues.main.mode=exactly-once", "dbq.queues.main.batch-size=1",
+                "dbq.queues.main.retry.interval=1h").withBean(QueueListener.class, () -> failures);
+    }
+
+    /** A fresh table of the handlers' effects: a payload and how it was written. */
+    private static String effectsTable() {
+        String effects = uniqueTable();
+        execute("CREATE TABLE " + effects + " (payload text, via text)");
+        return effects;
+    }
+
     /** Places an order, enqueues its task and sends its event in one transaction; {@code fail} rolls all back. */
     static class Orders {
         private final JdbcTemplate jdbc;
@@ -175,14 +194,7 @@ class TransactionsTest {
     }
 
     /** A listener method that records an effect, then fails "fail" messages, even those it would dead-letter. */
-    static class EffectsListener {
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        public EffectsListener(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
-        }
+    record EffectsListener(JdbcTemplate jdbc, String table) {
 
         @DbQueueListener(queue = "main", deadLetterOn = IllegalArgumentException.class)
         public void on(String message) {
@@ -197,19 +209,10 @@ class TransactionsTest {
     @Test
     void anExactlyOnceListenerMethodsWritesRollBackWhenItThrows() {
         String queue = createTable(Layout.DBQ_SEQ);
-        String effects = uniqueTable();
-        execute("CREATE TABLE " + effects + " (payload text, via text)");
+        String effects = effectsTable();
         Set<String> failed = ConcurrentHashMap.newKeySet();
-        QueueListener failures = new QueueListener() {
-            @Override
-            public void failed(QueueLocation q, Task task, String error, boolean deadLettered) {
-                failed.add(task.payload());
-            }
-        };
-        transactional(queue, "dbq.queues.main.mode=exactly-once", "dbq.queues.main.batch-size=1",
-                        "dbq.queues.main.retry.interval=1h")
+        exactlyOnce(queue, failed)
                 .withBean(EffectsListener.class, effects)
-                .withBean(QueueListener.class, () -> failures)
                 .run(context -> {
                     DbQueues queues = context.getBean(DbQueues.class);
                     queues.producer("main").enqueue("ok-1");
@@ -228,20 +231,11 @@ class TransactionsTest {
     @Test
     void anExactlyOnceHandlersSpringWorkCommitsAndRollsBackWithTheClaim() {
         String queue = createTable(Layout.DBQ_SEQ);
-        String effects = uniqueTable();
-        execute("CREATE TABLE " + effects + " (payload text, via text)");
+        String effects = effectsTable();
         Set<String> failed = ConcurrentHashMap.newKeySet();
-        QueueListener failures = new QueueListener() {
-            @Override
-            public void failed(QueueLocation q, Task task, String error, boolean deadLettered) {
-                failed.add(task.payload());
-            }
-        };
-        transactional(queue, "dbq.queues.main.mode=exactly-once", "dbq.queues.main.batch-size=1",
-                        "dbq.queues.main.retry.interval=1h")
+        exactlyOnce(queue, failed)
                 .withBean(Effects.class, effects)
                 .withBean(EffectsConsumer.class, effects)
-                .withBean(QueueListener.class, () -> failures)
                 .run(context -> {
                     DbQueues queues = context.getBean(DbQueues.class);
                     queues.producer("main").enqueue("ok-1");

@@ -42,6 +42,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class QueueWorkers implements AutoCloseable {
 
+    /** How long workers interrupted at the end of a shutdown get, between them, to return from their handlers. */
+    public static final Duration INTERRUPT_GRACE = Duration.ofSeconds(5);
+
     private static final Logger LOG = LoggerFactory.getLogger(QueueWorkers.class);
     private static final int MAX_BACKOFF_DOUBLINGS = 5;
 
@@ -279,9 +282,6 @@ public final class QueueWorkers implements AutoCloseable {
     public boolean shutdown(Duration timeout) {
         return stop(List.of(this), timeout).isEmpty();
     }
-
-    /** How long workers interrupted at the end of a shutdown get, between them, to return from their handlers. */
-    public static final Duration INTERRUPT_GRACE = Duration.ofSeconds(5);
 
     /** Stops {@code workers} as {@link #shutdownAll} says; returns those not done in time. */
     private static List<QueueWorkers> stop(Collection<QueueWorkers> workers, Duration timeout) {
