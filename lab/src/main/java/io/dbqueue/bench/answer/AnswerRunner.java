@@ -77,13 +77,13 @@ public final class AnswerRunner {
             MatrixRunner.Outcome outcome = measure(workload(system, shape, rate, plan.repeat(), plan.warmup(),
                     plan.duration()));
             if (stop.isStopped()) { // the last window was cut short: it says nothing about this rate
-                return new Sweep(system, shape, steps, "interrupted at " + rate + " messages/s");
+                return new Sweep(system, shape, steps, "interrupted at " + String.format(Locale.ROOT, "%,d", rate) + " messages/s");
             }
             Optional<String> failure = outcome.notMeasured().stream().map(NotMeasured::reason).findFirst();
             if (failure.isPresent() || outcome.runs().isEmpty()) {
                 String why = failure.orElse("nothing measured");
                 console.println("answer: " + system.id() + " at " + rate + "/s failed: " + why);
-                return new Sweep(system, shape, steps, "failed at " + rate + " messages/s: " + why);
+                return new Sweep(system, shape, steps, "failed at " + String.format(Locale.ROOT, "%,d", rate) + " messages/s: " + why);
             }
             RateStep step = RateSteps.of(rate, system.groups(), outcome.runs().get(0).samples());
             steps.add(step);

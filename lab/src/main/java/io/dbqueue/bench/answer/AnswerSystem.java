@@ -73,6 +73,14 @@ public enum AnswerSystem {
         return driver;
     }
 
+    /**
+     * Whether it acknowledges a message only once it is flushed to disk, as PostgreSQL with synchronous_commit on
+     * does: not NATS JetStream (it syncs every two minutes by default) nor Kafka with the OS flushing.
+     */
+    public boolean flushesBeforeAcknowledging() {
+        return this != NATS_JETSTREAM && this != KAFKA_1_GROUP && this != KAFKA_5_GROUPS;
+    }
+
     /** The queue's delivery mode; null for the other systems. */
     public DeliveryMode mode() {
         return mode;

@@ -20,8 +20,9 @@ public final class BenchMain {
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler((e, arguments) -> {
-            err.println("bench: " + oneLine(e.getMessage()) + " (see bench " + e.getCommandLine().getCommandName()
-                    + " --help)");
+            // the qualified name is "bench run" for a subcommand and "bench" for the top command
+            err.println("bench: " + oneLine(e.getMessage()) + " (see "
+                    + e.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             return ExitCodes.USAGE;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -18,6 +18,9 @@ import java.util.concurrent.Callable;
                 + " answer-table markers of README.md and docs/performance.md.")
 final class DocsCommand implements Callable<Integer> {
 
+    /** The fewest repetitions per rate whose medians the pages quote. */
+    static final int MIN_REPEAT = 3;
+
     @Parameters(paramLabel = "DIR", description = "An answer run's directory, e.g. docs/results/2026-11-26-answer.")
     Path dir;
 
@@ -30,6 +33,14 @@ final class DocsCommand implements Callable<Integer> {
         if (results.interrupted()) {
             throw new IllegalArgumentException(dir + " holds an interrupted answer run: its table would be partial");
         }
+        if (results.repeat() < MIN_REPEAT) {
+            throw new IllegalArgumentException(dir + " holds a run of " + results.repeat() + " repetition(s) per rate"
+                    + " (a first look, e.g. --quick): the pages quote medians of at least " + MIN_REPEAT);
+        }
+        Path committed = ProjectDir.get().resolve("docs").resolve("results").toAbsolutePath().normalize();
+        if (!dir.toAbsolutePath().normalize().startsWith(committed)) {
+            throw new IllegalArgumentException(dir + " is not under docs/results: the pages link only committed runs");
+        }
         if (Boolean.TRUE.equals(results.environment().gitDirty())) {
             System.out.println("bench: note: " + dir + " ran from a tree with uncommitted changes");
         }
@@ -40,8 +51,8 @@ final class DocsCommand implements Callable<Integer> {
                     AnswerDocs.block(results, file.getParent(), dir.toAbsolutePath(), page.getValue())));
             System.out.println("bench: wrote the answer table into " + page.getKey());
         }
-        System.out.println("bench: the pages show " + AnswerDocs.chartFiles(results) + " of " + dir
-                + ": commit them with git add -f (charts/ is ignored)");
+        System.out.println("bench: the pages show " + AnswerDocs.chartFiles(results) + " and report.md every chart"
+                + " of " + dir.resolve("charts") + ": commit them with git add -f (charts/ is ignored)");
         return 0;
     }
 }

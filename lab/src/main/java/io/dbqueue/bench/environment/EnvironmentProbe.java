@@ -59,7 +59,7 @@ public final class EnvironmentProbe {
                 new Environment.Jdk(System.getProperty("java.version"), System.getProperty("java.vendor"),
                         System.getProperty("java.vm.name")),
                 postgres(server, extraSettings),
-                git(projectDir, "rev-parse", "HEAD"),
+                headCommit(projectDir),
                 gitDirty(projectDir),
                 byShard.isEmpty() ? null : byShard);
     }
@@ -121,6 +121,11 @@ public final class EnvironmentProbe {
             return UNKNOWN;
         }
         return UNKNOWN;
+    }
+
+    /** The commit checked out in {@code projectDir}, as the environment block records it, or "unknown". */
+    public static String headCommit(Path projectDir) {
+        return git(projectDir, "rev-parse", "HEAD");
     }
 
     private static Boolean gitDirty(Path projectDir) {

@@ -18,7 +18,7 @@ final class AnswerCharts {
     }
 
     static ChartImage p99(AnswerResults results, AnswerShape shape) throws IOException {
-        XYChart chart = Charts.xy("p99 against offered rate, " + shape.title() + " (median of runs)",
+        XYChart chart = Charts.xy("p99 against offered rate, " + shape.title() + runs(results),
                 "offered messages/s", "p99 ms");
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setXAxisLogarithmic(true);
@@ -27,13 +27,18 @@ final class AnswerCharts {
     }
 
     static ChartImage delivered(AnswerResults results, AnswerShape shape) throws IOException {
-        XYChart chart = Charts.xy("Delivered against offered rate, " + shape.title() + " (median of runs)",
+        XYChart chart = Charts.xy("Delivered against offered rate, " + shape.title() + runs(results),
                 "offered messages/s", "delivered messages/s per group");
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setXAxisLogarithmic(true);
         lines(chart, results, shape, s -> Math.max(1, s.delivered().median()));
         return Charts.render(chart, "answer-delivered-" + shape.slug(), "Delivered against offered rate, "
                 + shape.title());
+    }
+
+    /** What a point of the charts is: " (one run)" or " (median of runs)". */
+    private static String runs(AnswerResults results) {
+        return results.repeat() <= 1 ? " (one run)" : " (median of runs)";
     }
 
     private static void lines(XYChart chart, AnswerResults results, AnswerShape shape,

@@ -20,18 +20,21 @@ final class AnswerFigures {
     /**
      * The capacity at {@code targetMs} as text: "20,000", "under 1,000" when even the lowest rate
      * missed, "20,000 or more" when the sweep's highest rate still met it; "skipped" or "failed"
-     * (the sweep's note says why), "-" when the run did not include it.
+     * (the sweep's note says why), "-" when the run did not include it. A sweep that ended with a
+     * failure or an interruption says so after the figure ("5,000, then failed at 10,000 messages/s"):
+     * the rates it did not reach might have been held.
      */
     static String capacity(Sweep sweep, int targetMs) {
         if (sweep == null || !sweep.measured()) {
             return notMeasured(sweep);
         }
+        String ended = sweep.note() == null ? "" : ", then " + sweep.note().replaceFirst(":.*", "");
         int capacity = sweep.capacity(targetMs);
         if (capacity == 0) {
-            return "under " + number(sweep.shape().rates().get(0));
+            return "under " + number(sweep.shape().rates().get(0)) + ended;
         }
         boolean lastRate = capacity == sweep.shape().rates().get(sweep.shape().rates().size() - 1);
-        return number(capacity) + (lastRate ? " or more" : "");
+        return number(capacity) + (lastRate ? " or more" : "") + ended;
     }
 
     /** The most delivered per second, "or more" when the sweep never saturated it. */

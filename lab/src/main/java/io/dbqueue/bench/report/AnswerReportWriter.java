@@ -1,9 +1,12 @@
 package io.dbqueue.bench.report;
 
+import io.dbqueue.bench.ProjectDir;
 import io.dbqueue.bench.answer.AnswerPlan;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.RateStep;
+import io.dbqueue.bench.environment.EnvironmentProbe;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,15 +42,27 @@ public final class AnswerReportWriter {
         Files.createDirectories(dir.resolve("charts"));
         Document doc = ReportDocument.opening("db-queue bench: how far PostgreSQL carries a queue",
                 results.environment());
+        boolean once = results.repeat() <= 1;
+        String writer = EnvironmentProbe.headCommit(ProjectDir.get());
+        if (!writer.equals(results.environment().gitCommit())) {
+            doc.paragraph("Written from results.json by bench report at commit " + writer + "; the run's own code was"
+                    + " at " + results.environment().gitCommit() + " (the environment block). The figures are the"
+                    + " run's; the words and charts are the later code's.");
+        }
+        if (once) {
+            doc.paragraph("A first look, not the answer: every rate ran once, so one slow window decides a capacity."
+                    + " Run ./bench answer without --quick for the answer.");
+        }
         doc.paragraph(String.format(Locale.ROOT, "Started %s. An open-loop sweep of offered rates per system: producers"
                         + " send at a fixed rate whatever the system does, each message stamped when it was due;"
-                        + " every rate runs %d time(s) (%.0f s warm-up, %.0f s measured) and a system's sweep stops at"
+                        + " every rate runs %s (%.0f s warm-up, %.0f s measured) and a system's sweep stops at"
                         + " the first rate it does not keep up (sent or delivered under %.0f %% of offered) or whose"
                         + " p99 passes %d ms. Capacity at a target is the highest rate up to which every rate was kept"
-                        + " up with p99 at or under it: the real figure lies between it and the next rate offered. Figures"
-                + " are medians over the runs of each run's own figure.%s",
-                results.startedAt(), results.repeat(), results.warmupSeconds(), results.windowSeconds(),
-                100 * AnswerPlan.KEPT_UP, results.targetsMs().stream().mapToInt(i -> i).max().orElse(0),
+                        + " up with p99 at or under it: the real figure lies between it and the next rate offered.%s%s",
+                results.startedAt(), once ? "once" : results.repeat() + " times", results.warmupSeconds(),
+                results.windowSeconds(), 100 * AnswerPlan.KEPT_UP,
+                results.targetsMs().stream().mapToInt(i -> i).max().orElse(0),
+                once ? "" : " Figures are medians over the runs of each run's own figure.",
                 results.interrupted() ? " Interrupted: partial results." : ""));
         doc.heading(2, "The answer");
         Decision.of(results).forEach(doc::paragraph);
@@ -64,7 +79,7 @@ public final class AnswerReportWriter {
             charts.add(p99);
             charts.add(delivered);
             doc.image(p99).image(delivered);
-            doc.paragraph("Every rate, median over the runs (min-max for p99):");
+            doc.paragraph(once ? "Every rate, one run each:" : "Every rate, median over the runs (min-max for p99):");
             AnswerTable.steps(doc, results, shape);
         }
         doc.heading(2, "How it was measured");
@@ -80,13 +95,15 @@ public final class AnswerReportWriter {
                 + " processes or the broker's process; written is PostgreSQL's WAL or the bytes the broker's process"
                 + " wrote to storage (/proc/PID/io); all per message sent, compared at the highest rate every system"
                 + " of the shape kept up.");
-        doc.heading(2, "Repetitions");
-        doc.paragraph("Repetitions of one rate within 15 % of their median: delivered rate "
-                + AnswerFigures.within(results.sweeps(), RateStep::delivered, 15) + " rates, p99 "
-                + AnswerFigures.within(results.sweeps(), RateStep::p99Ms, 15) + " rates (run more than once)."
-                + " A p99 over a window of a few seconds rests on its few slowest messages, and on two shared cores"
-                + " one scheduling hiccup or a slow WAL flush moves it; the tables give its min-max, so that a"
-                + " capacity near a target can be read with its spread.");
+        if (!once) {
+            doc.heading(2, "Repetitions");
+            doc.paragraph("Repetitions of one rate within 15 % of their median: delivered rate "
+                    + AnswerFigures.within(results.sweeps(), RateStep::delivered, 15) + " rates, p99 "
+                    + AnswerFigures.within(results.sweeps(), RateStep::p99Ms, 15) + " rates (run more than once)."
+                    + " A p99 over a window of a few seconds rests on its few slowest messages, and on two shared"
+                    + " cores one scheduling hiccup or a slow WAL flush moves it; the tables give its min-max, so that"
+                    + " a capacity near a target can be read with its spread.");
+        }
         ReportDocument.environment(doc, results.environment());
         for (ChartImage chart : charts) {
             Files.write(dir.resolve(chart.path()), chart.png());

@@ -95,8 +95,8 @@ public final class AnswerTable {
                 rows.add(List.of(system.label(), AnswerFigures.number(step.offered()),
                         AnswerFigures.number(step.sent().median()), AnswerFigures.number(step.delivered().median()),
                         ms(step.p50Ms() == null ? null : step.p50Ms().median()),
-                        step.p99Ms() == null ? "-" : ms(step.p99Ms().median()) + " (" + ms(step.p99Ms().min()) + "-"
-                                + ms(step.p99Ms().max()) + ")",
+                        step.p99Ms() == null ? "-" : ms(step.p99Ms().median()) + (step.repetitions() <= 1 ? ""
+                                : " (" + ms(step.p99Ms().min()) + "-" + ms(step.p99Ms().max()) + ")"),
                         step.keptUp() ? "yes" : "no"));
             }
         }

@@ -10,7 +10,6 @@ import io.dbqueue.bench.answer.Sweep;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -25,7 +24,10 @@ import static io.dbqueue.bench.report.AnswerFigures.number;
 
 /**
  * The answer in words, written from one run's numbers: up to which rate PostgreSQL is enough at
- * the headline target, what each broker adds beyond it, and what each costs per message.
+ * the headline target, what each broker adds beyond it, and what each costs per message. PostgreSQL is
+ * weighed against the brokers that also flush before they acknowledge; one that does not is named apart,
+ * saying so. Capacities are rates of the sweep's ladder, so they are given as they are, never divided
+ * into ratios that the ladder's steps would make up.
  */
 public final class Decision {
 
@@ -50,8 +52,8 @@ public final class Decision {
         costs(results).ifPresent(text::add);
         if (results.sweeps().stream().anyMatch(s -> s.system() == NATS_JETSTREAM && s.measured())) {
             text.add("NATS JetStream acknowledges a message once it is written to its file, not flushed: it syncs to"
-                    + " disk every two minutes by default, so a power loss can lose what it acknowledged. PostgreSQL,"
-                    + " RabbitMQ's quorum queue and Kafka with a flush per message acknowledge after the flush.");
+                    + " disk every two minutes by default, so a power loss can lose what it acknowledged. PostgreSQL and"
+                    + " RabbitMQ acknowledge after the flush, as Kafka does when it flushes every message.");
         }
         return text;
     }
@@ -74,22 +76,29 @@ public final class Decision {
             return Optional.of(all + " No broker was measured to compare with"
                     + (skipped.isEmpty() ? "" : " (not measured: " + String.join(", ", skipped) + ")") + ".");
         }
-        Sweep best = brokers.stream().max(Comparator.comparingInt(s -> s.capacity(target))).orElseThrow();
         int ours = queue.capacity(target);
-        int theirs = best.capacity(target);
         String lowest = number(shape.rates().get(0));
-        String verdict;
-        if (ours == 0 && theirs == 0) {
-            verdict = " None of them holds " + lowest + " messages/s within the target on this machine.";
-        } else if (ours >= theirs) {
-            verdict = " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here: no broker measured"
-                    + " holds more at this target.";
-        } else {
-            verdict = (ours == 0 ? " PostgreSQL's queue misses the target already at " + lowest + " messages/s; "
-                    : " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here; beyond that ")
-                    + best.system().label() + " holds " + capacity(best, target) + ratio(theirs, ours) + ".";
+        List<Sweep> durable = brokers.stream().filter(s -> s.system().flushesBeforeAcknowledging()).toList();
+        String verdict = "";
+        if (!durable.isEmpty()) {
+            Sweep best = durable.stream().max(Comparator.comparingInt(s -> s.capacity(target))).orElseThrow();
+            int theirs = best.capacity(target);
+            if (ours == 0 && theirs == 0) {
+                verdict = " None of them holds " + lowest + " messages/s within the target on this machine.";
+            } else if (ours >= theirs) {
+                verdict = " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here: no broker"
+                        + " measured that also flushes before it acknowledges holds more at this target.";
+            } else {
+                verdict = (ours == 0 ? " PostgreSQL's queue misses the target already at " + lowest + " messages/s; "
+                        : " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here; beyond that ")
+                        + best.system().label() + " holds " + capacity(best, target) + ".";
+            }
         }
-        return Optional.of(all + verdict);
+        String unflushed = brokers.stream().filter(s -> !s.system().flushesBeforeAcknowledging()
+                        && s.capacity(target) > ours).map(s -> s.system().label() + " holds " + capacity(s, target)
+                        + " but acknowledges before its data is on disk")
+                .collect(Collectors.joining("; "));
+        return Optional.of(all + verdict + (unflushed.isEmpty() ? "" : " " + unflushed + "."));
     }
 
     /** The log against Kafka, one group each. */
@@ -105,14 +114,14 @@ public final class Decision {
         if (fsync != null && fsync.measured()) {
             text.append(log.capacity(target) >= fsync.capacity(target)
                     ? " With one group the log holds at least as much as Kafka flushing every message."
-                    : " With one group Kafka flushing every message holds " + capacity(fsync, target)
-                    + ratio(fsync.capacity(target), log.capacity(target)) + ".");
+                    : " With one group Kafka flushing every message holds " + capacity(fsync, target) + ".");
         }
         if (osFlush != null && osFlush.measured() && osFlush.capacity(target) > log.capacity(target)) {
             text.append(" Kafka with the OS flushing holds ").append(capacity(osFlush, target))
-                    .append(ratio(osFlush.capacity(target), log.capacity(target)))
                     .append(", acknowledging before the data is on disk.");
         }
+        text.append(" The log's latency ends in the read handler, before its offset commit; Kafka's after its"
+                + " consumer's offset commit.");
         return Optional.of(text.toString());
     }
 
@@ -144,10 +153,5 @@ public final class Decision {
                 .filter(Sweep::measured)
                 .map(s -> s.system().label() + " " + capacity(s, target))
                 .collect(Collectors.joining(", "));
-    }
-
-    /** " (2.5 times as much)", or nothing when the smaller side is 0. */
-    private static String ratio(int larger, int smaller) {
-        return smaller <= 0 ? "" : String.format(Locale.ROOT, " (%.1f times as much)", (double) larger / smaller);
     }
 }

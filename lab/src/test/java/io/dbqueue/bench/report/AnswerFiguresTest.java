@@ -35,6 +35,9 @@ class AnswerFiguresTest {
         assertEquals("failed", AnswerFigures.capacity(new Sweep(RABBITMQ_CLASSIC, shape, List.of(),
                 "failed at 1000 messages/s: boom"), 50));
         assertEquals("-", AnswerFigures.capacity(null, 50), "a system the shape does not include");
+        assertEquals("2,000, then failed at 5,000 messages/s", AnswerFigures.capacity(new Sweep(RABBITMQ_CLASSIC, shape,
+                List.of(kept(1_000, 5), kept(2_000, 5)), "failed at 5,000 messages/s: connection reset"), 50),
+                "a sweep that broke off: the rates it did not reach might have been held");
     }
 
     @Test
