@@ -31,6 +31,26 @@ public record Sweep(AnswerSystem system, AnswerShape shape, List<RateStep> steps
         return capacity;
     }
 
+    /**
+     * The step whose runs fell on both sides of {@code targetMs} where the capacity is decided: the capacity's own
+     * (its median met the target, a run did not) or the next one (its median missed it, a run met it). Null when
+     * the runs there agreed, or ran once.
+     */
+    public RateStep straddled(int targetMs) {
+        int capacity = capacity(targetMs);
+        for (RateStep step : steps) {
+            boolean deciding = step.offered() == capacity || step.offered() > capacity;
+            if (deciding && step.keptUp() && step.repetitions() > 1 && step.p99Ms() != null
+                    && step.p99Ms().min() <= targetMs && step.p99Ms().max() > targetMs) {
+                return step;
+            }
+            if (step.offered() > capacity) {
+                return null;
+            }
+        }
+        return null;
+    }
+
     /** The most messages per second delivered at any offered rate (median of the repetitions). */
     public OptionalDouble saturation() {
         return steps.stream().mapToDouble(s -> s.delivered().median()).max();

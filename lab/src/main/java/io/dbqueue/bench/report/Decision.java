@@ -10,6 +10,7 @@ import io.dbqueue.bench.answer.Sweep;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -86,12 +87,14 @@ public final class Decision {
             if (ours == 0 && theirs == 0) {
                 verdict = " None of them holds " + lowest + " messages/s within the target on this machine.";
             } else if (ours >= theirs) {
-                verdict = " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here: no broker"
+                verdict = " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here"
+                        + spread(queue, target) + ": no broker"
                         + " measured that also flushes before it acknowledges holds more at this target.";
             } else {
                 verdict = (ours == 0 ? " PostgreSQL's queue misses the target already at " + lowest + " messages/s; "
-                        : " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here; beyond that ")
-                        + best.system().label() + " holds " + capacity(best, target) + ".";
+                        : " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here"
+                        + spread(queue, target) + "; beyond that ")
+                        + best.system().label() + " holds " + capacity(best, target) + spread(best, target) + ".";
             }
         }
         String unflushed = brokers.stream().filter(s -> !s.system().flushesBeforeAcknowledging()
@@ -144,6 +147,16 @@ public final class Decision {
         return parts.isEmpty() ? Optional.empty() : Optional.of("Per message at " + number(rate) + " messages/s ("
                 + queue.shape().title() + ", one group), the server's CPU and what it wrote (PostgreSQL: its WAL;"
                 + " a broker: its process's writes to disk): " + String.join("; ", parts) + ".");
+    }
+
+    /**
+     * Where the runs that decide a capacity fell on both sides of the target: " (at 40,000 its runs' p99 were
+     * 12.3-197.6 ms, on both sides of the target)", so that a capacity one run decided reads as such; else "".
+     */
+    private static String spread(Sweep sweep, int target) {
+        RateStep split = sweep.straddled(target);
+        return split == null ? "" : String.format(Locale.ROOT, " (at %s its runs' p99 were %.1f-%.1f ms, on both"
+                + " sides of the target)", number(split.offered()), split.p99Ms().min(), split.p99Ms().max());
     }
 
     /** "PostgreSQL queue, at least once 20,000, RabbitMQ classic queue 5,000, ..." for the shape's systems of {@code kind}. */

@@ -14,6 +14,7 @@ import static io.dbqueue.bench.answer.AnswerSystem.NATS_JETSTREAM;
 import static io.dbqueue.bench.answer.AnswerSystem.QUEUE_AT_LEAST_ONCE;
 import static io.dbqueue.bench.answer.AnswerSystem.RABBITMQ_CLASSIC;
 import static io.dbqueue.bench.report.Steps.kept;
+import static io.dbqueue.bench.report.Steps.keptWithRuns;
 import static io.dbqueue.bench.report.Steps.results;
 import static io.dbqueue.bench.report.Steps.shape;
 import static io.dbqueue.bench.report.Steps.sweep;
@@ -34,6 +35,16 @@ class DecisionTest {
         assertTrue(text.contains("PostgreSQL is enough up to 1,000 messages/s here; beyond that RabbitMQ classic queue"
                 + " holds 2,000."), text);
         assertFalse(text.contains("times as much"), text);
+    }
+
+    /** A capacity that one run decided says so: at the next rate the runs fell on both sides of the target. */
+    @Test
+    void aCapacityDecidedByRunsOnBothSidesOfTheTargetSaysSo() {
+        String text = String.join("\n", Decision.of(results(
+                sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), keptWithRuns(2_000, 12.3, 60.0, 197.6)),
+                sweep(RABBITMQ_CLASSIC, shape, kept(1_000, 70)))));
+        assertTrue(text.contains("PostgreSQL is enough up to 1,000 messages/s here (at 2,000 its runs' p99 were"
+                + " 12.3-197.6 ms, on both sides of the target)"), text);
     }
 
     /** NATS JetStream acknowledges before it flushes: it is named apart, never the broker PostgreSQL is weighed by. */

@@ -8,6 +8,7 @@ import io.dbqueue.bench.answer.Sweep;
 
 import io.dbqueue.bench.run.Range;
 
+import java.util.Arrays;
 import java.util.List;
 
 /** Builds rate steps and sweeps for the answer's unit tests. */
@@ -25,6 +26,14 @@ public final class Steps {
 
     public static RateStep kept(int offered, double p99) {
         return step(offered, offered, p99);
+    }
+
+    /** A step kept up at {@code offered} whose three runs had these p99s. */
+    public static RateStep keptWithRuns(int offered, double... p99s) {
+        List<Double> runs = Arrays.stream(p99s).boxed().toList();
+        return new RateStep(offered, runs.size(), Range.of(List.of((double) offered)), Range.of(List.of((double) offered)),
+                Range.of(List.of(1.0)), Range.of(runs), Range.of(List.of(20.0)), Range.of(List.of(1500.0)),
+                Range.of(List.of(30.0)));
     }
 
     public static Sweep sweep(AnswerSystem system, AnswerShape shape, RateStep... steps) {
