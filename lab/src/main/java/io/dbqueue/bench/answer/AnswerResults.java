@@ -3,6 +3,7 @@ package io.dbqueue.bench.answer;
 import io.dbqueue.bench.environment.Environment;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * An answer run as results.json holds it: what ran, where, and every sweep with every repetition's
@@ -12,11 +13,14 @@ import java.util.List;
  * @param producersBatched producer threads at a batch over 1; {@code producersSingle} at a batch of 1
  * @param consumers        consumer threads (per group for a topic)
  * @param consumerBatch    what a consumer claims, prefetches or reads at once
+ * @param servers          the brokers measured, by system id, as each named itself (product, version, where);
+ *                         absent (null) in results written before it was recorded
  */
 public record AnswerResults(String kind, int schemaVersion, String startedAt, String finishedAt, boolean interrupted,
                             String plan, String layout, int repeat, double warmupSeconds, double windowSeconds,
                             int producersBatched, int producersSingle, int consumers, int consumerBatch,
-                            List<Integer> targetsMs, Environment environment, List<Sweep> sweeps) {
+                            List<Integer> targetsMs, Environment environment, Map<String, String> servers,
+                            List<Sweep> sweeps) {
 
     public static final String KIND = "answer";
     public static final int SCHEMA_VERSION = 1;

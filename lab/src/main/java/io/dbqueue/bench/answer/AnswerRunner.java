@@ -16,8 +16,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Runs an answer plan: for every shape and system, an open-loop sweep of offered rates, lowest
@@ -62,6 +64,14 @@ public final class AnswerRunner {
         return sweeps;
     }
 
+    /** The brokers the sweeps measured, by system, as each names itself (product, version, where). */
+    public Map<String, String> servers(List<Sweep> sweeps) {
+        Map<String, String> servers = new TreeMap<>();
+        sweeps.stream().filter(Sweep::measured).map(Sweep::system).distinct().forEach(system ->
+                matrix.server(system.driver()).ifPresent(server -> servers.put(system.id(), server)));
+        return servers;
+    }
+
     private Sweep sweep(AnswerSystem system, AnswerShape shape) {
         Optional<String> reason = matrix.unavailableReason(system.driver());
         if (reason.isPresent()) {
@@ -76,14 +86,15 @@ public final class AnswerRunner {
             }
             MatrixRunner.Outcome outcome = measure(workload(system, shape, rate, plan.repeat(), plan.warmup(),
                     plan.duration()));
+            String at = String.format(Locale.ROOT, "%,d messages/s", rate);
             if (stop.isStopped()) { // the last window was cut short: it says nothing about this rate
-                return new Sweep(system, shape, steps, "interrupted at " + String.format(Locale.ROOT, "%,d", rate) + " messages/s");
+                return new Sweep(system, shape, steps, "interrupted at " + at);
             }
             Optional<String> failure = outcome.notMeasured().stream().map(NotMeasured::reason).findFirst();
             if (failure.isPresent() || outcome.runs().isEmpty()) {
                 String why = failure.orElse("nothing measured");
                 console.println("answer: " + system.id() + " at " + rate + "/s failed: " + why);
-                return new Sweep(system, shape, steps, "failed at " + String.format(Locale.ROOT, "%,d", rate) + " messages/s: " + why);
+                return new Sweep(system, shape, steps, "failed at " + at + ": " + why);
             }
             RateStep step = RateSteps.of(rate, system.groups(), outcome.runs().get(0).samples());
             steps.add(step);

@@ -81,13 +81,14 @@ final class AnswerCommand implements Callable<Integer> {
                     .forEach(line -> console.println("bench: " + line));
             MatrixRunner matrix = new MatrixRunner(server, admin, Drivers.all(), ctrlC.stop(), console)
                     .withoutJvmWarmUp();
-            List<Sweep> sweeps = new AnswerRunner(plan, WorkloadFile.profile("default"), layout, matrix, ctrlC.stop(),
-                    console).run();
+            AnswerRunner runner = new AnswerRunner(plan, WorkloadFile.profile("default"), layout, matrix, ctrlC.stop(),
+                    console);
+            List<Sweep> sweeps = runner.run();
             AnswerResults results = new AnswerResults(AnswerResults.KIND, AnswerResults.SCHEMA_VERSION,
                     started.toString(), Instant.now().toString(), ctrlC.stop().isStopped(), plan.name(), layout,
                     plan.repeat(), plan.warmup().toMillis() / 1000.0, plan.duration().toMillis() / 1000.0,
                     plan.producersBatched(), plan.producersSingle(), plan.consumers(), plan.consumerBatch(),
-                    plan.targetsMs(), environment, sweeps);
+                    plan.targetsMs(), environment, runner.servers(sweeps), sweeps);
             AnswerReportWriter.write(dir, results);
             console.println("bench: wrote " + dir.resolve("report.md"));
             Decision.of(results).forEach(line -> console.println("  " + line));

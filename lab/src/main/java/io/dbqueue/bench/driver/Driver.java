@@ -18,6 +18,15 @@ public interface Driver {
     }
 
     /**
+     * The server this driver measures as it names itself (product and version, and where it came from), learnt
+     * by {@link #unavailableReason}; null before that, or for PostgreSQL's drivers, whose server the environment
+     * block records.
+     */
+    default String server() {
+        return null;
+    }
+
+    /**
      * Whether the load runs in this JVM (the library, its JDBC loop, the brokers' clients), whose JIT
      * compiler is still compiling it during the first seconds of a run; pgbench and the stack's
      * services run in processes of their own.

@@ -4,6 +4,7 @@ import io.dbqueue.bench.ProjectDir;
 import io.dbqueue.bench.answer.AnswerPlan;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
+import io.dbqueue.bench.answer.AnswerSystem;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.environment.EnvironmentProbe;
 
@@ -24,6 +25,20 @@ public final class AnswerReportWriter {
         Files.createDirectories(dir);
         ReportWriter.JSON.writeValue(dir.resolve("results.json").toFile(), results);
         render(dir, results);
+    }
+
+    /** The brokers measured, as each named itself when the run reached it. */
+    private static void brokers(Document doc, AnswerResults results) {
+        if (results.servers() == null) {
+            doc.paragraph("The brokers' versions are not recorded: this run predates their record.");
+            return;
+        }
+        if (results.servers().isEmpty()) {
+            return;
+        }
+        doc.paragraph("The brokers measured, as each named itself:");
+        doc.table(List.of("system", "server"), results.servers().entrySet().stream()
+                .map(e -> List.of(AnswerSystem.byId(e.getKey()).label(), e.getValue())).toList());
     }
 
     /** Whether {@code dir} holds the results.json of a {@code bench answer} run. */
@@ -105,6 +120,7 @@ public final class AnswerReportWriter {
                     + " a capacity near a target can be read with its spread.");
         }
         ReportDocument.environment(doc, results.environment());
+        brokers(doc, results);
         for (ChartImage chart : charts) {
             Files.write(dir.resolve(chart.path()), chart.png());
         }

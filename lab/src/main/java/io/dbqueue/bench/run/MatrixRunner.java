@@ -82,6 +82,11 @@ public final class MatrixRunner {
         return unavailable.computeIfAbsent(driver, d -> Optional.ofNullable(drivers.get(d).unavailableReason()));
     }
 
+    /** The server {@code driver} measures as it names itself, once {@link #unavailableReason} found it reachable. */
+    public Optional<String> server(DriverName driver) {
+        return unavailableReason(driver).isPresent() ? Optional.empty() : Optional.ofNullable(drivers.get(driver).server());
+    }
+
     /** What was measured and what was not. */
     public record Outcome(List<CellResult> runs, List<NotMeasured> notMeasured, boolean interrupted) {
     }

@@ -42,6 +42,12 @@ class AnswerCommandTest {
         String report = Files.readString(out.resolve("report.md"));
         assertTrue(report.contains("## The answer\n\nWith 1 KiB, batch 100 at p99 ≤ 50 ms: PostgreSQL"
                 + " queue, at least once "), report);
+        assertTrue(report.contains("A first look, not the answer: every rate ran once"), report);
+        for (Sweep sweep : results.sweeps()) { // every broker measured names its server
+            if (sweep.measured() && !sweep.system().onPostgres()) {
+                assertTrue(results.servers().containsKey(sweep.system().id()), results.servers().toString());
+            }
+        }
         assertTrue(Files.size(out.resolve("charts/answer-p99-1kib-batch100.png")) > 0);
         assertTrue(Files.size(out.resolve("charts/answer-delivered-1kib-batch100.png")) > 0);
     }

@@ -1,6 +1,7 @@
 package io.dbqueue.bench.cli;
 
 import io.dbqueue.bench.ResultsSchema;
+import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.Drivers;
 import io.dbqueue.bench.metrics.BrokerProcess;
 import io.dbqueue.bench.workload.DriverName;
@@ -58,8 +59,10 @@ class BrokerDriversTest {
 
     /** The tiny workload once on {@code broker}, skipped when it is not reachable; its results.json. */
     private JsonNode runTiny(String broker, Path out, String... flags) throws Exception {
-        String unavailable = Drivers.all().get(DriverName.of(broker)).unavailableReason();
+        Driver driver = Drivers.all().get(DriverName.of(broker));
+        String unavailable = driver.unavailableReason();
         assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
+        assertTrue(driver.server().startsWith(broker.startsWith("rabbitmq") ? "RabbitMQ " : "NATS "), driver.server());
         Path workload = Path.of(getClass().getResource("/tiny.yaml").toURI());
         List<String> args = new ArrayList<>(List.of("run", "--workload", workload.toString(), "--out", out.toString(),
                 "--drivers", broker, "--repeat", "1"));

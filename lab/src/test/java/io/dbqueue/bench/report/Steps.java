@@ -48,6 +48,6 @@ public final class Steps {
     public static AnswerResults results(Sweep... sweeps) {
         return new AnswerResults(AnswerResults.KIND, AnswerResults.SCHEMA_VERSION, "2026-11-26T00:00:00Z",
                 "2026-11-26T00:30:00Z", false, "answer", "dbq_seq_pk", 3, 2, 3, 4, 16, 4, 100, List.of(10, 50, 200),
-                null, List.of(sweeps));
+                null, null, List.of(sweeps));
     }
 }

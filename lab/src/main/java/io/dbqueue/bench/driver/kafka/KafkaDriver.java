@@ -82,6 +82,11 @@ public final class KafkaDriver implements Driver {
     }
 
     @Override
+    public String server() {
+        return KafkaSharedBroker.unavailableReason() == null ? KafkaSharedBroker.server() : null;
+    }
+
+    @Override
     public Repetition run(CellContext context) throws Exception {
         Workload workload = context.workload();
         LogLoad log = workload.log();

@@ -73,6 +73,12 @@ final class KafkaSharedBroker {
         }
     }
 
+    /** The broker as the report names it; only after {@link #unavailableReason()} returned null. */
+    static String server() {
+        return EXTERNAL != null ? "Kafka at " + EXTERNAL + " (client " + AppInfoParser.getVersion() + ")"
+                : "Kafka " + AppInfoParser.getVersion() + ", one KRaft broker started by the lab";
+    }
+
     /** The running broker's address; only after {@link #unavailableReason()} returned null. */
     static synchronized String bootstrapServers() {
         return EXTERNAL != null ? EXTERNAL : running().bootstrapServers();

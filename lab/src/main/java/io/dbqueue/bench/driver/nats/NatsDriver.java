@@ -66,6 +66,7 @@ public final class NatsDriver implements Driver {
     private static final long PUBLISH_TIMEOUT_SECONDS = 30;
 
     private final String url = Env.or("NATS_URL", "nats://127.0.0.1:4222");
+    private volatile String server; // learnt by the probe
 
     @Override
     public DriverName name() {
@@ -73,9 +74,15 @@ public final class NatsDriver implements Driver {
     }
 
     @Override
+    public String server() {
+        return server;
+    }
+
+    @Override
     public String unavailableReason() {
         try (Connection connection = connect()) {
             connection.jetStreamManagement().getAccountStatistics();
+            server = "NATS " + connection.getServerInfo().getVersion() + " (JetStream) at " + url;
             return null;
         } catch (IOException | JetStreamApiException e) {
             return "NATS JetStream is not reachable at " + url + " (" + e.getMessage() + "); set NATS_URL";

@@ -43,6 +43,7 @@ public final class RabbitMqDriver implements Driver {
     private static final String ERLANG_VM = "beam.smp";
 
     private final ConnectionFactory factory = new ConnectionFactory();
+    private volatile String server; // learnt by the probe
     private final DriverName name;
     private final String queue;
     private final Map<String, Object> queueArguments;
@@ -74,8 +75,15 @@ public final class RabbitMqDriver implements Driver {
     }
 
     @Override
+    public String server() {
+        return server;
+    }
+
+    @Override
     public String unavailableReason() {
-        try (Connection ignored = factory.newConnection("bench-probe")) {
+        try (Connection probe = factory.newConnection("bench-probe")) {
+            server = "RabbitMQ " + probe.getServerProperties().get("version") + " at " + factory.getHost() + ":"
+                    + factory.getPort();
             return null;
         } catch (IOException | TimeoutException e) {
             return "RabbitMQ is not reachable at " + factory.getHost() + ":" + factory.getPort() + " ("
