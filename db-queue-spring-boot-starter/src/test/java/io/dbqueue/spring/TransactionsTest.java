@@ -193,7 +193,7 @@ class TransactionsTest {
         }
     }
 
-    /** A listener method that records an effect, then fails "fail" messages, even those it would dead-letter. */
+    /** A listener method that records an effect, then fails "fail" messages with a failure it dead-letters. */
     record EffectsListener(JdbcTemplate jdbc, String table) {
 
         @DbQueueListener(queue = "main", deadLetterOn = IllegalArgumentException.class)
@@ -205,7 +205,10 @@ class TransactionsTest {
         }
     }
 
-    /** Exactly once, a listener method's failure rolls its writes back with the batch, as a consumer bean's does. */
+    /**
+     * Exactly once, a listener method's failure rolls its writes back with the batch, as a consumer bean's does; a
+     * failure of a deadLetterOn type then sends its task to the dead letters, without its writes.
+     */
     @Test
     void anExactlyOnceListenerMethodsWritesRollBackWhenItThrows() {
         String queue = createTable(Layout.DBQ_SEQ);
@@ -223,8 +226,10 @@ class TransactionsTest {
                     assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'ok-1'")).isEqualTo(1);
                     assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'fail-1'"))
                             .as("no effect of the failed method").isZero();
-                    assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'fail-1'"))
-                            .as("back in the queue for its retry, not dead-lettered with its effect").isEqualTo(1);
+                    assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'fail-1'")).isZero();
+                    assertThat(queues.deadLetters("main").list(0, 10)).singleElement()
+                            .satisfies(dead -> assertThat(dead.lastError()).isEqualTo(
+                                    "IllegalArgumentException: listener failed on fail-1"));
                 });
     }
 

@@ -11,7 +11,10 @@ import org.springframework.beans.factory.ObjectProvider;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,6 +35,8 @@ public class DbQueueTester implements QueueListener {
     /** Notified whenever a consumer of this context finishes, fails or re-enqueues a task. */
     private final Object progress = new Object();
     private long generation; // guarded by progress: how often it was notified
+    /** The ids of the tasks each queue's consumers of this context claimed and have not handled yet. */
+    private final Map<QueueLocation, Set<Long>> inHand = new ConcurrentHashMap<>();
 
     /** Looks the beans up when used: DbQueues itself is made with the application's listeners, this one among them. */
     public DbQueueTester(ObjectProvider<DbQueues> queues, ObjectProvider<PayloadSerializer> serializers) {
@@ -62,22 +67,25 @@ public class DbQueueTester implements QueueListener {
     }
 
     /**
-     * Waits until the queue holds no task: each one finished or moved to the dead letters. A task
-     * failing with retries left stays in the queue until it succeeds or its attempts run out.
+     * Waits until the queue holds no task and no consumer of this context holds one it claimed: each one finished
+     * or moved to the dead letters (at most once, where a claim deletes its tasks, until the handler has returned).
+     * A task failing with retries left stays in the queue until it succeeds or its attempts run out.
      */
     public void awaitProcessed(String queueId, Duration timeout) throws InterruptedException {
         QueueMonitor monitor = monitor(queueId);
+        Set<Long> held = inHand(queues.getObject().location(queueId));
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             long seen = generation();
-            if (monitor.depth().tasks() == 0) {
+            if (monitor.depth().tasks() == 0 && held.isEmpty()) {
                 return;
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 List<Task> remaining = monitor.peek(20);
                 throw new AssertionError("queue '" + queueId + "' still holds " + monitor.depth().tasks()
-                        + " task(s) after " + timeout + ", e.g. " + describe(remaining));
+                        + " task(s) and its consumers " + held.size() + " claimed but not handled after " + timeout
+                        + (remaining.isEmpty() ? "" : ", e.g. " + describe(remaining)));
             }
             awaitProgressSince(seen, Math.min(RECHECK.toNanos(), left));
         }
@@ -96,17 +104,36 @@ public class DbQueueTester implements QueueListener {
     }
 
     @Override
+    public void picked(QueueLocation queue, List<Task> tasks, long claimNanos) {
+        tasks.forEach(task -> inHand(queue).add(task.id()));
+    }
+
+    @Override
+    public void executed(QueueLocation queue, List<Task> tasks, long handlerNanos) {
+        handled(queue, tasks);
+    }
+
+    @Override
     public void finished(QueueLocation queue, List<Task> tasks) {
-        advance();
+        handled(queue, tasks);
     }
 
     @Override
     public void failed(QueueLocation queue, Task task, String error, boolean deadLettered) {
-        advance();
+        handled(queue, List.of(task));
     }
 
     @Override
     public void reenqueued(QueueLocation queue, Task task) {
+        advance();
+    }
+
+    private Set<Long> inHand(QueueLocation queue) {
+        return inHand.computeIfAbsent(queue, q -> ConcurrentHashMap.newKeySet());
+    }
+
+    private void handled(QueueLocation queue, List<Task> tasks) {
+        tasks.forEach(task -> inHand(queue).remove(task.id()));
         advance();
     }
 

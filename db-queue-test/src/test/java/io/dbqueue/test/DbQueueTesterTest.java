@@ -17,6 +17,8 @@ import org.springframework.context.annotation.Import;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The tester on a context of the starter whose consumer starts only when a test starts it. */
 @SpringBootTest(properties = {"dbq.initialize-schema=always", "dbq.auto-startup=false",
         "dbq.queues.greetings.table=dbq_test_greetings", "dbq.queues.greetings.layout=dbq_seq",
-        "dbq.queues.greetings.no-task-timeout=20ms"})
+        "dbq.queues.greetings.no-task-timeout=20ms", "dbq.queues.notes.table=dbq_test_greetings",
+        "dbq.queues.notes.layout=dbq_seq", "dbq.queues.notes.mode=at-most-once", "dbq.queues.notes.no-task-timeout=20ms"})
 @AutoConfigureTestPostgres
 @Import(DbQueueTester.class)
 class DbQueueTesterTest {
@@ -47,12 +50,32 @@ class DbQueueTesterTest {
         }
     }
 
+    /** At most once: its claim deletes the task; the handler holds it until the test lets it go. */
+    static class Noter {
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final List<String> noted = new CopyOnWriteArrayList<>();
+
+        @DbQueueListener(queue = "notes")
+        void note(String note) throws InterruptedException {
+            started.countDown();
+            if (release.await(30, TimeUnit.SECONDS)) {
+                noted.add(note);
+            }
+        }
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class Application {
         @Bean
         Greeter greeter() {
             return new Greeter();
+        }
+
+        @Bean
+        Noter noter() {
+            return new Noter();
         }
     }
 
@@ -68,9 +91,13 @@ class DbQueueTesterTest {
     @Autowired
     Greeter greeter;
 
+    @Autowired
+    Noter noter;
+
     @BeforeEach
     void emptyQueue() {
         tester.drain(QUEUE);
+        tester.drain("notes");
         greeter.greeted.clear();
     }
 
@@ -98,6 +125,21 @@ class DbQueueTesterTest {
                         + "[Greeting[name=ada]]");
     }
 
+    /** At most once the queue is empty as soon as the claim deleted the task: the wait lasts until it is handled. */
+    @Test
+    void awaitProcessedWaitsForAnAtMostOnceHandlerThatHoldsItsTask() throws InterruptedException {
+        queues.send("notes", "remember the milk");
+        consumers.start();
+        assertThat(noter.started.await(30, TimeUnit.SECONDS)).as("the handler has the task").isTrue();
+
+        assertThatThrownBy(() -> tester.awaitProcessed("notes", Duration.ofMillis(300)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("still holds 0 task(s) and its consumers 1 claimed but not handled");
+        noter.release.countDown();
+        tester.awaitProcessed("notes", TIMEOUT);
+        assertThat(noter.noted).containsExactly("remember the milk");
+    }
+
     @Test
     void awaitProcessedReturnsOnceTheConsumerHasHandledEveryTask() throws InterruptedException {
         List<Greeting> sent = List.of(new Greeting("ada"), new Greeting("grace"), new Greeting("barbara"));
@@ -115,8 +157,8 @@ class DbQueueTesterTest {
 
         assertThatThrownBy(() -> tester.awaitProcessed(QUEUE, Duration.ofMillis(300)))
                 .isInstanceOf(AssertionError.class)
-                .hasMessage("queue 'greetings' still holds 1 task(s) after PT0.3S, e.g. [#" + id
-                        + " attempt 0: {\"name\":\"ada\"}]");
+                .hasMessage("queue 'greetings' still holds 1 task(s) and its consumers 0 claimed but not handled after"
+                        + " PT0.3S, e.g. [#" + id + " attempt 0: {\"name\":\"ada\"}]");
     }
 
     @Test

@@ -234,7 +234,10 @@ final class BatchProcessor implements AutoCloseable {
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), null, () -> leases.extend(live));
         try {
             Throwable error = handle(batch);
-            return new Answers(batch.results(fallback(error)), List.of(), null);
+            TaskResult fallback = fallback(error);
+            Map<Task, TaskResult> results = batch.results(fallback);
+            DeadLetterException.deadLetterNamed(results, fallback, error);
+            return new Answers(results, List.of(), null);
         } catch (InterruptedException e) {
             Map<Task, TaskResult> answered = batch.results(null);
             List<Task> unanswered = new ArrayList<>();
@@ -284,7 +287,9 @@ final class BatchProcessor implements AutoCloseable {
     /** Records a failed attempt of {@code tasks}, whose transaction rolled back, in a transaction of its own. */
     private int recordFailure(List<Task> tasks, Throwable error) throws SQLException, InterruptedException {
         Map<Task, TaskResult> failures = new LinkedHashMap<>();
-        tasks.forEach(task -> failures.put(task, TaskResult.fail(TaskBatch.describe(error))));
+        TaskResult failed = fallback(error);
+        tasks.forEach(task -> failures.put(task, failed));
+        DeadLetterException.deadLetterNamed(failures, failed, error);
         transactions.inNewTransaction(dataSource, c -> apply(c, failures)).report();
         return tasks.size();
     }
@@ -431,7 +436,8 @@ final class BatchProcessor implements AutoCloseable {
     }
 
     private static TaskResult fallback(Throwable error) {
-        return error == null ? TaskResult.finish() : TaskResult.fail(TaskBatch.describe(error));
+        return error == null ? TaskResult.finish()
+                : TaskResult.fail(TaskBatch.describe(error instanceof DeadLetterException named ? named.getCause() : error));
     }
 
     /**

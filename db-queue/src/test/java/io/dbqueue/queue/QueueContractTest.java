@@ -324,6 +324,42 @@ class QueueContractTest extends EveryLayout {
         assertEquals("not JSON: unreadable", failed.get(0).lastError());
     }
 
+    /**
+     * A handler that throws DeadLetterException sends the tasks it names to the dead letters at once; exactly once
+     * after the batch rolled back (the handler's write, and the answer it gave the other task, with it), that task
+     * then failing and waiting for its retry; at least once keeping the other task's answer.
+     */
+    @ParameterizedTest
+    @EnumSource(value = DeliveryMode.class, names = {"AT_LEAST_ONCE", "EXACTLY_ONCE"})
+    void aDeadLetterExceptionDeadLettersTheTasksItNamesAtOnce(DeliveryMode mode) throws Exception {
+        long ok = producer.enqueue("ok");
+        long poison = producer.enqueue("poison");
+        String effects = table.name() + "_effects";
+        TestDatabase.execute("DROP TABLE IF EXISTS " + effects + "; CREATE TABLE " + effects + " (payload text)");
+        QueueConfig config = QueueConfig.of(queue).withMode(mode).withBatchSize(2)
+                .withRetry(RetryPolicy.of(RetryPolicy.RetryType.LINEAR, Duration.ofHours(1), 5));
+        BatchProcessor processor = processor(config, batch -> {
+            for (Task task : batch.tasks()) {
+                if (batch.mode() == DeliveryMode.EXACTLY_ONCE) {
+                    Jdbc.update(batch.connection(), "INSERT INTO " + effects + " (payload) VALUES (?)", task.payload());
+                }
+                if (task.payload().equals("poison")) {
+                    throw new DeadLetterException(task, new IllegalArgumentException("no such item"));
+                }
+                batch.answer(task, TaskResult.finish());
+            }
+        });
+        assertEquals(2, processor.runOnce());
+        List<DeadTask> dead = new DeadLetters(ds, queue).list(0, 10);
+        assertEquals(List.of(poison), dead.stream().map(DeadTask::id).toList());
+        assertEquals("IllegalArgumentException: no such item", dead.get(0).lastError());
+        assertEquals(mode == DeliveryMode.EXACTLY_ONCE ? 1 : 0, TestDatabase.queryLong("SELECT count(*) FROM "
+                + table.name() + " WHERE id = " + ok), "exactly once the other task's answer rolled back too");
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + effects
+                + " WHERE payload = 'poison'"), "no write of the dead-lettered task's handling is kept");
+        TestDatabase.execute("DROP TABLE " + effects);
+    }
+
     @Test
     void deadLettersCanBeRequeuedAndDeleted() throws Exception {
         List<Long> ids = producer.enqueueAll(List.of("a", "b", "c"));

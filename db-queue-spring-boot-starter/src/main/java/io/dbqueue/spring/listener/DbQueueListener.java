@@ -36,7 +36,7 @@ public @interface DbQueueListener {
 
     /**
      * Failures that no retry can fix: a task whose handling throws one of these goes to the dead letters at once.
-     * Not exactly once, where any failure rolls the batch back, the method's writes with it, and is retried.
+     * Exactly once, the batch rolls back first, the method's writes with it, and its other tasks are retried.
      */
     Class<? extends Throwable>[] deadLetterOn() default {};
 }

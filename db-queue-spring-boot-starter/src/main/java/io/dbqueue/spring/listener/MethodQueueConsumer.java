@@ -1,6 +1,7 @@
 package io.dbqueue.spring.listener;
 
 import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.queue.DeadLetterException;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.TaskBatch;
@@ -108,8 +109,11 @@ public final class MethodQueueConsumer implements QueueConsumer {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            if (!deadLetterOn(e) || rollsBack(batch)) {
+            if (!deadLetterOn(e)) {
                 throw e;
+            }
+            if (rollsBack(batch)) {
+                throw new DeadLetterException(batch.tasks(), e);
             }
             batch.tasks().forEach(task -> batch.answer(task, TaskResult.deadLetter(TaskBatch.describe(e))));
         }
@@ -135,7 +139,7 @@ public final class MethodQueueConsumer implements QueueConsumer {
             throw e;
         } catch (Exception e) {
             if (rollsBack(batch)) {
-                throw e;
+                throw deadLetterOn(e) ? new DeadLetterException(readable, e) : e;
             }
             readable.forEach(task -> batch.answer(task, failure(e)));
         }
@@ -156,7 +160,7 @@ public final class MethodQueueConsumer implements QueueConsumer {
             throw e;
         } catch (Exception e) {
             if (rollsBack(batch)) {
-                throw e;
+                throw deadLetterOn(e) ? new DeadLetterException(task, e) : e;
             }
             batch.answer(task, failure(e));
         }
@@ -165,7 +169,8 @@ public final class MethodQueueConsumer implements QueueConsumer {
     /**
      * Whether a failure must roll the batch back instead of being answered: exactly once, the method's writes are
      * in the batch's transaction, and an answer would commit them with it. The batch's tasks are then retried by
-     * the queue's policy, as the core's per-task handler does; {@link DbQueueListener#deadLetterOn} does not apply.
+     * the queue's policy, as the core's per-task handler does, but for those a {@link DbQueueListener#deadLetterOn}
+     * failure names ({@link DeadLetterException}): they go to the dead letters, their writes undone all the same.
      */
     private static boolean rollsBack(TaskBatch batch) {
         return batch.mode() == DeliveryMode.EXACTLY_ONCE;
