@@ -17,7 +17,9 @@ import java.util.concurrent.Future;
  * that the group member commits the offset after the acknowledgements. A record Kafka refused
  * fails the batch: nothing is committed and the member reads it again after its back-off. The
  * records of the batch before it are then sent again (duplicates stay within the uncommitted
- * batch); none after it goes ahead of it.
+ * batch); none after it goes ahead of it when the producer refused it before sending. One the broker
+ * refuses after it was sent may have the records queued after it written all the same (KafkaRelay says
+ * how to keep that from happening).
  */
 final class BatchRelay implements RecordHandler {
 
@@ -60,11 +62,7 @@ final class BatchRelay implements RecordHandler {
         listener.relayed(batch);
     }
 
-    /**
-     * Whether the producer failed the record already: its checks before sending (size, partition)
-     * fail the future at once. The broker's refusals come later; the idempotent producer then fails
-     * the partition's later batches too, whose sequence numbers would leave a gap.
-     */
+    /** Whether the producer failed the record already: its checks before sending (size, partition) fail the future at once. */
     private static boolean refused(Future<RecordMetadata> ack) throws InterruptedException {
         if (!ack.isDone()) {
             return false;

@@ -21,8 +21,10 @@ import java.util.Objects;
  * {@link #OFFSET_HEADER} header. The producer is Kafka's idempotent one with acks=all, and the
  * group's offset is committed only after Kafka acknowledged every record of the batch: a relay
  * killed at any point and started again loses nothing and reorders nothing within a partition; what
- * it sends twice is at most the batch it had not committed, which a consumer can drop by the offset
- * header. Start more relays with the same group (each its own member id) to share the partitions.
+ * it sends twice is at most the batch it had not committed (after a crash of PostgreSQL itself, the
+ * batches whose unflushed offset commits it lost), which a consumer can drop by the offset header. Keep
+ * the producer's max.request.size at or under the Kafka topic's max.message.bytes: a record the broker
+ * refuses after it was sent can let the records after it in its batch be written ahead of it. Start more relays with the same group (each its own member id) to share the partitions.
  *
  * <pre>{@code
  * KafkaRelay relay = KafkaRelay.start(dbq, GroupConfig.of("orders", "kafka-relay"), "orders",
