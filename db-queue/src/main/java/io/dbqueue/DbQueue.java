@@ -162,12 +162,12 @@ public final class DbQueue implements AutoCloseable {
 
     /**
      * The producer of the topic as created, waking the topic's idle readers: one per topic, the same for every call,
-     * so that a call per send costs no threads. Closed with the door.
+     * so that a call per send costs no threads (a new one once a caller closed it). Closed with the door.
      */
     public synchronized TopicProducer topicProducer(String topicName) {
         open();
         TopicProducer producer = topicProducers.get(topicName);
-        if (producer == null) {
+        if (producer == null || producer.isClosed()) { // closed by a caller: the next one gets a new producer
             producer = TopicProducer.withWakeups(dataSource, topicName, topicNotifyInterval, transactions);
             topicProducers.put(topicName, producer);
             producers.add(producer);

@@ -4,6 +4,7 @@ import io.dbqueue.queue.DeadTask;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueMonitor;
+import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Task;
 import io.dbqueue.spring.DbQueues;
 import io.dbqueue.spring.PayloadSerializer;
@@ -77,7 +78,8 @@ public class DbQueueTester implements QueueListener {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             long seen = generation();
-            if (monitor.depth().tasks() == 0 && held.isEmpty()) {
+            // no worker busy too: an at-most-once claim has deleted its tasks before it reports them picked
+            if (monitor.depth().tasks() == 0 && held.isEmpty() && busyWorkers(queueId) == 0) {
                 return;
             }
             long left = deadline - System.nanoTime();
@@ -126,6 +128,11 @@ public class DbQueueTester implements QueueListener {
     @Override
     public void reenqueued(QueueLocation queue, Task task) {
         advance();
+    }
+
+    /** The queue's workers in this context claiming, handling or acknowledging a batch right now. */
+    private int busyWorkers(String queueId) {
+        return queues.getObject().workers(queueId).map(QueueWorkers::busyWorkers).orElse(0);
     }
 
     private Set<Long> inHand(QueueLocation queue) {

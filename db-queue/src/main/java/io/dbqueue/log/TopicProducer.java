@@ -226,6 +226,11 @@ public final class TopicProducer implements AutoCloseable {
         }
     }
 
+    /** Whether {@link #close} was called: sends are refused from then on. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /** Sends made after {@link #close} are refused before anything is written. */
     private void checkOpen() {
         if (closed) {

@@ -26,7 +26,9 @@ public interface BatchHandler {
                     if (batch.mode() == DeliveryMode.EXACTLY_ONCE) {
                         throw e;
                     }
-                    result = TaskResult.fail(TaskBatch.describe(e));
+                    result = e instanceof DeadLetterException named
+                            ? TaskResult.deadLetter(TaskBatch.describe(named.getCause()))
+                            : TaskResult.fail(TaskBatch.describe(e));
                 }
                 batch.answer(task, result);
             }

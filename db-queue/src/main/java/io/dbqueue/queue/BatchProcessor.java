@@ -435,9 +435,16 @@ final class BatchProcessor implements AutoCloseable {
         return outcome;
     }
 
+    /**
+     * The answer of a task its handler left unanswered: finished, or failed with the error; when the error named
+     * other tasks for the dead letters, failed saying so, not with their error.
+     */
     private static TaskResult fallback(Throwable error) {
-        return error == null ? TaskResult.finish()
-                : TaskResult.fail(TaskBatch.describe(error instanceof DeadLetterException named ? named.getCause() : error));
+        if (error instanceof DeadLetterException named) {
+            return TaskResult.fail("the batch failed on task(s) " + named.tasks().stream().map(Task::id).toList()
+                    + ", sent to the dead letters: " + TaskBatch.describe(named.getCause()));
+        }
+        return error == null ? TaskResult.finish() : TaskResult.fail(TaskBatch.describe(error));
     }
 
     /**

@@ -310,6 +310,17 @@ public final class QueueWorkers implements AutoCloseable {
         return late;
     }
 
+    /**
+     * The wait after {@code failures} failed cycles in a row: the fatal-crash timeout, doubled for each failure after
+     * the first up to {@value #MAX_BACKOFF_DOUBLINGS} times, and at most Long.MAX_VALUE nanoseconds (a long timeout,
+     * doubled, must not overflow into a negative wait and a tight loop against a database that is down).
+     */
+    static long backoffNanos(Duration fatalCrashTimeout, int failures) {
+        long base = fatalCrashTimeout.toNanos();
+        int doublings = Math.min(failures - 1, MAX_BACKOFF_DOUBLINGS);
+        return base > (Long.MAX_VALUE >> doublings) ? Long.MAX_VALUE : base << doublings;
+    }
+
     private boolean executorDrained(long deadline) {
         if (handlers == null) {
             return true;
@@ -388,7 +399,7 @@ public final class QueueWorkers implements AutoCloseable {
                     LOG.warn("{}: worker cycle failed ({} in a row), backing off: {}", config.location(), failures,
                             e.toString());
                     listener.crashed(config.location(), e);
-                    wait = poll.fatalCrashTimeout().toNanos() << Math.min(failures - 1, MAX_BACKOFF_DOUBLINGS);
+                    wait = backoffNanos(poll.fatalCrashTimeout(), failures);
                 } finally {
                     busy.decrementAndGet();
                 }

@@ -426,15 +426,21 @@ class LogContractTest {
         assertEquals(0, totalNext());
     }
 
-    /** A producer of a closed door refuses before writing; the door hands out one producer per topic. */
+    /**
+     * A producer of a closed door refuses before writing; the door hands out one producer per topic, and a new one
+     * once a caller closed it.
+     */
     @Test
     void aClosedDoorsTopicProducerStoresNothing() throws Exception {
         DbQueue door = DbQueue.builder(dataSource).build();
         TopicProducer producer = door.topicProducer(TOPIC);
         assertSame(producer, door.topicProducer(TOPIC), "one producer per topic");
+        producer.close(); // a caller closing the shared producer: the next call gets a new one
+        TopicProducer next = door.topicProducer(TOPIC);
+        assertFalse(next.isClosed());
         door.close();
         assertEquals("the producer of topic log_contract is closed",
-                assertThrows(IllegalStateException.class, () -> producer.send("k", "after close")).getMessage());
+                assertThrows(IllegalStateException.class, () -> next.send("k", "after close")).getMessage());
         assertEquals(0, totalNext());
     }
 }

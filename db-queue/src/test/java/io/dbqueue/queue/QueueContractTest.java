@@ -360,6 +360,24 @@ class QueueContractTest extends EveryLayout {
         TestDatabase.execute("DROP TABLE " + effects);
     }
 
+    /** A per-task handler's DeadLetterException at least once: its task is dead-lettered, the others answered. */
+    @Test
+    void aPerTaskHandlersDeadLetterExceptionDeadLettersItsTaskAtLeastOnce() throws Exception {
+        long ok = producer.enqueue("ok");
+        long poison = producer.enqueue("poison");
+        BatchProcessor processor = processor(QueueConfig.of(queue).withBatchSize(2), BatchHandler.perTask((task, b) -> {
+            if (task.payload().equals("poison")) {
+                throw new DeadLetterException(task, new IllegalArgumentException("no such item"));
+            }
+            return TaskResult.finish();
+        }));
+        assertEquals(2, processor.runOnce());
+        List<DeadTask> dead = new DeadLetters(ds, queue).list(0, 10);
+        assertEquals(List.of(poison), dead.stream().map(DeadTask::id).toList());
+        assertEquals("IllegalArgumentException: no such item", dead.get(0).lastError());
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + table.name() + " WHERE id = " + ok));
+    }
+
     @Test
     void deadLettersCanBeRequeuedAndDeleted() throws Exception {
         List<Long> ids = producer.enqueueAll(List.of("a", "b", "c"));

@@ -33,6 +33,9 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         if (status < 400 || response.getContentWritten() > 0 || response.isError() && !response.setErrorReported()) {
             return;
         }
+        if (!response.isError() && response.getContentLength() >= 0) {
+            return; // an empty body the application declared (Content-Length: 0) is its answer
+        }
         AtomicBoolean ioAllowed = new AtomicBoolean(false);
         response.getCoyoteResponse().action(ActionCode.IS_IO_ALLOWED, ioAllowed);
         if (!ioAllowed.get()) {

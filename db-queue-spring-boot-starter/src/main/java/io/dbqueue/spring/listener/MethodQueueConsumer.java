@@ -122,13 +122,20 @@ public final class MethodQueueConsumer implements QueueConsumer {
     private void handleList(TaskBatch batch) throws Exception {
         List<Object> messages = new ArrayList<>();
         List<Task> readable = new ArrayList<>();
+        List<Task> unreadable = new ArrayList<>();
+        PayloadException unread = null;
         for (Task task : batch.tasks()) {
             try {
                 messages.add(serializer.get().deserialize(task.payload(), messageType));
                 readable.add(task);
             } catch (PayloadException e) {
                 batch.answer(task, TaskResult.deadLetter(e.getMessage()));
+                unreadable.add(task);
+                unread = unread == null ? e : unread;
             }
+        }
+        if (unread != null && rollsBack(batch)) { // answered in a transaction a later failure would roll back
+            throw new DeadLetterException(unreadable, unread);
         }
         if (readable.isEmpty()) {
             return;
@@ -150,6 +157,9 @@ public final class MethodQueueConsumer implements QueueConsumer {
         try {
             argument = parameter == Task.class ? task : serializer.get().deserialize(task.payload(), messageType);
         } catch (PayloadException e) {
+            if (rollsBack(batch)) { // an answer here would be rolled back by a later task's failure
+                throw new DeadLetterException(task, e);
+            }
             batch.answer(task, TaskResult.deadLetter(e.getMessage()));
             return;
         }
@@ -177,6 +187,9 @@ public final class MethodQueueConsumer implements QueueConsumer {
     }
 
     private TaskResult failure(Exception e) {
+        if (e instanceof DeadLetterException named) { // the method's own: its cause is the error
+            return TaskResult.deadLetter(TaskBatch.describe(named.getCause()));
+        }
         return deadLetterOn(e) ? TaskResult.deadLetter(TaskBatch.describe(e)) : TaskResult.fail(TaskBatch.describe(e));
     }
 

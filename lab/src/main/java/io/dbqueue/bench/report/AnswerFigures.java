@@ -28,8 +28,10 @@ final class AnswerFigures {
         if (sweep == null || !sweep.measured()) {
             return notMeasured(sweep);
         }
-        String ended = sweep.note() == null ? "" : ", then " + sweep.note().replaceFirst(":.*", "");
         int capacity = sweep.capacity(targetMs);
+        // only where every rate reached met the target: else a rate below the break already decided the figure
+        boolean allReachedMet = capacity == sweep.steps().get(sweep.steps().size() - 1).offered();
+        String ended = sweep.note() == null || !allReachedMet ? "" : ", then " + sweep.note().replaceFirst(":.*", "");
         if (capacity == 0) {
             return "under " + number(sweep.shape().rates().get(0)) + ended;
         }

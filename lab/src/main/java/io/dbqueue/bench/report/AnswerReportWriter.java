@@ -21,10 +21,16 @@ public final class AnswerReportWriter {
     private AnswerReportWriter() {
     }
 
+    /** results.json and the report of a run just made, by the code that made it. */
     public static void write(Path dir, AnswerResults results) throws IOException {
         Files.createDirectories(dir);
         ReportWriter.JSON.writeValue(dir.resolve("results.json").toFile(), results);
-        render(dir, results);
+        render(dir, results, results.environment().gitCommit());
+    }
+
+    /** The report of an earlier run's results.json, by the code checked out now ({@code bench report}). */
+    public static void render(Path dir, AnswerResults results) throws IOException {
+        render(dir, results, EnvironmentProbe.headCommit(ProjectDir.get()));
     }
 
     /** The brokers measured, as each named itself when the run reached it. */
@@ -52,13 +58,15 @@ public final class AnswerReportWriter {
         return ReportWriter.JSON.readValue(dir.resolve("results.json").toFile(), AnswerResults.class);
     }
 
-    /** report.md, report.html and the charts, from the results alone (also for {@code bench report}). */
-    public static void render(Path dir, AnswerResults results) throws IOException {
+    /**
+     * report.md, report.html and the charts, from the results alone, written by the code at commit {@code writer}:
+     * a report written by other code than the run's says so.
+     */
+    private static void render(Path dir, AnswerResults results, String writer) throws IOException {
         Files.createDirectories(dir.resolve("charts"));
         Document doc = ReportDocument.opening("db-queue bench: how far PostgreSQL carries a queue",
                 results.environment());
         boolean once = results.repeat() <= 1;
-        String writer = EnvironmentProbe.headCommit(ProjectDir.get());
         if (!writer.equals(results.environment().gitCommit())) {
             doc.paragraph("Written from results.json by bench report at commit " + writer + "; the run's own code was"
                     + " at " + results.environment().gitCommit() + " (the environment block). The figures are the"

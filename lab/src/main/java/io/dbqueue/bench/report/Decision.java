@@ -80,7 +80,8 @@ public final class Decision {
         int ours = queue.capacity(target);
         String lowest = number(shape.rates().get(0));
         List<Sweep> durable = brokers.stream().filter(s -> s.system().flushesBeforeAcknowledging()).toList();
-        String verdict = "";
+        String verdict = durable.isEmpty() ? " PostgreSQL holds " + capacity(queue, target) + " messages/s here; no"
+                + " broker that also flushes before it acknowledges was measured to compare with." : "";
         if (!durable.isEmpty()) {
             Sweep best = durable.stream().max(Comparator.comparingInt(s -> s.capacity(target))).orElseThrow();
             int theirs = best.capacity(target);

@@ -38,6 +38,9 @@ class AnswerFiguresTest {
         assertEquals("2,000, then failed at 5,000 messages/s", AnswerFigures.capacity(new Sweep(RABBITMQ_CLASSIC, shape,
                 List.of(kept(1_000, 5), kept(2_000, 5)), "failed at 5,000 messages/s: connection reset"), 50),
                 "a sweep that broke off: the rates it did not reach might have been held");
+        assertEquals("1,000", AnswerFigures.capacity(new Sweep(RABBITMQ_CLASSIC, shape,
+                List.of(kept(1_000, 5), kept(2_000, 90)), "failed at 5,000 messages/s: connection reset"), 50),
+                "a rate below the break missed the target already: the break decides nothing");
     }
 
     @Test

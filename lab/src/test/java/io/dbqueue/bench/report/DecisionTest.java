@@ -47,6 +47,17 @@ class DecisionTest {
                 + " 12.3-197.6 ms, on both sides of the target)"), text);
     }
 
+    /** Without a broker that flushes to compare with, PostgreSQL's figure still stands, saying so. */
+    @Test
+    void withOnlyABrokerThatDoesNotFlushThePostgreSqlFigureStillStands() {
+        AnswerShape onlyNats = shape(List.of(QUEUE_AT_LEAST_ONCE, NATS_JETSTREAM));
+        String text = String.join("\n", Decision.of(results(
+                sweep(QUEUE_AT_LEAST_ONCE, onlyNats, kept(1_000, 5), kept(2_000, 70)),
+                sweep(NATS_JETSTREAM, onlyNats, kept(1_000, 5), kept(2_000, 70)))));
+        assertTrue(text.contains("PostgreSQL holds 1,000 messages/s here; no broker that also flushes before it"
+                + " acknowledges was measured to compare with."), text);
+    }
+
     /** NATS JetStream acknowledges before it flushes: it is named apart, never the broker PostgreSQL is weighed by. */
     @Test
     void aBrokerThatAcknowledgesBeforeFlushingIsNamedApart() {
