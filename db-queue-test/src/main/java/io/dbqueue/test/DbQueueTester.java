@@ -12,10 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,8 +33,6 @@ public class DbQueueTester implements QueueListener {
     /** Notified whenever a consumer of this context finishes, fails or re-enqueues a task. */
     private final Object progress = new Object();
     private long generation; // guarded by progress: how often it was notified
-    /** The ids of the tasks each queue's consumers of this context claimed and have not handled yet. */
-    private final Map<QueueLocation, Set<Long>> inHand = new ConcurrentHashMap<>();
 
     /** Looks the beans up when used: DbQueues itself is made with the application's listeners, this one among them. */
     public DbQueueTester(ObjectProvider<DbQueues> queues, ObjectProvider<PayloadSerializer> serializers) {
@@ -74,19 +69,18 @@ public class DbQueueTester implements QueueListener {
      */
     public void awaitProcessed(String queueId, Duration timeout) throws InterruptedException {
         QueueMonitor monitor = monitor(queueId);
-        Set<Long> held = inHand(queues.getObject().location(queueId));
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             long seen = generation();
-            // no worker busy too: an at-most-once claim has deleted its tasks before it reports them picked
-            if (monitor.depth().tasks() == 0 && held.isEmpty() && busyWorkers(queueId) == 0) {
+            // and no worker busy: at most once, a claim deletes its tasks before the handler has them
+            if (monitor.depth().tasks() == 0 && busyWorkers(queueId) == 0) {
                 return;
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 List<Task> remaining = monitor.peek(20);
                 throw new AssertionError("queue '" + queueId + "' still holds " + monitor.depth().tasks()
-                        + " task(s) and its consumers " + held.size() + " claimed but not handled after " + timeout
+                        + " task(s) and " + busyWorkers(queueId) + " of its workers are busy after " + timeout
                         + (remaining.isEmpty() ? "" : ", e.g. " + describe(remaining)));
             }
             awaitProgressSince(seen, Math.min(RECHECK.toNanos(), left));
@@ -106,23 +100,13 @@ public class DbQueueTester implements QueueListener {
     }
 
     @Override
-    public void picked(QueueLocation queue, List<Task> tasks, long claimNanos) {
-        tasks.forEach(task -> inHand(queue).add(task.id()));
-    }
-
-    @Override
-    public void executed(QueueLocation queue, List<Task> tasks, long handlerNanos) {
-        handled(queue, tasks);
-    }
-
-    @Override
     public void finished(QueueLocation queue, List<Task> tasks) {
-        handled(queue, tasks);
+        advance();
     }
 
     @Override
     public void failed(QueueLocation queue, Task task, String error, boolean deadLettered) {
-        handled(queue, List.of(task));
+        advance();
     }
 
     @Override
@@ -133,15 +117,6 @@ public class DbQueueTester implements QueueListener {
     /** The queue's workers in this context claiming, handling or acknowledging a batch right now. */
     private int busyWorkers(String queueId) {
         return queues.getObject().workers(queueId).map(QueueWorkers::busyWorkers).orElse(0);
-    }
-
-    private Set<Long> inHand(QueueLocation queue) {
-        return inHand.computeIfAbsent(queue, q -> ConcurrentHashMap.newKeySet());
-    }
-
-    private void handled(QueueLocation queue, List<Task> tasks) {
-        tasks.forEach(task -> inHand(queue).remove(task.id()));
-        advance();
     }
 
     private void advance() {

@@ -134,7 +134,7 @@ class DbQueueTesterTest {
 
         assertThatThrownBy(() -> tester.awaitProcessed("notes", Duration.ofMillis(300)))
                 .isInstanceOf(AssertionError.class)
-                .hasMessageContaining("still holds 0 task(s) and its consumers 1 claimed but not handled");
+                .hasMessageContaining("still holds 0 task(s) and 1 of its workers are busy");
         noter.release.countDown();
         tester.awaitProcessed("notes", TIMEOUT);
         assertThat(noter.noted).containsExactly("remember the milk");
@@ -157,7 +157,7 @@ class DbQueueTesterTest {
 
         assertThatThrownBy(() -> tester.awaitProcessed(QUEUE, Duration.ofMillis(300)))
                 .isInstanceOf(AssertionError.class)
-                .hasMessage("queue 'greetings' still holds 1 task(s) and its consumers 0 claimed but not handled after"
+                .hasMessage("queue 'greetings' still holds 1 task(s) and 0 of its workers are busy after"
                         + " PT0.3S, e.g. [#" + id + " attempt 0: {\"name\":\"ada\"}]");
     }
 

@@ -212,7 +212,7 @@ final class BatchProcessor implements AutoCloseable {
         }
         // The tasks are already gone: a failure is reported, never retried.
         List<Task> finished = new ArrayList<>(tasks.size());
-        batch.results(fallback(error)).forEach((task, result) -> {
+        answers(batch.results(), error).forEach((task, result) -> {
             if (result instanceof TaskResult.Fail fail) {
                 listener.failed(queue, task, fail.error(), false);
             } else if (result instanceof TaskResult.Reenqueue) {
@@ -234,12 +234,9 @@ final class BatchProcessor implements AutoCloseable {
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), null, () -> leases.extend(live));
         try {
             Throwable error = handle(batch);
-            TaskResult fallback = fallback(error);
-            Map<Task, TaskResult> results = batch.results(fallback);
-            DeadLetterException.deadLetterNamed(results, fallback, error);
-            return new Answers(results, List.of(), null);
+            return new Answers(answers(batch.results(), error), List.of(), null);
         } catch (InterruptedException e) {
-            Map<Task, TaskResult> answered = batch.results(null);
+            Map<Task, TaskResult> answered = batch.results();
             List<Task> unanswered = new ArrayList<>();
             answered.entrySet().removeIf(entry -> entry.getValue() == null && unanswered.add(entry.getKey()));
             return new Answers(answered, unanswered, e);
@@ -286,10 +283,9 @@ final class BatchProcessor implements AutoCloseable {
 
     /** Records a failed attempt of {@code tasks}, whose transaction rolled back, in a transaction of its own. */
     private int recordFailure(List<Task> tasks, Throwable error) throws SQLException, InterruptedException {
-        Map<Task, TaskResult> failures = new LinkedHashMap<>();
-        TaskResult failed = fallback(error);
-        tasks.forEach(task -> failures.put(task, failed));
-        DeadLetterException.deadLetterNamed(failures, failed, error);
+        Map<Task, TaskResult> unanswered = new LinkedHashMap<>();
+        tasks.forEach(task -> unanswered.put(task, null));
+        Map<Task, TaskResult> failures = answers(unanswered, error);
         transactions.inNewTransaction(dataSource, c -> apply(c, failures)).report();
         return tasks.size();
     }
@@ -307,7 +303,7 @@ final class BatchProcessor implements AutoCloseable {
         if (error != null) {
             throw new HandlerFailed(error);
         }
-        Map<Task, TaskResult> results = batch.results(TaskResult.finish());
+        Map<Task, TaskResult> results = answers(batch.results(), null);
         store.preferGenericPlans(c);
         return new Handled(tasks.size(), apply(c, results));
     }
@@ -436,13 +432,21 @@ final class BatchProcessor implements AutoCloseable {
     }
 
     /**
-     * The answer of a task its handler left unanswered: finished, or failed with the error; when the error named
-     * other tasks for the dead letters, failed saying so, not with their error.
+     * {@code given} (the handler's answers, null for a task it left unanswered) with every task answered: an
+     * unanswered one finished when the handler returned, else failed with its error; where that is a
+     * {@link DeadLetterException}, the tasks it names dead-lettered with its cause, and the others failed saying so,
+     * not with their error.
      */
-    private static TaskResult fallback(Throwable error) {
+    private static Map<Task, TaskResult> answers(Map<Task, TaskResult> given, Throwable error) {
+        given.replaceAll((task, answer) -> answer != null ? answer : unanswered(task, error));
+        return given;
+    }
+
+    private static TaskResult unanswered(Task task, Throwable error) {
         if (error instanceof DeadLetterException named) {
-            return TaskResult.fail("the batch failed on task(s) " + named.tasks().stream().map(Task::id).toList()
-                    + ", sent to the dead letters: " + TaskBatch.describe(named.getCause()));
+            String cause = TaskBatch.describe(named.getCause());
+            return named.tasks().contains(task) ? TaskResult.deadLetter(cause) : TaskResult.fail("the batch failed on"
+                    + " task(s) " + named.tasks().stream().map(Task::id).toList() + ", sent to the dead letters: " + cause);
         }
         return error == null ? TaskResult.finish() : TaskResult.fail(TaskBatch.describe(error));
     }

@@ -1,7 +1,6 @@
 package io.dbqueue.queue;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -26,16 +25,5 @@ public final class DeadLetterException extends RuntimeException {
     /** The tasks no retry can fix. */
     public List<Task> tasks() {
         return tasks;
-    }
-
-    /**
-     * The answers of a batch that threw {@code error} for its unanswered tasks ({@code fallback} in {@code results}):
-     * those {@code error} names dead-lettered when it is a {@link DeadLetterException}, the others as given.
-     */
-    static void deadLetterNamed(Map<Task, TaskResult> results, TaskResult fallback, Throwable error) {
-        if (error instanceof DeadLetterException named) {
-            TaskResult dead = TaskResult.deadLetter(TaskBatch.describe(named.getCause()));
-            named.tasks.forEach(task -> results.computeIfPresent(task, (t, answer) -> answer == fallback ? dead : answer));
-        }
     }
 }

@@ -88,11 +88,11 @@ public final class TaskBatch {
         answers.put(task.id(), result);
     }
 
-    /** The answer for every task; unanswered tasks get {@code fallback}. */
-    Map<Task, TaskResult> results(TaskResult fallback) {
+    /** Every task with its answer, in batch order; null for a task not answered. */
+    Map<Task, TaskResult> results() {
         Map<Task, TaskResult> results = new LinkedHashMap<>();
         for (Task task : tasks) {
-            results.put(task, answers.getOrDefault(task.id(), fallback));
+            results.put(task, answers.get(task.id()));
         }
         return results;
     }

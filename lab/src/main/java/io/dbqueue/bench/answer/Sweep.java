@@ -39,13 +39,15 @@ public record Sweep(AnswerSystem system, AnswerShape shape, List<RateStep> steps
     public RateStep straddled(int targetMs) {
         int capacity = capacity(targetMs);
         for (RateStep step : steps) {
-            boolean deciding = step.offered() == capacity || step.offered() > capacity;
-            if (deciding && step.keptUp() && step.repetitions() > 1 && step.p99Ms() != null
-                    && step.p99Ms().min() <= targetMs && step.p99Ms().max() > targetMs) {
+            if (step.offered() < capacity) {
+                continue;
+            }
+            if (step.keptUp() && step.repetitions() > 1 && step.p99Ms() != null && step.p99Ms().min() <= targetMs
+                    && step.p99Ms().max() > targetMs) {
                 return step;
             }
             if (step.offered() > capacity) {
-                return null;
+                return null; // the first rate past the capacity decided it
             }
         }
         return null;

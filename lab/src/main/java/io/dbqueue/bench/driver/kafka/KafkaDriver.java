@@ -83,7 +83,7 @@ public final class KafkaDriver implements Driver {
 
     @Override
     public String server() {
-        return KafkaSharedBroker.unavailableReason() == null ? KafkaSharedBroker.server() : null;
+        return KafkaSharedBroker.server();
     }
 
     @Override

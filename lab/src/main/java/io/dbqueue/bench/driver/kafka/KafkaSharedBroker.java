@@ -73,8 +73,11 @@ final class KafkaSharedBroker {
         }
     }
 
-    /** The broker as the report names it; only after {@link #unavailableReason()} returned null. */
+    /** The broker as the report names it, or null when {@link #unavailableReason()} found none. */
     static String server() {
+        if (unavailableReason() != null) {
+            return null;
+        }
         return EXTERNAL != null ? "Kafka at " + EXTERNAL + " (client " + AppInfoParser.getVersion() + ")"
                 : "Kafka " + AppInfoParser.getVersion() + ", one KRaft broker started by the lab";
     }

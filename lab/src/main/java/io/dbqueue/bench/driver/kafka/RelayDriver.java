@@ -59,7 +59,7 @@ public final class RelayDriver implements Driver {
 
     @Override
     public String server() {
-        return KafkaSharedBroker.unavailableReason() == null ? KafkaSharedBroker.server() : null;
+        return KafkaSharedBroker.server();
     }
 
     @Override
