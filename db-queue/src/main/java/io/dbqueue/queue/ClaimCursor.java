@@ -64,6 +64,20 @@ final class ClaimCursor {
             return List.copyOf(ids.keySet());
         }
 
+        /** The shape of a claim by priority from this floor. */
+        Shape shape() {
+            List<Integer> levels = levels();
+            if (levels.isEmpty()) {
+                return Shape.FROM_START;
+            }
+            int open = levels.get(0) < QueueProducer.MAX_PRIORITY ? 1 : 0;
+            for (int i = 1; i < levels.size(); i++) {
+                open |= levels.get(i - 1) - levels.get(i) > 1 ? 1 << i : 0;
+            }
+            open |= levels.get(levels.size() - 1) > QueueProducer.MIN_PRIORITY ? 1 << levels.size() : 0;
+            return new Shape(levels.size(), open);
+        }
+
         /**
          * This floor raised by a full {@code batch} (in claim order) that a claim from it, or from an earlier floor,
          * took: the levels above its last task's to the batch's highest id, its last task's level to that task.
@@ -82,6 +96,23 @@ final class ClaimCursor {
             raised.headMap(last.priority(), false).replaceAll((level, id) -> Math.max(id, aboveLast));
             raised.merge(last.priority(), last.id() + 1, Math::max);
             return new Floor(raised);
+        }
+    }
+
+    /**
+     * What the text of a claim by priority depends on: the count of levels with a floor, and which of the ranges
+     * around them can hold a priority (bit 0: above the highest; bit i: between the i-th and the one above;
+     * bit {@code levels}: below the lowest). Priorities are integers, so the range between two adjacent levels holds
+     * none; reading it would still be an index probe, and it lands where the upper level's inserts land.
+     */
+    record Shape(int levels, int openRanges) {
+
+        /** No level has a floor: the claim reads the claim order from its head. */
+        static final Shape FROM_START = new Shape(0, 0);
+
+        /** Whether the claim reads {@code range} (see {@link Shape}). */
+        boolean reads(int range) {
+            return (openRanges & (1 << range)) != 0;
         }
     }
 

@@ -23,7 +23,7 @@ interface Delivery {
     }
 
     /** The claim of up to {@code limit} due tasks of {@code sql}'s table, as {@link QueueSql#claim} describes. */
-    String claim(QueueSql sql, int limit, int levels);
+    String claim(QueueSql sql, int limit, ClaimCursor.Shape shape);
 
     /** The settings that run before the claim in its transaction ({@link QueueSql#claimSettings}); null: none. */
     String claimSettings(QueueSql sql);
@@ -75,8 +75,8 @@ interface Delivery {
         }
 
         @Override
-        public String claim(QueueSql sql, int limit, int levels) {
-            return sql.leasingClaim(limit, levels);
+        public String claim(QueueSql sql, int limit, ClaimCursor.Shape shape) {
+            return sql.leasingClaim(limit, shape);
         }
 
         @Override
@@ -111,8 +111,8 @@ interface Delivery {
         }
 
         @Override
-        public String claim(QueueSql sql, int limit, int levels) {
-            return sql.deletingClaim(limit, levels);
+        public String claim(QueueSql sql, int limit, ClaimCursor.Shape shape) {
+            return sql.deletingClaim(limit, shape);
         }
 
         @Override
@@ -143,8 +143,8 @@ interface Delivery {
         }
 
         @Override
-        public String claim(QueueSql sql, int limit, int levels) {
-            return sql.lockingClaim(limit, levels);
+        public String claim(QueueSql sql, int limit, ClaimCursor.Shape shape) {
+            return sql.lockingClaim(limit, shape);
         }
 
         @Override

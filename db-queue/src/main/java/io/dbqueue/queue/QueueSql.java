@@ -525,25 +525,25 @@ final class QueueSql {
      * <p>The limit is written into the statement, not bound: with a bound limit the planner cannot
      * cost a generic plan and plans every claim anew, which on a partitioned table costs more than
      * the claim itself. It is the batch size, a validated number, so the statement stays one per
-     * queue and mode (by priority: and count of {@code levels} with a floor, see {@link #due}).
+     * queue and mode (by priority: and {@link ClaimCursor.Shape shape} of the floor, see {@link #due}).
      */
-    String claim(Delivery delivery, int limit, int levels) {
+    String claim(Delivery delivery, int limit, ClaimCursor.Shape shape) {
         if (limit < 1) {
             throw new IllegalArgumentException("claim limit must be at least 1, was " + limit);
         }
-        return delivery.claim(this, limit, levels);
+        return delivery.claim(this, limit, shape);
     }
 
     /** At least once: the lease. A claimed task becomes due again when it expires, so a dead consumer's tasks reappear. */
-    String leasingClaim(int limit, int levels) {
+    String leasingClaim(int limit, ClaimCursor.Shape shape) {
         if (byIdNamesQueue) {
             // the lease first, so that the parameters keep their order
-            return "WITH lease AS (SELECT ? * interval '1 microsecond' AS span), " + picked(limit, levels) + " UPDATE "
+            return "WITH lease AS (SELECT ? * interval '1 microsecond' AS span), " + picked(limit, shape) + " UPDATE "
                     + tableName + leaseFor("(SELECT span FROM lease)") + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
                     + pickedRange + ofQueue() + " RETURNING " + taskColumns;
         }
         return "UPDATE " + tableName + leaseFor("? * interval '1 microsecond'") + " WHERE id = ANY(ARRAY("
-                + due("id", limit, levels) + ")) RETURNING " + taskColumns;
+                + due("id", limit, shape) + ")) RETURNING " + taskColumns;
     }
 
     /** The lease's SET clause, the lease lasting {@code span} (an interval expression). */
@@ -552,24 +552,24 @@ final class QueueSql {
     }
 
     /** The claim's due rows, locked, as the CTE {@code picked} that {@link #pickedRange} reads. */
-    private String picked(int limit, int levels) {
-        return "picked AS MATERIALIZED (" + due(pickedColumns, limit, levels) + ")";
+    private String picked(int limit, ClaimCursor.Shape shape) {
+        return "picked AS MATERIALIZED (" + due(pickedColumns, limit, shape) + ")";
     }
 
     /**
      * The first {@code limit} due tasks in claim order that no other claim holds, locked, as {@code columns};
      * params: {@link #bindDue}. In sequence order the scan starts at the claim's {@link ClaimCursor.Floor}. By id,
-     * at its id. By priority, with {@code levels} levels that have a floor, in parts, each an index scan under a
-     * LIMIT and each read only when those before it fall short, highest first: the levels above the highest with a
-     * floor, from their heads; each level with a floor from its floor (an index condition, so that the dead and
-     * leased entries below it are passed over); the levels between two with a floor, and those below the lowest,
-     * from their heads. Without any, the whole claim order from its head. A level is written as the range from it
+     * at its id. By priority, from a floor of {@code shape}, in parts, each an index scan under a LIMIT and each read
+     * only when those before it fall short, highest first: the levels above the highest with a floor, from their
+     * heads; each level with a floor from its floor (an index condition, so that the dead and leased entries below
+     * it are passed over); the levels between two with a floor, and those below the lowest, from their heads, where
+     * the shape says such a range can hold a priority. Without any floor, the whole claim order from its head. A level is written as the range from it
      * to itself, not as an equality: with {@code priority = ?} the planner knows the part's priority, so the primary
      * key on id gives its order too, and on a backlog's statistics it read the level from the floor by the primary
      * key, fetching every other level's rows there to filter them out. A range leaves only the claim index in
      * claim order (sorting is off), and the btree still starts at the floor.
      */
-    private String due(String columns, int limit, int levels) {
+    private String due(String columns, int limit, ClaimCursor.Shape shape) {
         String lock = " LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
         String inOrder = " AND next_process_at <= now() ORDER BY " + orderBy + lock;
         String from = "SELECT " + columns + " FROM " + tableName + " WHERE queue_name = ?";
@@ -577,13 +577,18 @@ final class QueueSql {
             case NEXT_PROCESS_AT -> from + inOrder;
             case ID -> from + " AND id >= ?" + inOrder;
             case PRIORITY -> {
-                if (levels == 0) {
+                if (shape.levels() == 0) {
                     yield from + inOrder;
                 }
-                List<String> parts = new ArrayList<>(List.of(" AND priority > ?"));
-                for (int level = 0; level < levels; level++) {
+                List<String> parts = new ArrayList<>();
+                if (shape.reads(0)) {
+                    parts.add(" AND priority > ?");
+                }
+                for (int level = 0; level < shape.levels(); level++) {
                     parts.add(" AND priority >= ? AND priority <= ? AND id >= ?");
-                    parts.add(level < levels - 1 ? " AND priority < ? AND priority > ?" : " AND priority < ?");
+                    if (shape.reads(level + 1)) {
+                        parts.add(level < shape.levels() - 1 ? " AND priority < ? AND priority > ?" : " AND priority < ?");
+                    }
                 }
                 StringJoiner union = new StringJoiner(" UNION ALL ", "", " LIMIT " + limit);
                 for (int i = 0; i < parts.size(); i++) {
@@ -594,9 +599,9 @@ final class QueueSql {
         };
     }
 
-    /** The count of levels with a floor that the claim from {@code floor} reads ({@link #due}): by priority only. */
-    int levels(ClaimCursor.Floor floor) {
-        return claimOrder == ClaimOrder.PRIORITY ? floor.ids().size() : 0;
+    /** The shape of the claim from {@code floor} ({@link #due}): by priority only; other orders have one. */
+    ClaimCursor.Shape shape(ClaimCursor.Floor floor) {
+        return claimOrder == ClaimOrder.PRIORITY ? floor.shape() : ClaimCursor.Shape.FROM_START;
     }
 
     /**
@@ -604,7 +609,8 @@ final class QueueSql {
      * where the claim order has one; returns the next parameter's index.
      */
     int bindDue(PreparedStatement claim, int p, String queueName, ClaimCursor.Floor floor) throws SQLException {
-        if (levels(floor) == 0) {
+        ClaimCursor.Shape shape = shape(floor);
+        if (shape.levels() == 0) {
             claim.setString(p++, queueName);
             if (claimOrder == ClaimOrder.ID) {
                 claim.setLong(p++, floor.id(0));
@@ -612,18 +618,22 @@ final class QueueSql {
             return p;
         }
         List<Integer> levels = floor.levels();
-        claim.setString(p++, queueName);
-        claim.setInt(p++, levels.get(0));
+        if (shape.reads(0)) {
+            claim.setString(p++, queueName);
+            claim.setInt(p++, levels.get(0));
+        }
         for (int i = 0; i < levels.size(); i++) {
             int level = levels.get(i);
             claim.setString(p++, queueName);
             claim.setInt(p++, level);
             claim.setInt(p++, level);
             claim.setLong(p++, floor.id(level));
-            claim.setString(p++, queueName);
-            claim.setInt(p++, level);
-            if (i < levels.size() - 1) {
-                claim.setInt(p++, levels.get(i + 1));
+            if (shape.reads(i + 1)) {
+                claim.setString(p++, queueName);
+                claim.setInt(p++, level);
+                if (i < levels.size() - 1) {
+                    claim.setInt(p++, levels.get(i + 1));
+                }
             }
         }
         return p;
@@ -633,9 +643,9 @@ final class QueueSql {
      * Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
      * lease and the attempt count alike, so neither is written; the result carries the counted attempt.
      */
-    String lockingClaim(int limit, int levels) {
+    String lockingClaim(int limit, ClaimCursor.Shape shape) {
         return due("id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt, total_attempt + 1"
-                + (priorities ? ", priority" : "") + (headers ? ", headers" : ""), limit, levels);
+                + (priorities ? ", priority" : "") + (headers ? ", headers" : ""), limit, shape);
     }
 
     /** How many due tasks of the keys below their limit a {@link #keyLimitedClaim} looks at, per task it may take. */
@@ -670,12 +680,12 @@ final class QueueSql {
     }
 
     /** At most once: the task is gone once claimed, so this delete must be durable before it is handed out. */
-    String deletingClaim(int limit, int levels) {
+    String deletingClaim(int limit, ClaimCursor.Shape shape) {
         if (byIdNamesQueue) {
-            return "WITH " + picked(limit, levels) + " DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
+            return "WITH " + picked(limit, shape) + " DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
                     + pickedRange + ofQueue() + " RETURNING " + taskColumns;
         }
-        return "DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(" + due("id", limit, levels) + ")) RETURNING "
+        return "DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(" + due("id", limit, shape) + ")) RETURNING "
                 + taskColumns;
     }
 
@@ -740,10 +750,10 @@ final class QueueSql {
      * {@link #restoreSettings} as one composite statement, one round trip and one implicit
      * transaction. Its claim's rows are the result after {@link #resultsBeforeClaim} others.
      */
-    String claimComposite(Delivery delivery, int limit, int levels) {
+    String claimComposite(Delivery delivery, int limit, ClaimCursor.Shape shape) {
         String settings = claimSettings(delivery);
         String after = delivery.afterClaim(this);
-        return (settings == null ? "" : settings + "; ") + claim(delivery, limit, levels) + (after == null ? "" : "; " + after);
+        return (settings == null ? "" : settings + "; ") + claim(delivery, limit, shape) + (after == null ? "" : "; " + after);
     }
 
     /** How many results precede the claim's in {@link #claimComposite}. */

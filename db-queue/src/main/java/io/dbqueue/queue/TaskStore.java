@@ -25,7 +25,7 @@ final class TaskStore {
     /** Whether finished tasks move to the table's history ({@link QueueConfig#history()}) rather than go. */
     private final boolean keepsHistory;
     private final ClaimCursor cursor; // null: the layout claims from the start (next_process_at order)
-    // A queue's workers claim with one mode and batch size (and by priority, mostly one count of floored levels):
+    // A queue's workers claim with one mode and batch size (and by priority, mostly one shape of floor):
     // the statement is built when that changes, not per claim.
     private volatile ClaimStatement lastClaim;
     // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order,
@@ -63,7 +63,7 @@ final class TaskStore {
      */
     List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
         ClaimCursor.Floor floor = cursor == null ? ClaimCursor.Floor.FROM_START : cursor.floor();
-        ClaimStatement claim = claimStatement(c, mode, limit, sql.levels(floor));
+        ClaimStatement claim = claimStatement(c, mode, limit, sql.shape(floor));
         try (PreparedStatement ps = c.prepareStatement(claim.statement())) {
             bindClaim(ps, claim.delivery(), lease, floor);
             List<Task> tasks = claimed(ps, claim.resultsBefore(), claim.sql(), limit);
@@ -154,13 +154,14 @@ final class TaskStore {
         }
     }
 
-    private ClaimStatement claimStatement(Connection c, DeliveryMode mode, int limit, int levels) throws SQLException {
+    private ClaimStatement claimStatement(Connection c, DeliveryMode mode, int limit, ClaimCursor.Shape shape)
+            throws SQLException {
         ClaimStatement claim = lastClaim;
-        if (claim == null || claim.mode() != mode || claim.limit() != limit || claim.levels() != levels) {
+        if (claim == null || claim.mode() != mode || claim.limit() != limit || !claim.shape().equals(shape)) {
             Delivery delivery = Delivery.of(mode);
             QueueSql statements = taskSql.on(c);
-            claim = new ClaimStatement(mode, limit, levels, delivery, statements,
-                    statements.claimComposite(delivery, limit, levels), statements.resultsBeforeClaim(delivery));
+            claim = new ClaimStatement(mode, limit, shape, delivery, statements,
+                    statements.claimComposite(delivery, limit, shape), statements.resultsBeforeClaim(delivery));
             lastClaim = claim;
         }
         return claim;
@@ -170,7 +171,7 @@ final class TaskStore {
      * @param sql           the statements it is one of, which read its rows
      * @param resultsBefore how many results precede the claim's in the composite statement
      */
-    private record ClaimStatement(DeliveryMode mode, int limit, int levels, Delivery delivery, QueueSql sql,
+    private record ClaimStatement(DeliveryMode mode, int limit, ClaimCursor.Shape shape, Delivery delivery, QueueSql sql,
                                   String statement, int resultsBefore) {
     }
 

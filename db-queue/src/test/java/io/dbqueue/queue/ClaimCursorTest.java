@@ -92,6 +92,18 @@ class ClaimCursorTest {
         assertEquals(20, many.levels().get(0), "the highest levels keep their floors");
     }
 
+    @Test
+    void aClaimByPriorityReadsOnlyTheRangesAroundItsFloorsThatCanHoldAPriority() {
+        assertEquals(ClaimCursor.Shape.FROM_START, Floor.FROM_START.shape());
+        ClaimCursor.Shape apart = Floor.FROM_START.after(List.of(task(40, 3), task(7, 1))).shape();
+        assertEquals(new ClaimCursor.Shape(2, 0b111), apart, "above 3, between 3 and 1, below 1");
+        ClaimCursor.Shape adjacent = Floor.FROM_START.after(List.of(task(40, 3), task(30, 2), task(7, 1))).shape();
+        assertEquals(new ClaimCursor.Shape(3, 0b1001), adjacent, "nothing between 3 and 2, or between 2 and 1");
+        ClaimCursor.Shape extremes = Floor.FROM_START.after(List.of(task(40, QueueProducer.MAX_PRIORITY),
+                task(7, QueueProducer.MIN_PRIORITY))).shape();
+        assertEquals(new ClaimCursor.Shape(2, 0b010), extremes, "nothing above the highest or below the lowest");
+    }
+
     /**
      * By priority, a claim from the floors passes over the lower ids of the levels that have one, but still
      * takes a task enqueued into a higher level after they were set, and reads the levels without one from their

@@ -169,7 +169,7 @@ class QueueStatementsTest {
                     + layout.name() + ":\n" + unguided);
             QueueSql sql = new QueueSql(queue.table());
             for (DeliveryMode mode : DeliveryMode.values()) {
-                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100, 0), queue, mode);
+                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100, ClaimCursor.Shape.FROM_START), queue, mode);
                 String index = table + (layout.claimIndex() == Layout.ClaimIndex.PRIMARY_KEY ? "_pkey" : "_claim_idx");
                 assertTrue(plan.contains("Index Scan using " + index), layout.name() + " " + mode + ":\n" + plan);
                 for (String avoided : new String[] {"Sort", "Bitmap", "Seq Scan", "Semi Join"}) {
@@ -215,7 +215,7 @@ class QueueStatementsTest {
         ClaimCursor.Floor floor = new ClaimCursor.Floor(new TreeMap<>(Map.of(3, 40_000L, 1, 30_000L)));
         QueueSql sql = new QueueSql(queue.table());
         for (DeliveryMode mode : DeliveryMode.values()) {
-            String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100, sql.levels(floor)),
+            String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100, sql.shape(floor)),
                     queue, mode, floor);
             String where = statistics + ", " + mode + ":\n" + plan;
             // the claimed ids: by the primary key, or where the claim index is the key, by it
@@ -268,7 +268,7 @@ class QueueStatementsTest {
                 c.rollback();
             }
             for (DeliveryMode mode : new DeliveryMode[] {DeliveryMode.AT_LEAST_ONCE, DeliveryMode.AT_MOST_ONCE}) {
-                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100, 0), queue, mode);
+                String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100, ClaimCursor.Shape.FROM_START), queue, mode);
                 assertTrue(plan.contains("Index Scan using " + index), layout.name() + " " + mode + ":\n" + plan);
                 assertEquals(List.of(), wholeIndexScans(plan, index), layout.name() + " " + mode + ":\n" + plan);
             }
@@ -292,8 +292,8 @@ class QueueStatementsTest {
             String ids = "('{70001,70002,70003}', 'claims', 70001, 70003)"; // ids, queue, lowest, highest
             String floor = String.valueOf(ClaimCursor.Floor.FROM_START.id(0));
             Map<String, String> statements = Map.of(sql.finish, ids, sql.release, ids,
-                    sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100, 0), "(30000000, 'claims', " + floor + ", 'claims')",
-                    sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100, 0), "('claims', " + floor + ", 'claims')");
+                    sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100, ClaimCursor.Shape.FROM_START), "(30000000, 'claims', " + floor + ", 'claims')",
+                    sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100, ClaimCursor.Shape.FROM_START), "('claims', " + floor + ", 'claims')");
             int n = 0;
             for (Map.Entry<String, String> statement : statements.entrySet()) {
                 String plan = genericPlan(st, "by_id_" + n++, statement.getKey(), statement.getValue());
@@ -375,8 +375,8 @@ class QueueStatementsTest {
         QueueSql sql = new QueueSql(queue.table());
         String tasks = "('{10101,10102}', 'claims', 10101, 10102, 1, 1)"; // ids, queue, id range, priority range
         Map<String, String> statements = Map.of(sql.finish, tasks, sql.release, tasks,
-                sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100, 0), "(30000000, 'claims', 'claims')",
-                sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100, 0), "('claims', 'claims')");
+                sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100, ClaimCursor.Shape.FROM_START), "(30000000, 'claims', 'claims')",
+                sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100, ClaimCursor.Shape.FROM_START), "('claims', 'claims')");
         try (Connection c = TestDatabase.server().connect(); Statement st = c.createStatement()) {
             c.setAutoCommit(false);
             st.execute(sql.plannerSettings(false));
@@ -537,7 +537,7 @@ class QueueStatementsTest {
     void aClaimLimitBelowOneIsRefused() {
         QueueSql sql = new QueueSql(QueueTable.of(Layout.QUEUE_TASKS_2));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 0, 0));
+                () -> sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 0, ClaimCursor.Shape.FROM_START));
         assertEquals("claim limit must be at least 1, was 0", e.getMessage());
     }
 
