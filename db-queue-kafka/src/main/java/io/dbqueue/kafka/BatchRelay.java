@@ -17,9 +17,8 @@ import java.util.concurrent.Future;
  * that the group member commits the offset after the acknowledgements. A record Kafka refused
  * fails the batch: nothing is committed and the member reads it again after its back-off. The
  * records of the batch before it are then sent again (duplicates stay within the uncommitted
- * batch); none after it goes ahead of it when the producer refused it before sending. One the broker
- * refuses after it was sent may have the records queued after it written all the same (KafkaRelay says
- * how to keep that from happening).
+ * batch); none after it goes ahead of it when the producer refused it before sending, as it refuses a
+ * record too large for the topic (KafkaRelay's start makes sure of that, not the broker).
  */
 final class BatchRelay implements RecordHandler {
 

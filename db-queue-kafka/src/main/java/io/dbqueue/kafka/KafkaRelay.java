@@ -22,9 +22,10 @@ import java.util.Objects;
  * group's offset is committed only after Kafka acknowledged every record of the batch: a relay
  * killed at any point and started again loses nothing and reorders nothing within a partition; what
  * it sends twice is at most the batch it had not committed (after a crash of PostgreSQL itself, the
- * batches whose unflushed offset commits it lost), which a consumer can drop by the offset header. Keep
- * the producer's max.request.size at or under the Kafka topic's max.message.bytes: a record the broker
- * refuses after it was sent can let the records after it in its batch be written ahead of it. Start more relays with the same group (each its own member id) to share the partitions.
+ * batches whose unflushed offset commits it lost), which a consumer can drop by the offset header. The
+ * start refuses a producer max.request.size above the Kafka topic's max.message.bytes: a record the broker refuses
+ * after it was sent can let the records after it in its batch be written ahead of it. Start more relays with the
+ * same group (each its own member id) to share the partitions.
  *
  * <pre>{@code
  * KafkaRelay relay = KafkaRelay.start(dbq, GroupConfig.of("orders", "kafka-relay"), "orders",
@@ -55,8 +56,8 @@ public final class KafkaRelay implements AutoCloseable {
     }
 
     /**
-     * Checks that {@code kafkaTopic} has at least as many partitions as {@code group}'s log topic,
-     * then starts a member of {@code group} (at least once: it commits after Kafka's
+     * Checks that {@code kafkaTopic} has at least as many partitions as {@code group}'s log topic, and
+     * a max.message.bytes at least the producer's max.request.size, then starts a member of {@code group} (at least once: it commits after Kafka's
      * acknowledgement) on {@code door}, closed with it.
      *
      * @param producerConfig the Kafka producer's settings: at least {@code bootstrap.servers};
@@ -75,7 +76,9 @@ public final class KafkaRelay implements AutoCloseable {
         if (kafkaTopic == null || kafkaTopic.isBlank()) {
             throw new InvalidValueException("kafkaTopic", "must name a Kafka topic", kafkaTopic);
         }
-        return start(door, group, kafkaTopic, new KafkaProducer<>(ProducerSettings.of(producerConfig)), listener);
+        Map<String, Object> settings = ProducerSettings.of(producerConfig);
+        ProducerSettings.checkRequestSize(settings, kafkaTopic, TopicMessageSize.of(settings, kafkaTopic));
+        return start(door, group, kafkaTopic, new KafkaProducer<>(settings), listener);
     }
 
     /** Starts a relay that sends with {@code producer}, one of {@link ProducerSettings}; closes it if the start fails. */

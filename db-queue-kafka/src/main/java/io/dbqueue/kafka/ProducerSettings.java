@@ -44,6 +44,22 @@ final class ProducerSettings {
         return Map.copyOf(settings);
     }
 
+    /**
+     * Refuses a {@code max.request.size} above the Kafka topic's {@code max.message.bytes}: the producer refuses a
+     * record above its max.request.size before sending it, and the relay then sends nothing after it; a record
+     * between the two is refused by the broker after it was sent, and the producer splits its batch and writes the
+     * records after it all the same, ahead of it.
+     */
+    static void checkRequestSize(Map<String, Object> settings, String kafkaTopic, int maxMessageBytes) {
+        int requestSize = new ProducerConfig(settings).getInt(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        if (requestSize > maxMessageBytes) {
+            throw new InvalidValueException(FIELD + "." + ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "must be at most "
+                    + maxMessageBytes + ", the max.message.bytes of Kafka topic " + kafkaTopic + ", so that the "
+                    + "producer, not the broker, refuses a record too large for the topic (a record the broker "
+                    + "refuses can let the records after it through first)", requestSize);
+        }
+    }
+
     /** A setting given as a String, a Boolean or (serializers) a Class, as Kafka accepts them. */
     private static boolean sameSetting(Object given, Object required) {
         String text = given instanceof Class<?> type ? type.getName() : given.toString();

@@ -317,6 +317,35 @@ class KafkaRelayTest {
                 e.getMessage());
     }
 
+    /**
+     * A record between the producer's max.request.size and the topic's max.message.bytes would be refused by the
+     * broker after it was sent, and the records after it could be written first: the start refuses such a pair.
+     */
+    @Test
+    void aRequestSizeAboveTheTopicsMessageSizeIsRefusedAtTheStart() throws Exception {
+        TestKafka.createTopic(topic + "_strict", PARTITIONS, Map.of("max.message.bytes", "4000"));
+        InvalidValueException e = assertThrows(InvalidValueException.class, () -> KafkaRelay.start(dbq, group(),
+                topic + "_strict", TestKafka.producerConfig()));
+        assertEquals("producerConfig.max.request.size", e.field());
+        assertEquals(1_048_576, e.value());
+        assertTrue(e.getMessage().contains("must be at most 4000, the max.message.bytes of Kafka topic " + topic
+                + "_strict"), e.getMessage());
+
+        Map<String, Object> config = new HashMap<>(TestKafka.producerConfig());
+        config.put("max.request.size", 4_000);
+        try (KafkaRelay relay = KafkaRelay.start(dbq, group(), topic + "_strict", config)) {
+            assertEquals(topic + "_strict", relay.kafkaTopic());
+        }
+    }
+
+    @Test
+    void aKafkaTopicThatDoesNotExistIsRefusedAtTheStart() {
+        RelayException e = assertThrows(RelayException.class, () -> KafkaRelay.start(dbq, group(), topic + "_missing",
+                TestKafka.producerConfig()));
+        assertTrue(e.getMessage().startsWith("the configuration of Kafka topic " + topic + "_missing could not be "
+                + "read (does it exist?)"), e.getMessage());
+    }
+
     @Test
     void onlyAnAtLeastOnceGroupCanRelay() {
         InvalidValueException e = assertThrows(InvalidValueException.class, () -> KafkaRelay.start(dbq,

@@ -60,8 +60,13 @@ final class TestKafka {
     }
 
     static void createTopic(String name, int partitions) throws Exception {
+        createTopic(name, partitions, Map.of());
+    }
+
+    static void createTopic(String name, int partitions, Map<String, String> configs) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 
