@@ -18,7 +18,8 @@ import java.util.concurrent.Future;
  * fails the batch: nothing is committed and the member reads it again after its back-off. The
  * records of the batch before it are then sent again (duplicates stay within the uncommitted
  * batch); none after it goes ahead of it when the producer refused it before sending, as it refuses a
- * record too large for the topic (KafkaRelay's start makes sure of that, not the broker).
+ * record too large for the topic (KafkaRelay's start makes sure of that) unless the broker compresses
+ * the batch anew (a topic compression.type other than the producer's) and finds it larger.
  */
 final class BatchRelay implements RecordHandler {
 

@@ -23,9 +23,10 @@ import java.util.Objects;
  * killed at any point and started again loses nothing and reorders nothing within a partition; what
  * it sends twice is at most the batch it had not committed (after a crash of PostgreSQL itself, the
  * batches whose unflushed offset commits it lost), which a consumer can drop by the offset header. The
- * start refuses a producer max.request.size above the Kafka topic's max.message.bytes: a record the broker refuses
- * after it was sent can let the records after it in its batch be written ahead of it. Start more relays with the
- * same group (each its own member id) to share the partitions.
+ * start refuses a producer max.request.size above the Kafka topic's max.message.bytes (where its principal may
+ * describe the topic's configuration): a record the broker refuses after it was sent can let the records after it
+ * in its batch be written ahead of it. Start more relays with the same group (each its own member id) to share the
+ * partitions.
  *
  * <pre>{@code
  * KafkaRelay relay = KafkaRelay.start(dbq, GroupConfig.of("orders", "kafka-relay"), "orders",
@@ -77,7 +78,8 @@ public final class KafkaRelay implements AutoCloseable {
             throw new InvalidValueException("kafkaTopic", "must name a Kafka topic", kafkaTopic);
         }
         Map<String, Object> settings = ProducerSettings.of(producerConfig);
-        ProducerSettings.checkRequestSize(settings, kafkaTopic, TopicMessageSize.of(settings, kafkaTopic));
+        TopicMessageSize.of(settings, kafkaTopic)
+                .ifPresent(maxMessageBytes -> ProducerSettings.checkRequestSize(settings, kafkaTopic, maxMessageBytes));
         return start(door, group, kafkaTopic, new KafkaProducer<>(settings), listener);
     }
 

@@ -51,7 +51,7 @@ final class ProducerSettings {
      * records after it all the same, ahead of it.
      */
     static void checkRequestSize(Map<String, Object> settings, String kafkaTopic, int maxMessageBytes) {
-        int requestSize = new ProducerConfig(settings).getInt(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        int requestSize = (Integer) ProducerConfig.configDef().parse(settings).get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
         if (requestSize > maxMessageBytes) {
             throw new InvalidValueException(FIELD + "." + ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "must be at most "
                     + maxMessageBytes + ", the max.message.bytes of Kafka topic " + kafkaTopic + ", so that the "

@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ClaimCursor {
 
     static final Duration RESCAN_INTERVAL = Duration.ofSeconds(1);
-    /** The most levels a floor keeps, the highest (one claim statement per count, and two index scans per level). */
+    /** The most levels a floor keeps, the highest (a claim statement per {@link Shape}, up to two scans per level). */
     static final int MAX_LEVELS = 8;
 
     /**

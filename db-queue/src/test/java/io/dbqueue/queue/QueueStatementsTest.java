@@ -209,6 +209,34 @@ class QueueStatementsTest {
         assertStartsEachLevelWithAFloorAtItsFloor(backlog, "a backlog on 4 levels");
     }
 
+    /**
+     * Priorities are integers from {@link QueueProducer#MIN_PRIORITY} to {@link QueueProducer#MAX_PRIORITY}: a claim
+     * from floors reads no range between two adjacent levels, above the highest priority or below the lowest, and its
+     * parameters still match its text (the plan is of the claim executed with them).
+     */
+    @ParameterizedTest
+    @MethodSource("priorityLayouts")
+    void aPriorityClaimReadsNoRangeThatCanHoldNoPriority(Layout layout) throws SQLException {
+        QueueLocation queue = TestDatabase.freshTable(layout).queue("claims");
+        assertClaimIndexScans(queue, Map.of(3, 40_000L, 2, 35_000L), 4, "above 3, at 3 and at 2, below 2");
+        assertClaimIndexScans(queue, Map.of(QueueProducer.MAX_PRIORITY, 40_000L, QueueProducer.MIN_PRIORITY, 30_000L),
+                3, "at the highest and the lowest priority, and between them");
+    }
+
+    private static void assertClaimIndexScans(QueueLocation queue, Map<Integer, Long> floors, int parts, String what)
+            throws SQLException {
+        ClaimCursor.Floor floor = new ClaimCursor.Floor(new TreeMap<>(floors));
+        QueueSql sql = new QueueSql(queue.table());
+        boolean keyed = queue.table().layout().claimIndex().keyedByQueue();
+        for (DeliveryMode mode : DeliveryMode.values()) {
+            String plan = plan(sql.claimSettings(Delivery.of(mode)), sql.claim(Delivery.of(mode), 100, sql.shape(floor)),
+                    queue, mode, floor);
+            int byClaimedIds = keyed ? count(plan, "(id = ANY ") : 0;
+            assertEquals(parts + byClaimedIds, count(plan, "Index Scan using " + queue.table().name() + "_claim_idx"),
+                    what + ", " + mode + ":\n" + plan);
+        }
+    }
+
     private static void assertStartsEachLevelWithAFloorAtItsFloor(QueueLocation queue, String statistics)
             throws SQLException {
         String table = queue.table().name();

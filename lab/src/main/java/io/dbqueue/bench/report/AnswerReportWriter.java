@@ -123,7 +123,7 @@ public final class AnswerReportWriter {
             doc.paragraph("Repetitions of one rate within 15 % of their median: delivered rate "
                     + AnswerFigures.within(results.sweeps(), RateStep::delivered, 15) + " rates, p99 "
                     + AnswerFigures.within(results.sweeps(), RateStep::p99Ms, 15) + " rates (run more than once)."
-                    + String.format(" A p99 over a window of %.0f s", results.windowSeconds())
+                    + String.format(Locale.ROOT, " A p99 over a window of %.0f s", results.windowSeconds())
                     + " rests on its few slowest messages, and on two shared"
                     + " cores one scheduling hiccup or a slow WAL flush moves it; the tables give its min-max, so that"
                     + " a capacity near a target can be read with its spread.");
