@@ -168,6 +168,7 @@ public final class DbQueue implements AutoCloseable {
         open();
         TopicProducer producer = topicProducers.get(topicName);
         if (producer == null || producer.isClosed()) { // closed by a caller: the next one gets a new producer
+            producers.remove(producer);
             producer = TopicProducer.withWakeups(dataSource, topicName, topicNotifyInterval, transactions);
             topicProducers.put(topicName, producer);
             producers.add(producer);

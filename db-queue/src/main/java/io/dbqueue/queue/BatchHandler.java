@@ -26,9 +26,7 @@ public interface BatchHandler {
                     if (batch.mode() == DeliveryMode.EXACTLY_ONCE) {
                         throw e;
                     }
-                    result = e instanceof DeadLetterException named
-                            ? TaskResult.deadLetter(TaskBatch.describe(named.getCause()))
-                            : TaskResult.fail(TaskBatch.describe(e));
+                    result = e instanceof DeadLetterException named ? named.answer() : TaskResult.fail(TaskBatch.describe(e));
                 }
                 batch.answer(task, result);
             }

@@ -444,9 +444,8 @@ final class BatchProcessor implements AutoCloseable {
 
     private static TaskResult unanswered(Task task, Throwable error) {
         if (error instanceof DeadLetterException named) {
-            String cause = TaskBatch.describe(named.getCause());
-            return named.tasks().contains(task) ? TaskResult.deadLetter(cause) : TaskResult.fail("the batch failed on"
-                    + " task(s) " + named.tasks().stream().map(Task::id).toList() + ", sent to the dead letters: " + cause);
+            return named.tasks().contains(task) ? named.answer() : TaskResult.fail("the batch failed on task(s) "
+                    + named.tasks().stream().map(Task::id).toList() + ", sent to the dead letters: " + named.getMessage());
         }
         return error == null ? TaskResult.finish() : TaskResult.fail(TaskBatch.describe(error));
     }

@@ -26,4 +26,9 @@ public final class DeadLetterException extends RuntimeException {
     public List<Task> tasks() {
         return tasks;
     }
+
+    /** The answer each of {@link #tasks()} gets: the dead letters, with the cause as its last error. */
+    public TaskResult answer() {
+        return TaskResult.deadLetter(TaskBatch.describe(getCause()));
+    }
 }

@@ -605,11 +605,11 @@ final class QueueSql {
     }
 
     /**
-     * Binds the parameters of {@link #due} for a claim from {@code floor}, from {@code p}: the queue, and the floor
-     * where the claim order has one; returns the next parameter's index.
+     * Binds the parameters of {@link #due} for a claim from {@code floor}, whose {@link #shape} is {@code shape}, from
+     * {@code p}: the queue, and the floor where the claim order has one; returns the next parameter's index.
      */
-    int bindDue(PreparedStatement claim, int p, String queueName, ClaimCursor.Floor floor) throws SQLException {
-        ClaimCursor.Shape shape = shape(floor);
+    int bindDue(PreparedStatement claim, int p, String queueName, ClaimCursor.Floor floor, ClaimCursor.Shape shape)
+            throws SQLException {
         if (shape.levels() == 0) {
             claim.setString(p++, queueName);
             if (claimOrder == ClaimOrder.ID) {

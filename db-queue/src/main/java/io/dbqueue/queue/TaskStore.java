@@ -65,7 +65,7 @@ final class TaskStore {
         ClaimCursor.Floor floor = cursor == null ? ClaimCursor.Floor.FROM_START : cursor.floor();
         ClaimStatement claim = claimStatement(c, mode, limit, sql.shape(floor));
         try (PreparedStatement ps = c.prepareStatement(claim.statement())) {
-            bindClaim(ps, claim.delivery(), lease, floor);
+            bindClaim(ps, claim.delivery(), lease, floor, claim.shape());
             List<Task> tasks = claimed(ps, claim.resultsBefore(), claim.sql(), limit);
             if (cursor != null) {
                 cursor.claimed(floor, tasks, limit);
@@ -145,10 +145,10 @@ final class TaskStore {
         }
     }
 
-    /** Binds the parameters of {@code delivery}'s claim ({@link QueueSql#claim}) from {@code floor} on. */
-    void bindClaim(PreparedStatement claim, Delivery delivery, Duration lease, ClaimCursor.Floor floor)
-            throws SQLException {
-        int p = sql.bindDue(claim, delivery.bindLease(claim, micros(lease)), location.queueName(), floor);
+    /** Binds the parameters of {@code delivery}'s claim ({@link QueueSql#claim}) from {@code floor}, of {@code shape}. */
+    void bindClaim(PreparedStatement claim, Delivery delivery, Duration lease, ClaimCursor.Floor floor,
+                   ClaimCursor.Shape shape) throws SQLException {
+        int p = sql.bindDue(claim, delivery.bindLease(claim, micros(lease)), location.queueName(), floor, shape);
         if (delivery.claimNamesQueueAgain(sql)) {
             claim.setString(p, location.queueName());
         }

@@ -638,7 +638,8 @@ class QueueStatementsTest {
                 st.execute(settings);
             }
             String values = claim.indexOf('?') < 0 ? ""
-                    : boundValues(ps -> new TaskStore(queue).bindClaim(ps, Delivery.of(mode), LEASE, floor));
+                    : boundValues(ps -> new TaskStore(queue).bindClaim(ps, Delivery.of(mode), LEASE, floor,
+                            new QueueSql(queue.table()).shape(floor)));
             try {
                 return genericPlan(st, "claim", claim, values);
             } finally {

@@ -108,14 +108,8 @@ public final class MethodQueueConsumer implements QueueConsumer {
             invoke(batch);
         } catch (InterruptedException e) {
             throw e;
-        } catch (Exception e) {
-            if (!deadLetterOn(e)) {
-                throw e;
-            }
-            if (rollsBack(batch)) {
-                throw new DeadLetterException(batch.tasks(), e);
-            }
-            batch.tasks().forEach(task -> batch.answer(task, TaskResult.deadLetter(TaskBatch.describe(e))));
+        } catch (Exception e) { // the core answers the tasks a DeadLetterException names, rolling back where it must
+            throw deadLetterOn(e) ? new DeadLetterException(batch.tasks(), e) : e;
         }
     }
 
@@ -145,10 +139,7 @@ public final class MethodQueueConsumer implements QueueConsumer {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            if (rollsBack(batch)) {
-                throw deadLetterOn(e) ? new DeadLetterException(readable, e) : e;
-            }
-            readable.forEach(task -> batch.answer(task, failure(e)));
+            throw deadLetterOn(e) ? new DeadLetterException(readable, e) : e;
         }
     }
 
@@ -188,7 +179,7 @@ public final class MethodQueueConsumer implements QueueConsumer {
 
     private TaskResult failure(Exception e) {
         if (e instanceof DeadLetterException named) { // the method's own: its cause is the error
-            return TaskResult.deadLetter(TaskBatch.describe(named.getCause()));
+            return named.answer();
         }
         return deadLetterOn(e) ? TaskResult.deadLetter(TaskBatch.describe(e)) : TaskResult.fail(TaskBatch.describe(e));
     }
