@@ -3,6 +3,7 @@ package io.dbqueue.kafka;
 import io.dbqueue.log.LogRecord;
 import io.dbqueue.log.RecordBatch;
 import io.dbqueue.log.RecordHandler;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.InterruptException;
@@ -17,18 +18,17 @@ import java.util.concurrent.Future;
  * that the group member commits the offset after the acknowledgements. A record Kafka refused
  * fails the batch: nothing is committed and the member reads it again after its back-off. The
  * records of the batch before it are then sent again (duplicates stay within the uncommitted
- * batch); none after it goes ahead of it when the producer refused it before sending, as it refuses a
- * record too large for the topic (KafkaRelay's start makes sure of that) unless the broker compresses
- * the batch anew (a topic compression.type other than the producer's) and finds it larger.
+ * batch); none after it goes ahead of it: the producer refused it before sending them, or, where the
+ * broker refused it, its failure closed the producer before they went out ({@link RelayProducer}).
  */
 final class BatchRelay implements RecordHandler {
 
-    private final Producer<String, String> producer;
+    private final RelayProducer producers;
     private final String kafkaTopic;
     private final RelayListener listener;
 
-    BatchRelay(Producer<String, String> producer, String kafkaTopic, RelayListener listener) {
-        this.producer = producer;
+    BatchRelay(RelayProducer producers, String kafkaTopic, RelayListener listener) {
+        this.producers = producers;
         this.kafkaTopic = kafkaTopic;
         this.listener = listener;
     }
@@ -36,9 +36,11 @@ final class BatchRelay implements RecordHandler {
     @Override
     public void handle(RecordBatch batch) throws Exception {
         List<Future<RecordMetadata>> acks = new ArrayList<>(batch.records().size());
+        Producer<String, String> producer = producers.current();
+        Callback closeOnFailure = producers.closingOnFailure(producer);
         try {
             for (LogRecord record : batch.records()) {
-                Future<RecordMetadata> ack = producer.send(KafkaRecords.of(kafkaTopic, record));
+                Future<RecordMetadata> ack = producer.send(KafkaRecords.of(kafkaTopic, record), closeOnFailure);
                 acks.add(ack);
                 if (refused(ack)) {
                     break; // refused before it was sent (too large, say): the records after it must not go ahead of it

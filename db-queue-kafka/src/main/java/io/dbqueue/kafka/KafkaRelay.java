@@ -8,24 +8,23 @@ import io.dbqueue.log.GroupConsumer;
 import io.dbqueue.log.LogSchema;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.common.KafkaException;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Relays a log topic to a Kafka topic: a member of a consumer group of the log topic that
  * republishes every record it reads to the same partition number of the Kafka topic, with the same
  * key and payload, the append's time as the record's timestamp and its log offset in the
- * {@link #OFFSET_HEADER} header. The producer is Kafka's idempotent one with acks=all, and the
- * group's offset is committed only after Kafka acknowledged every record of the batch: a relay
+ * {@link #OFFSET_HEADER} header. The producer is Kafka's idempotent one with acks=all and one request in flight,
+ * and the group's offset is committed only after Kafka acknowledged every record of the batch: a relay
  * killed at any point and started again loses nothing and reorders nothing within a partition; what
  * it sends twice is at most the batch it had not committed (after a crash of PostgreSQL itself, the
- * batches whose unflushed offset commits it lost), which a consumer can drop by the offset header. The
- * start refuses a producer max.request.size above the Kafka topic's max.message.bytes (where its principal may
- * describe the topic's configuration): a record the broker refuses after it was sent can let the records after it
- * in its batch be written ahead of it. Start more relays with the same group (each its own member id) to share the
+ * batches whose unflushed offset commits it lost), which a consumer can drop by the offset header. A record Kafka
+ * refuses holds its partition: the producer is closed at its failure, before the records after it go out, and the
+ * batch is relayed again with a new one. Start more relays with the same group (each its own member id) to share the
  * partitions.
  *
  * <pre>{@code
@@ -41,10 +40,10 @@ public final class KafkaRelay implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final GroupConsumer member;
-    private final Producer<String, String> producer;
+    private final RelayProducer producer;
     private final String kafkaTopic;
 
-    private KafkaRelay(GroupConsumer member, Producer<String, String> producer, String kafkaTopic) {
+    private KafkaRelay(GroupConsumer member, RelayProducer producer, String kafkaTopic) {
         this.member = member;
         this.producer = producer;
         this.kafkaTopic = kafkaTopic;
@@ -57,12 +56,13 @@ public final class KafkaRelay implements AutoCloseable {
     }
 
     /**
-     * Checks that {@code kafkaTopic} has at least as many partitions as {@code group}'s log topic, and
-     * a max.message.bytes at least the producer's max.request.size, then starts a member of {@code group} (at least once: it commits after Kafka's
-     * acknowledgement) on {@code door}, closed with it.
+     * Checks that {@code kafkaTopic} exists with at least as many partitions as {@code group}'s log topic, then starts
+     * a member of {@code group} (at least once: it commits after Kafka's acknowledgement) on {@code door}, closed
+     * with it.
      *
      * @param producerConfig the Kafka producer's settings: at least {@code bootstrap.servers};
-     *                       {@code enable.idempotence=true}, {@code acks=all} and string
+     *                       {@code enable.idempotence=true}, {@code acks=all},
+     *                       {@code max.in.flight.requests.per.connection=1} and string
      *                       serializers are set, and other values for them are refused
      */
     public static KafkaRelay start(DbQueue door, GroupConfig group, String kafkaTopic,
@@ -78,17 +78,20 @@ public final class KafkaRelay implements AutoCloseable {
             throw new InvalidValueException("kafkaTopic", "must name a Kafka topic", kafkaTopic);
         }
         Map<String, Object> settings = ProducerSettings.of(producerConfig);
-        TopicMessageSize.of(settings, kafkaTopic)
-                .ifPresent(maxMessageBytes -> ProducerSettings.checkRequestSize(settings, kafkaTopic, maxMessageBytes));
-        return start(door, group, kafkaTopic, new KafkaProducer<>(settings), listener);
+        int needed = LogSchema.describe(door.dataSource(), group.topic()).partitions();
+        checkPartitions(KafkaTopicPartitions.of(settings, kafkaTopic), kafkaTopic, group.topic(), needed);
+        return start(door, group, kafkaTopic, () -> new KafkaProducer<>(settings), listener);
     }
 
-    /** Starts a relay that sends with {@code producer}, one of {@link ProducerSettings}; closes it if the start fails. */
-    static KafkaRelay start(DbQueue door, GroupConfig group, String kafkaTopic, Producer<String, String> producer,
-                            RelayListener listener) {
+    /**
+     * Starts a relay that sends with producers of {@code producers}, each of {@link ProducerSettings}; the first is
+     * made now, so that settings Kafka refuses fail the start.
+     */
+    static KafkaRelay start(DbQueue door, GroupConfig group, String kafkaTopic,
+                            Supplier<Producer<String, String>> producers, RelayListener listener) {
+        RelayProducer producer = new RelayProducer(producers);
+        producer.current();
         try {
-            int partitions = LogSchema.describe(door.dataSource(), group.topic()).partitions();
-            checkPartitions(producer, kafkaTopic, group.topic(), partitions);
             GroupConsumer member = door.consumeTopic(group, new BatchRelay(producer, kafkaTopic, listener));
             return new KafkaRelay(member, producer, kafkaTopic);
         } catch (RuntimeException e) {
@@ -98,15 +101,7 @@ public final class KafkaRelay implements AutoCloseable {
     }
 
     /** Every log partition goes to the Kafka partition of its number: the Kafka topic needs at least as many. */
-    private static void checkPartitions(Producer<String, String> producer, String kafkaTopic, String logTopic,
-                                        int needed) {
-        int has;
-        try {
-            has = producer.partitionsFor(kafkaTopic).size();
-        } catch (KafkaException e) {
-            throw new RelayException("the partitions of Kafka topic " + kafkaTopic + " could not be read (does it "
-                    + "exist?): " + e.getMessage(), e);
-        }
+    private static void checkPartitions(int has, String kafkaTopic, String logTopic, int needed) {
         if (has < needed) {
             throw new IllegalStateException("Kafka topic " + kafkaTopic + " has " + has + " partitions, fewer than the "
                     + needed + " of log topic " + logTopic + ": the relay keeps each record's partition number, so "

@@ -11,7 +11,9 @@ import java.util.Objects;
 /**
  * The relay's producer configuration: the caller's (its servers, security, tuning) with the settings
  * the relay's promise rests on, which the caller may repeat but not change: the idempotent producer
- * (no duplicate or reordering from its own retries) with acks=all, and string keys and values.
+ * (no duplicate or reordering from its own retries) with acks=all, one request in flight (so that a
+ * record's failure is heard before the records after it are sent, {@link RelayProducer}), and string
+ * keys and values.
  */
 final class ProducerSettings {
 
@@ -20,6 +22,7 @@ final class ProducerSettings {
     private static final Map<String, Object> REQUIRED = Map.of(
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
             ProducerConfig.ACKS_CONFIG, "all",
+            ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1",
             ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
             ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
 
@@ -42,22 +45,6 @@ final class ProducerSettings {
             }
         });
         return Map.copyOf(settings);
-    }
-
-    /**
-     * Refuses a {@code max.request.size} above the Kafka topic's {@code max.message.bytes}: the producer refuses a
-     * record above its max.request.size before sending it, and the relay then sends nothing after it; a record
-     * between the two is refused by the broker after it was sent, and the producer splits its batch and writes the
-     * records after it all the same, ahead of it.
-     */
-    static void checkRequestSize(Map<String, Object> settings, String kafkaTopic, int maxMessageBytes) {
-        int requestSize = (Integer) ProducerConfig.configDef().parse(settings).get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
-        if (requestSize > maxMessageBytes) {
-            throw new InvalidValueException(FIELD + "." + ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "must be at most "
-                    + maxMessageBytes + ", the max.message.bytes of Kafka topic " + kafkaTopic + ", so that the "
-                    + "producer, not the broker, refuses a record too large for the topic (a record the broker "
-                    + "refuses can let the records after it through first)", requestSize);
-        }
     }
 
     /** A setting given as a String, a Boolean or (serializers) a Class, as Kafka accepts them. */

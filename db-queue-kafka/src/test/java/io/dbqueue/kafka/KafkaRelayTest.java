@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
@@ -109,13 +112,13 @@ class KafkaRelayTest {
     private KafkaRelay crashingRelay(RelayListener listener) {
         Map<String, Object> config = new HashMap<>(TestKafka.producerConfig());
         config.put("linger.ms", 50);
-        Producer<String, String> producer = new KafkaProducer<>(ProducerSettings.of(config)) {
+        Supplier<Producer<String, String>> producers = () -> new KafkaProducer<>(ProducerSettings.of(config)) {
             @Override
             public void close(Duration timeout) {
                 super.close(Duration.ZERO);
             }
         };
-        KafkaRelay relay = KafkaRelay.start(dbq, group().withMemberId("relay-" + relays.size()), topic, producer,
+        KafkaRelay relay = KafkaRelay.start(dbq, group().withMemberId("relay-" + relays.size()), topic, producers,
                 listener);
         relays.add(relay);
         return relay;
@@ -318,24 +321,30 @@ class KafkaRelayTest {
     }
 
     /**
-     * A record between the producer's max.request.size and the topic's max.message.bytes would be refused by the
-     * broker after it was sent, and the records after it could be written first: the start refuses such a pair.
+     * A record the broker refuses after it was sent (larger than the topic's max.message.bytes, under the producer's
+     * max.request.size) holds its partition as one the producer refuses does: the records after it in its batch are
+     * not written ahead of it, whether each record is a producer batch of its own (batch.size 0) or all are one that
+     * the producer splits when the broker refuses it (the default batch.size). Without the producer closed at the
+     * failure, both wrote offsets 6 to 10.
      */
-    @Test
-    void aRequestSizeAboveTheTopicsMessageSizeIsRefusedAtTheStart() throws Exception {
+    @ParameterizedTest
+    @ValueSource(ints = {0, 16_384})
+    void aRecordTheBrokerRefusesHoldsItsPartitionWithNothingAfterItRelayed(int batchSize) throws Exception {
         TestKafka.createTopic(topic + "_strict", PARTITIONS, Map.of("max.message.bytes", "4000"));
-        InvalidValueException e = assertThrows(InvalidValueException.class, () -> KafkaRelay.start(dbq, group(),
-                topic + "_strict", TestKafka.producerConfig()));
-        assertEquals("producerConfig.max.request.size", e.field());
-        assertEquals(1_048_576, e.value());
-        assertTrue(e.getMessage().contains("must be at most 4000, the max.message.bytes of Kafka topic " + topic
-                + "_strict"), e.getMessage());
-
+        List<LogMessage> messages = new ArrayList<>();
+        IntStream.range(0, 11).forEach(i -> messages.add(new LogMessage("one-key", i == 5 ? "x".repeat(5_000) : "m" + i)));
+        int partition = dbq.topicProducer(topic).sendAll(messages).get(0).partition();
         Map<String, Object> config = new HashMap<>(TestKafka.producerConfig());
-        config.put("max.request.size", 4_000);
-        try (KafkaRelay relay = KafkaRelay.start(dbq, group(), topic + "_strict", config)) {
-            assertEquals(topic + "_strict", relay.kafkaTopic());
-        }
+        config.put("batch.size", batchSize);
+        relays.add(KafkaRelay.start(dbq, group(), topic + "_strict", config));
+
+        Map<Integer, List<ConsumerRecord<String, String>>> read = TestKafka.readUntil(topic + "_strict",
+                Set.of(partition), TIMEOUT, "reading the 5 records before the refused one twice",
+                r -> r.getOrDefault(partition, List.of()).size() >= 10);
+        List<Long> offsets = TestKafka.logOffsets(read.get(partition));
+        assertTrue(offsets.stream().allMatch(offset -> offset < 5), "nothing after the refused record: " + offsets);
+        assertEquals(0, LogAdmin.of(dataSource, topic).lag().stream().filter(lag -> lag.partition() == partition)
+                .findFirst().orElseThrow().committedOffset(), "nothing committed");
     }
 
     @Test

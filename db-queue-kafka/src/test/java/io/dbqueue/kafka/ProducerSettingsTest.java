@@ -8,7 +8,6 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ProducerSettingsTest {
 
@@ -19,6 +18,7 @@ class ProducerSettingsTest {
         assertEquals(2, settings.get("linger.ms"));
         assertEquals("true", settings.get("enable.idempotence"));
         assertEquals("all", settings.get("acks"));
+        assertEquals("1", settings.get("max.in.flight.requests.per.connection"));
         assertEquals(StringSerializer.class.getName(), settings.get("key.serializer"));
         assertEquals(StringSerializer.class.getName(), settings.get("value.serializer"));
     }
@@ -36,25 +36,13 @@ class ProducerSettingsTest {
     @Test
     void aSettingThatContradictsTheRelaysPromiseIsRefusedByName() {
         assertEquals("producerConfig.acks", refused(Map.of("bootstrap.servers", "k:9092", "acks", "1")));
+        assertEquals("producerConfig.max.in.flight.requests.per.connection",
+                refused(Map.of("bootstrap.servers", "k:9092", "max.in.flight.requests.per.connection", 5)));
         assertEquals("producerConfig.enable.idempotence",
                 refused(Map.of("bootstrap.servers", "k:9092", "enable.idempotence", false)));
         assertEquals("producerConfig.value.serializer",
                 refused(Map.of("bootstrap.servers", "k:9092", "value.serializer", "my.Serializer")));
         assertEquals("producerConfig.bootstrap.servers", refused(Map.of("acks", "all")));
-    }
-
-    @Test
-    void aRequestSizeAboveTheTopicsMessageSizeIsRefusedWithBothValues() {
-        Map<String, Object> defaults = ProducerSettings.of(Map.of("bootstrap.servers", "k:9092"));
-        ProducerSettings.checkRequestSize(defaults, "orders", 1_048_588); // Kafka's defaults fit each other
-        InvalidValueException e = assertThrows(InvalidValueException.class,
-                () -> ProducerSettings.checkRequestSize(defaults, "orders", 4_000));
-        assertEquals("producerConfig.max.request.size", e.field());
-        assertEquals(1_048_576, e.value());
-        assertTrue(e.getMessage().contains("must be at most 4000, the max.message.bytes of Kafka topic orders"),
-                e.getMessage());
-        ProducerSettings.checkRequestSize(ProducerSettings.of(Map.of("bootstrap.servers", "k:9092",
-                "max.request.size", "4000")), "orders", 4_000);
     }
 
     private static String refused(Map<String, Object> given) {
