@@ -1,6 +1,7 @@
 package io.dbqueue.consumer;
 
 import org.springframework.http.MediaType;
+import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 
 import java.net.URI;
@@ -17,10 +18,18 @@ final class HttpStatsSender implements StatsSender {
         this.statsUri = testAppUrl.resolve("/stats");
     }
 
-    /** Throws when test-app does not answer 2xx, so that the batch's messages are not finished. */
+    /**
+     * Throws when test-app does not answer 2xx, so that the batch's messages are not finished; a 4xx, which the same
+     * report would get again, as {@link StatsRefusedException}.
+     */
     @Override
-    public void send(List<Stat> stats) {
-        http.post().uri(statsUri).contentType(MediaType.APPLICATION_JSON).body(stats).retrieve().toBodilessEntity();
+    public void send(List<Stat> stats) throws StatsRefusedException {
+        try {
+            http.post().uri(statsUri).contentType(MediaType.APPLICATION_JSON).body(stats).retrieve().toBodilessEntity();
+        } catch (HttpClientErrorException e) {
+            throw new StatsRefusedException("test-app answered " + e.getStatusCode().value() + ": "
+                    + e.getResponseBodyAsString(), e);
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.dbqueue.consumer;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
@@ -19,8 +20,10 @@ import java.util.concurrent.TimeUnit;
  * then redelivered is reported twice, and test-app stores it once). The handlers' statistics travel
  * together: one background thread sends whatever waits, up to {@code batchSize}, as soon as the
  * previous report is answered, so reports grow with the load instead of one per batch. A report
- * that cannot be delivered is retried until it is, and its handlers wait meanwhile. The time spent
- * sending is the timer {@code consumer.stats.send}.
+ * that cannot be delivered is retried until it is, and its handlers wait meanwhile; one test-app
+ * refuses for good ({@link StatsRefusedException}: it names a run test-app does not know, say) is
+ * dropped with an error, counted in {@code consumer.stats.refused}, and its messages finish. The
+ * time spent sending is the timer {@code consumer.stats.send}.
  */
 final class StatsReporter implements AutoCloseable {
 
@@ -32,6 +35,7 @@ final class StatsReporter implements AutoCloseable {
     private final int batchSize;
     private final LinkedBlockingQueue<Waiting> waiting = new LinkedBlockingQueue<>();
     private final Timer sendTimer;
+    private final Counter refused;
     private final Thread flusher;
     private volatile boolean running = true;
 
@@ -40,6 +44,8 @@ final class StatsReporter implements AutoCloseable {
         this.batchSize = batchSize;
         this.sendTimer = Timer.builder("consumer.stats.send").description("Time to deliver one report of statistics")
                 .register(meters);
+        this.refused = Counter.builder("consumer.stats.refused")
+                .description("Statistics test-app refused for good, dropped").register(meters);
         this.flusher = new Thread(this::flushUntilClosed, "stats-reporter");
         flusher.start();
     }
@@ -93,6 +99,10 @@ final class StatsReporter implements AutoCloseable {
                 return;
             } catch (InterruptedException e) {
                 throw e;
+            } catch (StatsRefusedException e) {
+                refused.increment(stats.size());
+                LOG.error("{} statistics dropped, refused for good by {}: {}", stats.size(), sender, e.getMessage());
+                return;
             } catch (Exception e) {
                 LOG.warn("could not send {} statistics to {}, retrying in {} ms: {}", stats.size(), sender,
                         backoff.toMillis(), e.toString());

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.dbqueue.queue.DeadLetters;
 import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.spring.DbQueues;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -16,6 +17,7 @@ import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -29,6 +31,8 @@ import static org.awaitility.Awaitility.await;
 class HttpStatsTest {
 
     private static final Queue<byte[]> RECEIVED = new ConcurrentLinkedQueue<>();
+    /** A run the fake test-app does not know: it answers 422 to a report naming it. */
+    private static final long NO_RUN = 666;
     private static final HttpServer TEST_APP = fakeTestApp();
 
     @Autowired
@@ -39,6 +43,9 @@ class HttpStatsTest {
 
     @Autowired
     ObjectMapper json;
+
+    @Autowired
+    MeterRegistry meters;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -78,6 +85,18 @@ class HttpStatsTest {
         assertThat(ConsumerTestSupport.parse(json, RECEIVED)).noneMatch(stat -> stat.taskId() == id);
     }
 
+    /** A report test-app refuses for good is dropped, not sent again forever: its messages finish all the same. */
+    @Test
+    void aReportTestAppRefusesIsDroppedAndItsMessagesFinish() {
+        double refusedBefore = meters.counter("consumer.stats.refused").count();
+        List<Long> ids = ConsumerTestSupport.enqueue(dataSource, NO_RUN, 5);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> meters.counter("consumer.stats.refused").count()
+                >= refusedBefore + ids.size());
+        await().atMost(Duration.ofSeconds(30)).until(() -> queues.monitor("messages").depth().tasks() == 0);
+        assertThat(queues.deadLetters("messages").list(0, 100)).noneMatch(task -> ids.contains(task.id()));
+    }
+
     /** The stats received so far of the run {@code testId}: the tests share the fake test-app. */
     private List<Stat> statsOf(long testId) {
         return ConsumerTestSupport.parse(json, RECEIVED).stream().filter(stat -> stat.testId() == testId).toList();
@@ -87,8 +106,12 @@ class HttpStatsTest {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             server.createContext("/stats", exchange -> {
-                RECEIVED.add(exchange.getRequestBody().readAllBytes());
-                exchange.sendResponseHeaders(204, -1);
+                byte[] report = exchange.getRequestBody().readAllBytes();
+                boolean ofNoRun = new String(report, StandardCharsets.UTF_8).contains("\"testId\":" + NO_RUN + ",");
+                if (!ofNoRun) {
+                    RECEIVED.add(report);
+                }
+                exchange.sendResponseHeaders(ofNoRun ? 422 : 204, -1);
                 exchange.close();
             });
             server.start();

@@ -48,6 +48,10 @@ public class RabbitStatsReceiver {
         if (stats == null || stats.contains(null)) {
             throw new AmqpRejectAndDontRequeueException("not a JSON array of statistics: null where a statistic belongs");
         }
-        runs.record(stats);
+        try {
+            runs.record(stats);
+        } catch (UnknownRunsException e) { // delivered again, it would be refused again
+            throw new AmqpRejectAndDontRequeueException(e.getMessage(), e);
+        }
     }
 }

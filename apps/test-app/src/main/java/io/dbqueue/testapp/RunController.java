@@ -16,6 +16,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
 
 import java.util.List;
 import java.util.Map;
@@ -63,6 +64,11 @@ public class RunController {
         return ResponseEntity.noContent().build();
     }
 
+    @ExceptionHandler(UnknownRunsException.class)
+    ResponseEntity<ProblemDetail> unknownRuns(UnknownRunsException e) {
+        return Problems.answer(HttpStatus.UNPROCESSABLE_CONTENT, e.getMessage());
+    }
+
     @ExceptionHandler(RunInProgressException.class)
     ResponseEntity<ProblemDetail> conflict(RunInProgressException e) {
         return Problems.answer(HttpStatus.CONFLICT, e.getMessage());
@@ -74,10 +80,16 @@ public class RunController {
         return Problems.answer(HttpStatus.BAD_REQUEST, e.getMessage());
     }
 
-    /** A body that does not bind, named by the field where it failed ({@code [0].testId}), when Jackson knows it. */
+    /**
+     * A body that does not bind, named by the field where it failed ({@code [0].testId}), when Jackson knows it; a
+     * body longer than {@code spring.jackson.factory.constraints.read.max-document-length}, 413.
+     */
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException e) {
         for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof StreamConstraintsException tooLarge) {
+                return Problems.answer(HttpStatus.CONTENT_TOO_LARGE, tooLarge.getOriginalMessage());
+            }
             if (cause instanceof JacksonException json && !json.getPath().isEmpty()) {
                 StringBuilder field = new StringBuilder();
                 for (JacksonException.Reference step : json.getPath()) {

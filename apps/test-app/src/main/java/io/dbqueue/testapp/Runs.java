@@ -6,8 +6,10 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,12 +27,15 @@ public class Runs {
     private final RunStore store;
     private final LoadGenerator generator;
     private final TestAppProperties properties;
+    private final TransactionTemplate transactions;
     private ActiveRun active; // guarded by this
 
-    public Runs(RunStore store, LoadGenerator generator, TestAppProperties properties) {
+    public Runs(RunStore store, LoadGenerator generator, TestAppProperties properties,
+                TransactionTemplate transactions) {
         this.store = store;
         this.generator = generator;
         this.properties = properties;
+        this.transactions = transactions;
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -55,13 +60,24 @@ public class Runs {
         return run.id();
     }
 
-    /** Stores statistics reported by the consumers and completes the run once all its messages are in. */
+    /**
+     * Stores statistics reported by the consumers, all or none of them, and completes a run once all its messages
+     * are in. Refuses the report ({@link UnknownRunsException}) when a statistic names a run that does not exist.
+     */
     public void record(List<Stat> stats) {
         Map<Long, List<Stat>> byRun = stats.stream().collect(Collectors.groupingBy(Stat::testId));
-        byRun.forEach((runId, runStats) -> {
-            int added = store.insertStats(runId, runStats);
+        Map<Long, Integer> added = transactions.execute(status -> {
+            List<Long> unknown = store.unknownRuns(byRun.keySet());
+            if (!unknown.isEmpty()) {
+                throw new UnknownRunsException(unknown);
+            }
+            Map<Long, Integer> stored = new HashMap<>();
+            byRun.forEach((runId, runStats) -> stored.put(runId, store.insertStats(runId, runStats)));
+            return stored;
+        });
+        added.forEach((runId, count) -> {
             ActiveRun run = current();
-            if (run != null && run.id() == runId && run.processed(added)) {
+            if (run != null && run.id() == runId && run.processed(count)) {
                 complete(run);
             }
         });
