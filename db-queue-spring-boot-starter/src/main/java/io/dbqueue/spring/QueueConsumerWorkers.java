@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.system.JavaVersion;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
@@ -31,7 +32,7 @@ import java.util.concurrent.ThreadFactory;
  * {@code dbq.shutdown-timeout} between them, then interrupts the workers (their unanswered tasks are released). A
  * queue with an {@code executor} hands its batches to that bean; once it stops taking them, the workers handle them.
  */
-public final class QueueConsumerWorkers extends DbQueueLifecycle {
+public final class QueueConsumerWorkers extends DbQueueLifecycle implements SmartInitializingSingleton {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueConsumerWorkers.class);
 
@@ -75,6 +76,17 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
         return Optional.ofNullable(workers.get(id)).or(() -> properties.groups().entrySet().stream()
                 .filter(group -> group.getValue().queues().contains(id)).findFirst()
                 .map(group -> workers.get(group.getKey())));
+    }
+
+    /**
+     * Checks the consumers once every bean exists, so that a consumer of a queue that is not configured, a second
+     * consumer of one queue, or an executor that is not a bean fails the context's start even with
+     * {@code dbq.auto-startup=false}, not only when the workers are started.
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        Map<String, QueueConfig> configs = properties.configs();
+        check(consumers.orderedStream().toList(), configs, properties.queueGroups(configs));
     }
 
     @Override
@@ -151,6 +163,12 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle {
                             + describe(byQueue.get(group)) + "; take it out of dbq.groups." + group
                             + ".queues or drop one consumer");
                 }));
+        byQueue.keySet().forEach(id -> {
+            String executor = properties.queues().containsKey(id) ? properties.queues().get(id).executorBean() : null;
+            if (executor != null) {
+                executor(id, executor);
+            }
+        });
     }
 
     private Executor executor(String id, String name) {

@@ -139,11 +139,13 @@ class ConsumerTest {
                 });
     }
 
-    @Test
-    void anExecutorThatIsNotABeanFailsStartUpWithNoWorkerRunning() {
+    /** Also when the workers are not started with the context: the mistake is not left for a later start(). */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void anExecutorThatIsNotABeanFailsStartUpWithNoWorkerRunning(boolean autoStartup) {
         String table = createTable(Layout.DBQ_SEQ);
         runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq",
-                        "dbq.queues.main.executor=handlerPool")
+                        "dbq.queues.main.executor=handlerPool", "dbq.auto-startup=" + autoStartup)
                 .withBean(RecordingConsumer.class, () -> new RecordingConsumer("main"))
                 .run(context -> {
                     assertThat(context).hasFailed();
@@ -208,7 +210,7 @@ class ConsumerTest {
         runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
                 .withBean("first", RecordingConsumer.class, () -> new RecordingConsumer("main"))
                 .withBean("second", RecordingConsumer.class, () -> new RecordingConsumer("main"))
-                .run(context -> assertThat(context).getFailure().rootCause()
-                        .hasMessageContaining("queue id 'main' has two consumers"));
+                .run(context -> assertThat(StarterTestSupport.messages(context.getStartupFailure()))
+                        .contains("queue id 'main' has two consumers"));
     }
 }

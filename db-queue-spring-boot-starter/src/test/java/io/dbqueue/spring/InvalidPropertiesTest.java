@@ -5,6 +5,7 @@ import io.dbqueue.queue.TaskBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -137,9 +138,12 @@ class InvalidPropertiesTest {
                 "dbq.queues.b.queue-name=same"), "dbq.queues.a and dbq.queues.b both name queue " + TABLE + "/same");
     }
 
-    @Test
-    void aConsumerOfAnUnconfiguredQueueFailsStartUp() {
-        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq")
+    /** Also when the workers are not started with the context: the mistake is not left for a later start(). */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aConsumerOfAnUnconfiguredQueueFailsStartUp(boolean autoStartup) {
+        assertFailsWith(runner().withPropertyValues("dbq.queues.main.table=" + TABLE, "dbq.queues.main.layout=dbq_seq",
+                                "dbq.auto-startup=" + autoStartup)
                         .withBean(QueueConsumer.class, () -> new QueueConsumer() {
                             @Override
                             public String queueId() {
