@@ -48,10 +48,6 @@ public class RabbitStatsReceiver {
         if (stats == null || stats.contains(null)) {
             throw new AmqpRejectAndDontRequeueException("not a JSON array of statistics: null where a statistic belongs");
         }
-        try {
-            runs.record(stats);
-        } catch (UnknownRunsException e) { // delivered again, it would be refused again
-            throw new AmqpRejectAndDontRequeueException(e.getMessage(), e);
-        }
+        runs.record(stats);
     }
 }

@@ -64,11 +64,6 @@ public class RunController {
         return ResponseEntity.noContent().build();
     }
 
-    @ExceptionHandler(UnknownRunsException.class)
-    ResponseEntity<ProblemDetail> unknownRuns(UnknownRunsException e) {
-        return Problems.answer(HttpStatus.UNPROCESSABLE_CONTENT, e.getMessage());
-    }
-
     @ExceptionHandler(RunInProgressException.class)
     ResponseEntity<ProblemDetail> conflict(RunInProgressException e) {
         return Problems.answer(HttpStatus.CONFLICT, e.getMessage());

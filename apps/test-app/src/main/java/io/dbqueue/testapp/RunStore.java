@@ -8,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,13 +36,6 @@ public class RunStore {
     public int failAbandoned() {
         return jdbc.sql("UPDATE test_run SET status = 'FAILED', failure = 'test-app stopped while the run was in progress'"
                 + " WHERE status = 'RUNNING'").update();
-    }
-
-    /** Of {@code runIds}, those that name no run, in order. */
-    public List<Long> unknownRuns(Collection<Long> runIds) {
-        return jdbc.sql("SELECT u.id FROM unnest(?::bigint[]) AS u(id)"
-                        + " WHERE NOT EXISTS (SELECT 1 FROM test_run r WHERE r.id = u.id) ORDER BY u.id")
-                .param(runIds.stream().mapToLong(Long::longValue).toArray()).query(Long.class).list();
     }
 
     /**

@@ -61,16 +61,14 @@ public class Runs {
     }
 
     /**
-     * Stores statistics reported by the consumers, all or none of them, and completes a run once all its messages
-     * are in. Refuses the report ({@link UnknownRunsException}) when a statistic names a run that does not exist.
+     * Stores statistics reported by the consumers and completes a run once all its messages are in. A report is
+     * stored whole or not at all: one stored in part and then sent again would count its stored part as repeats,
+     * and its run would never see those messages as processed. Statistics of a run test-app did not start are kept
+     * too: the lab's fault runs drive their own load and read them back from the results database.
      */
     public void record(List<Stat> stats) {
         Map<Long, List<Stat>> byRun = stats.stream().collect(Collectors.groupingBy(Stat::testId));
         Map<Long, Integer> added = transactions.execute(status -> {
-            List<Long> unknown = store.unknownRuns(byRun.keySet());
-            if (!unknown.isEmpty()) {
-                throw new UnknownRunsException(unknown);
-            }
             Map<Long, Integer> stored = new HashMap<>();
             byRun.forEach((runId, runStats) -> stored.put(runId, store.insertStats(runId, runStats)));
             return stored;

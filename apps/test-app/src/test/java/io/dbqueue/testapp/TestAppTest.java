@@ -108,32 +108,6 @@ class TestAppTest {
         assertThat(listed.has("throughput")).as("the list leaves out the series").isFalse();
     }
 
-    /**
-     * A report that names a run that does not exist is refused whole: none of its statistics is stored, not even
-     * those of the run that exists (else the run's next report would count one message too few to complete it).
-     */
-    @Test
-    void aReportNamingAnUnknownRunIsRefusedWhole() throws Exception {
-        long id = startRun(2);
-        await().atMost(Duration.ofSeconds(20)).until(() -> PRODUCERS.bodies().size() == 2);
-        long t0 = System.currentTimeMillis() * 1000;
-        Stat first = new Stat(id, 1, t0, t0 + 500, t0 + 1000);
-        Stat second = new Stat(id, 2, t0, t0 + 600, t0 + 1200);
-        Stat ofNoRun = new Stat(id + 1_000_000, 1, t0, t0 + 500, t0 + 1000);
-
-        HttpResponse<String> refused = post("/stats", json.writeValueAsString(List.of(first, ofNoRun)));
-        assertThat(refused.statusCode()).isEqualTo(422);
-        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
-        assertThat(json.readTree(refused.body()).get("detail").asString())
-                .startsWith("statistics name runs that do not exist: [" + (id + 1_000_000) + "]");
-        assertThat(run(id).get("processedCount").asLong()).isZero();
-
-        assertThat(post("/stats", json.writeValueAsString(List.of(first, second))).statusCode()).isEqualTo(204);
-        await().atMost(Duration.ofSeconds(10)).until(() -> run(id).get("status").asString().equals("COMPLETE"));
-        assertThat(run(id).get("processedCount").asLong()).isEqualTo(2);
-    }
-
     @Test
     void aReportLongerThanTheLimitIsRefusedWith413() throws Exception {
         HttpResponse<String> refused = post("/stats", "[" + " ".repeat(17 * 1024 * 1024) + "]");
