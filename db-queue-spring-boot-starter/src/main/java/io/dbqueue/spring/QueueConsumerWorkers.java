@@ -93,9 +93,8 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle implements Smar
     protected void doStart() {
         Map<String, QueueConfig> configs = properties.configs();
         Map<String, QueueGroup> groups = properties.queueGroups(configs);
-        List<QueueConsumer> all = consumers.orderedStream().toList();
-        check(all, configs, groups);
-        all.forEach(consumer -> workers.put(consumer.queueId(), start(consumer, configs, groups)));
+        // checked once every bean existed (afterSingletonsInstantiated)
+        consumers.orderedStream().forEach(consumer -> workers.put(consumer.queueId(), start(consumer, configs, groups)));
     }
 
     private QueueWorkers start(QueueConsumer consumer, Map<String, QueueConfig> configs, Map<String, QueueGroup> groups) {

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * together: one background thread sends whatever waits, up to {@code batchSize}, as soon as the
  * previous report is answered, so reports grow with the load instead of one per batch. A report
  * that cannot be delivered is retried until it is, and its handlers wait meanwhile; one test-app
- * refuses for good ({@link StatsRefusedException}: it names a run test-app does not know, say) is
+ * refuses for good ({@link StatsRefusedException}: a body too long, say) is
  * dropped with an error, counted in {@code consumer.stats.refused}, and its messages finish. The
  * time spent sending is the timer {@code consumer.stats.send}.
  */
