@@ -1,8 +1,10 @@
 package io.dbqueue.queue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,7 +35,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ClaimCursor {
 
     static final Duration RESCAN_INTERVAL = Duration.ofSeconds(1);
-    /** The most levels a floor keeps, the highest (a claim statement per {@link Shape}, up to two scans per level). */
+    /** The most levels a floor keeps, the highest (a claim reads up to two ranges per level, {@link Floor#ranges}). */
     static final int MAX_LEVELS = 8;
 
     /**
@@ -59,23 +61,26 @@ final class ClaimCursor {
             return ids.getOrDefault(level, Long.MIN_VALUE);
         }
 
-        /** The levels with a floor, highest first. */
-        List<Integer> levels() {
-            return List.copyOf(ids.keySet());
-        }
-
-        /** The shape of a claim by priority from this floor. */
-        Shape shape() {
-            List<Integer> levels = levels();
-            if (levels.isEmpty()) {
-                return Shape.FROM_START;
+        /**
+         * The ranges of priorities a claim by priority from this floor reads, in claim order (highest first), each from
+         * its lowest id: every level with a floor from its floor, and the ranges around them that can hold a priority
+         * (above the highest level, between two levels that are not adjacent, below the lowest) from their heads.
+         * Without any floor, every priority from its head.
+         */
+        List<Range> ranges() {
+            List<Range> ranges = new ArrayList<>();
+            int uncovered = QueueProducer.MAX_PRIORITY; // the highest priority no range holds yet
+            for (Map.Entry<Integer, Long> level : ids.entrySet()) {
+                if (level.getKey() < uncovered) {
+                    ranges.add(new Range(level.getKey() + 1, uncovered, Long.MIN_VALUE));
+                }
+                ranges.add(new Range(level.getKey(), level.getKey(), level.getValue()));
+                uncovered = level.getKey() - 1;
             }
-            int open = levels.get(0) < QueueProducer.MAX_PRIORITY ? 1 : 0;
-            for (int i = 1; i < levels.size(); i++) {
-                open |= levels.get(i - 1) - levels.get(i) > 1 ? 1 << i : 0;
+            if (uncovered >= QueueProducer.MIN_PRIORITY) {
+                ranges.add(new Range(QueueProducer.MIN_PRIORITY, uncovered, Long.MIN_VALUE));
             }
-            open |= levels.get(levels.size() - 1) > QueueProducer.MIN_PRIORITY ? 1 << levels.size() : 0;
-            return new Shape(levels.size(), open);
+            return ranges;
         }
 
         /**
@@ -99,21 +104,8 @@ final class ClaimCursor {
         }
     }
 
-    /**
-     * What the text of a claim by priority depends on: the count of levels with a floor, and which of the ranges
-     * around them can hold a priority (bit 0: above the highest; bit i: between the i-th and the one above;
-     * bit {@code levels}: below the lowest). Priorities are integers, so the range between two adjacent levels holds
-     * none; reading it would still be an index probe, and it lands where the upper level's inserts land.
-     */
-    record Shape(int levels, int openRanges) {
-
-        /** No level has a floor: the claim reads the claim order from its head. */
-        static final Shape FROM_START = new Shape(0, 0);
-
-        /** Whether the claim reads {@code range} (see {@link Shape}). */
-        boolean reads(int range) {
-            return (openRanges & (1 << range)) != 0;
-        }
+    /** Priorities from {@code lowest} to {@code highest}, read from {@code fromId} on ({@link Floor#ranges}). */
+    record Range(int lowest, int highest, long fromId) {
     }
 
     private final long rescanNanos;

@@ -23,7 +23,7 @@ interface Delivery {
     }
 
     /** The claim of up to {@code limit} due tasks of {@code sql}'s table, as {@link QueueSql#claim} describes. */
-    String claim(QueueSql sql, int limit, ClaimCursor.Shape shape);
+    String claim(QueueSql sql, int limit);
 
     /** The settings that run before the claim in its transaction ({@link QueueSql#claimSettings}); null: none. */
     String claimSettings(QueueSql sql);
@@ -75,8 +75,8 @@ interface Delivery {
         }
 
         @Override
-        public String claim(QueueSql sql, int limit, ClaimCursor.Shape shape) {
-            return sql.leasingClaim(limit, shape);
+        public String claim(QueueSql sql, int limit) {
+            return sql.leasingClaim(limit);
         }
 
         @Override
@@ -111,8 +111,8 @@ interface Delivery {
         }
 
         @Override
-        public String claim(QueueSql sql, int limit, ClaimCursor.Shape shape) {
-            return sql.deletingClaim(limit, shape);
+        public String claim(QueueSql sql, int limit) {
+            return sql.deletingClaim(limit);
         }
 
         @Override
@@ -143,8 +143,8 @@ interface Delivery {
         }
 
         @Override
-        public String claim(QueueSql sql, int limit, ClaimCursor.Shape shape) {
-            return sql.lockingClaim(limit, shape);
+        public String claim(QueueSql sql, int limit) {
+            return sql.lockingClaim(limit);
         }
 
         @Override

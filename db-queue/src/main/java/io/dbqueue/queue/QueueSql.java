@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.Function;
 
 /**
  * Every statement the library runs against one queue table, in one place. Only the validated
@@ -525,25 +526,25 @@ final class QueueSql {
      * <p>The limit is written into the statement, not bound: with a bound limit the planner cannot
      * cost a generic plan and plans every claim anew, which on a partitioned table costs more than
      * the claim itself. It is the batch size, a validated number, so the statement stays one per
-     * queue and mode (by priority: and {@link ClaimCursor.Shape shape} of the floor, see {@link #due}).
+     * queue and mode.
      */
-    String claim(Delivery delivery, int limit, ClaimCursor.Shape shape) {
+    String claim(Delivery delivery, int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("claim limit must be at least 1, was " + limit);
         }
-        return delivery.claim(this, limit, shape);
+        return delivery.claim(this, limit);
     }
 
     /** At least once: the lease. A claimed task becomes due again when it expires, so a dead consumer's tasks reappear. */
-    String leasingClaim(int limit, ClaimCursor.Shape shape) {
+    String leasingClaim(int limit) {
         if (byIdNamesQueue) {
             // the lease first, so that the parameters keep their order
-            return "WITH lease AS (SELECT ? * interval '1 microsecond' AS span), " + picked(limit, shape) + " UPDATE "
+            return "WITH lease AS (SELECT ? * interval '1 microsecond' AS span), " + picked(limit) + " UPDATE "
                     + tableName + leaseFor("(SELECT span FROM lease)") + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
                     + pickedRange + ofQueue() + " RETURNING " + taskColumns;
         }
         return "UPDATE " + tableName + leaseFor("? * interval '1 microsecond'") + " WHERE id = ANY(ARRAY("
-                + due("id", limit, shape) + ")) RETURNING " + taskColumns;
+                + due("id", limit) + ")) RETURNING " + taskColumns;
     }
 
     /** The lease's SET clause, the lease lasting {@code span} (an interval expression). */
@@ -552,100 +553,69 @@ final class QueueSql {
     }
 
     /** The claim's due rows, locked, as the CTE {@code picked} that {@link #pickedRange} reads. */
-    private String picked(int limit, ClaimCursor.Shape shape) {
-        return "picked AS MATERIALIZED (" + due(pickedColumns, limit, shape) + ")";
+    private String picked(int limit) {
+        return "picked AS MATERIALIZED (" + due(pickedColumns, limit) + ")";
     }
 
     /**
      * The first {@code limit} due tasks in claim order that no other claim holds, locked, as {@code columns};
-     * params: {@link #bindDue}. In sequence order the scan starts at the claim's {@link ClaimCursor.Floor}. By id,
-     * at its id. By priority, from a floor of {@code shape}, in parts, each an index scan under a LIMIT and each read
-     * only when those before it fall short, highest first: the levels above the highest with a floor, from their
-     * heads; each level with a floor from its floor (an index condition, so that the dead and leased entries below
-     * it are passed over); the levels between two with a floor, and those below the lowest, from their heads, where
-     * the shape says such a range can hold a priority. Without any floor, the whole claim order from its head. A level is written as the range from it
-     * to itself, not as an equality: with {@code priority = ?} the planner knows the part's priority, so the primary
-     * key on id gives its order too, and on a backlog's statistics it read the level from the floor by the primary
-     * key, fetching every other level's rows there to filter them out. A range leaves only the claim index in
-     * claim order (sorting is off), and the btree still starts at the floor.
+     * params: {@link #bindDue}. In sequence order the scan starts at the claim's {@link ClaimCursor.Floor}. By id, at
+     * its id. By priority, the floor's {@link ClaimCursor.Floor#ranges ranges} of priorities in turn, each from its
+     * lowest id (an index condition, so that the dead and leased entries below a level's floor are passed over): a
+     * nested loop over the ranges, bound as arrays, runs one index scan under a LIMIT for each, and stops once the
+     * batch is full. So one statement serves every floor, rather than a union of a scan per range whose text changed
+     * with the levels that had floors: each text a statement of its own to prepare and plan, and every part of it
+     * initialised for every claim (six index scans for four levels, most read only when those before fell short). A range is written
+     * as {@code priority >= ? AND priority <= ?}, never as an equality: with {@code priority = ?} the planner would
+     * know a level's priority, so the primary key on id would give its order too, and on a backlog's statistics it read
+     * a level from the floor by the primary key, fetching every other level's rows there to filter them out. A range
+     * leaves only the claim index in claim order (sorting is off), and the btree still starts at the floor.
      */
-    private String due(String columns, int limit, ClaimCursor.Shape shape) {
+    private String due(String columns, int limit) {
         String lock = " LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
         String inOrder = " AND next_process_at <= now() ORDER BY " + orderBy + lock;
         String from = "SELECT " + columns + " FROM " + tableName + " WHERE queue_name = ?";
         return switch (claimOrder) {
             case NEXT_PROCESS_AT -> from + inOrder;
             case ID -> from + " AND id >= ?" + inOrder;
-            case PRIORITY -> {
-                if (shape.levels() == 0) {
-                    yield from + inOrder;
-                }
-                List<String> parts = new ArrayList<>();
-                if (shape.reads(0)) {
-                    parts.add(" AND priority > ?");
-                }
-                for (int level = 0; level < shape.levels(); level++) {
-                    parts.add(" AND priority >= ? AND priority <= ? AND id >= ?");
-                    if (shape.reads(level + 1)) {
-                        parts.add(level < shape.levels() - 1 ? " AND priority < ? AND priority > ?" : " AND priority < ?");
-                    }
-                }
-                StringJoiner union = new StringJoiner(" UNION ALL ", "", " LIMIT " + limit);
-                for (int i = 0; i < parts.size(); i++) {
-                    union.add("SELECT * FROM (" + from + parts.get(i) + inOrder + ") AS part_" + i);
-                }
-                yield union.toString();
-            }
+            case PRIORITY -> "SELECT part.* FROM unnest(?::int[], ?::int[], ?::bigint[]) AS r(lowest, highest, from_id),"
+                    + " LATERAL (" + from + " AND priority >= r.lowest AND priority <= r.highest AND id >= r.from_id"
+                    + inOrder + ") AS part LIMIT " + limit;
         };
     }
 
-    /** The shape of the claim from {@code floor} ({@link #due}): by priority only; other orders have one. */
-    ClaimCursor.Shape shape(ClaimCursor.Floor floor) {
-        return claimOrder == ClaimOrder.PRIORITY ? floor.shape() : ClaimCursor.Shape.FROM_START;
-    }
-
     /**
-     * Binds the parameters of {@link #due} for a claim from {@code floor}, whose {@link #shape} is {@code shape}, from
-     * {@code p}: the queue, and the floor where the claim order has one; returns the next parameter's index.
+     * Binds the parameters of {@link #due} for a claim from {@code floor} from {@code p}: the queue, and the floor where
+     * the claim order has one (by priority, its ranges first); returns the next parameter's index.
      */
-    int bindDue(PreparedStatement claim, int p, String queueName, ClaimCursor.Floor floor, ClaimCursor.Shape shape)
-            throws SQLException {
-        if (shape.levels() == 0) {
-            claim.setString(p++, queueName);
-            if (claimOrder == ClaimOrder.ID) {
-                claim.setLong(p++, floor.id(0));
-            }
-            return p;
+    int bindDue(PreparedStatement claim, int p, String queueName, ClaimCursor.Floor floor) throws SQLException {
+        if (claimOrder == ClaimOrder.PRIORITY) {
+            List<ClaimCursor.Range> ranges = floor.ranges();
+            claim.setString(p++, arrayLiteral(ranges, ClaimCursor.Range::lowest));
+            claim.setString(p++, arrayLiteral(ranges, ClaimCursor.Range::highest));
+            claim.setString(p++, arrayLiteral(ranges, ClaimCursor.Range::fromId));
         }
-        List<Integer> levels = floor.levels();
-        if (shape.reads(0)) {
-            claim.setString(p++, queueName);
-            claim.setInt(p++, levels.get(0));
-        }
-        for (int i = 0; i < levels.size(); i++) {
-            int level = levels.get(i);
-            claim.setString(p++, queueName);
-            claim.setInt(p++, level);
-            claim.setInt(p++, level);
-            claim.setLong(p++, floor.id(level));
-            if (shape.reads(i + 1)) {
-                claim.setString(p++, queueName);
-                claim.setInt(p++, level);
-                if (i < levels.size() - 1) {
-                    claim.setInt(p++, levels.get(i + 1));
-                }
-            }
+        claim.setString(p++, queueName);
+        if (claimOrder == ClaimOrder.ID) {
+            claim.setLong(p++, floor.id(0));
         }
         return p;
+    }
+
+    /** The array literal of {@code field} of each range, which the claim casts to an array of numbers. */
+    private static String arrayLiteral(List<ClaimCursor.Range> ranges, Function<ClaimCursor.Range, Number> field) {
+        StringJoiner literal = new StringJoiner(",", "{", "}");
+        ranges.forEach(range -> literal.add(field.apply(range).toString()));
+        return literal.toString();
     }
 
     /**
      * Exactly once: the row locks last as long as the batch's transaction, and a rollback would undo a
      * lease and the attempt count alike, so neither is written; the result carries the counted attempt.
      */
-    String lockingClaim(int limit, ClaimCursor.Shape shape) {
+    String lockingClaim(int limit) {
         return due("id, queue_name, payload, created_at, attempt + 1, reenqueue_attempt, total_attempt + 1"
-                + (priorities ? ", priority" : "") + (headers ? ", headers" : ""), limit, shape);
+                + (priorities ? ", priority" : "") + (headers ? ", headers" : ""), limit);
     }
 
     /** How many due tasks of the keys below their limit a {@link #keyLimitedClaim} looks at, per task it may take. */
@@ -680,13 +650,12 @@ final class QueueSql {
     }
 
     /** At most once: the task is gone once claimed, so this delete must be durable before it is handed out. */
-    String deletingClaim(int limit, ClaimCursor.Shape shape) {
+    String deletingClaim(int limit) {
         if (byIdNamesQueue) {
-            return "WITH " + picked(limit, shape) + " DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
+            return "WITH " + picked(limit) + " DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(SELECT id FROM picked))"
                     + pickedRange + ofQueue() + " RETURNING " + taskColumns;
         }
-        return "DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(" + due("id", limit, shape) + ")) RETURNING "
-                + taskColumns;
+        return "DELETE FROM " + tableName + " WHERE id = ANY(ARRAY(" + due("id", limit) + ")) RETURNING " + taskColumns;
     }
 
     private String ofQueue() {
@@ -750,10 +719,10 @@ final class QueueSql {
      * {@link #restoreSettings} as one composite statement, one round trip and one implicit
      * transaction. Its claim's rows are the result after {@link #resultsBeforeClaim} others.
      */
-    String claimComposite(Delivery delivery, int limit, ClaimCursor.Shape shape) {
+    String claimComposite(Delivery delivery, int limit) {
         String settings = claimSettings(delivery);
         String after = delivery.afterClaim(this);
-        return (settings == null ? "" : settings + "; ") + claim(delivery, limit, shape) + (after == null ? "" : "; " + after);
+        return (settings == null ? "" : settings + "; ") + claim(delivery, limit) + (after == null ? "" : "; " + after);
     }
 
     /** How many results precede the claim's in {@link #claimComposite}. */

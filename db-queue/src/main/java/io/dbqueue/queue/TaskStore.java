@@ -25,8 +25,7 @@ final class TaskStore {
     /** Whether finished tasks move to the table's history ({@link QueueConfig#history()}) rather than go. */
     private final boolean keepsHistory;
     private final ClaimCursor cursor; // null: the layout claims from the start (next_process_at order)
-    // A queue's workers claim with one mode and batch size (and by priority, mostly one shape of floor):
-    // the statement is built when that changes, not per claim.
+    // A queue's workers claim with one mode and batch size: the statement is built when that changes, not per claim.
     private volatile ClaimStatement lastClaim;
     // UPDATE/DELETE ... RETURNING does not keep the subquery's order; within a batch the handler gets id order,
     // the highest priority first where the layout has priorities.
@@ -63,9 +62,9 @@ final class TaskStore {
      */
     List<Task> claim(Connection c, int limit, DeliveryMode mode, Duration lease) throws SQLException {
         ClaimCursor.Floor floor = cursor == null ? ClaimCursor.Floor.FROM_START : cursor.floor();
-        ClaimStatement claim = claimStatement(c, mode, limit, sql.shape(floor));
+        ClaimStatement claim = claimStatement(c, mode, limit);
         try (PreparedStatement ps = c.prepareStatement(claim.statement())) {
-            bindClaim(ps, claim.delivery(), lease, floor, claim.shape());
+            bindClaim(ps, claim.delivery(), lease, floor);
             List<Task> tasks = claimed(ps, claim.resultsBefore(), claim.sql(), limit);
             if (cursor != null) {
                 cursor.claimed(floor, tasks, limit);
@@ -145,23 +144,22 @@ final class TaskStore {
         }
     }
 
-    /** Binds the parameters of {@code delivery}'s claim ({@link QueueSql#claim}) from {@code floor}, of {@code shape}. */
-    void bindClaim(PreparedStatement claim, Delivery delivery, Duration lease, ClaimCursor.Floor floor,
-                   ClaimCursor.Shape shape) throws SQLException {
-        int p = sql.bindDue(claim, delivery.bindLease(claim, micros(lease)), location.queueName(), floor, shape);
+    /** Binds the parameters of {@code delivery}'s claim ({@link QueueSql#claim}) from {@code floor}. */
+    void bindClaim(PreparedStatement claim, Delivery delivery, Duration lease, ClaimCursor.Floor floor)
+            throws SQLException {
+        int p = sql.bindDue(claim, delivery.bindLease(claim, micros(lease)), location.queueName(), floor);
         if (delivery.claimNamesQueueAgain(sql)) {
             claim.setString(p, location.queueName());
         }
     }
 
-    private ClaimStatement claimStatement(Connection c, DeliveryMode mode, int limit, ClaimCursor.Shape shape)
-            throws SQLException {
+    private ClaimStatement claimStatement(Connection c, DeliveryMode mode, int limit) throws SQLException {
         ClaimStatement claim = lastClaim;
-        if (claim == null || claim.mode() != mode || claim.limit() != limit || !claim.shape().equals(shape)) {
+        if (claim == null || claim.mode() != mode || claim.limit() != limit) {
             Delivery delivery = Delivery.of(mode);
             QueueSql statements = taskSql.on(c);
-            claim = new ClaimStatement(mode, limit, shape, delivery, statements,
-                    statements.claimComposite(delivery, limit, shape), statements.resultsBeforeClaim(delivery));
+            claim = new ClaimStatement(mode, limit, delivery, statements, statements.claimComposite(delivery, limit),
+                    statements.resultsBeforeClaim(delivery));
             lastClaim = claim;
         }
         return claim;
@@ -171,8 +169,8 @@ final class TaskStore {
      * @param sql           the statements it is one of, which read its rows
      * @param resultsBefore how many results precede the claim's in the composite statement
      */
-    private record ClaimStatement(DeliveryMode mode, int limit, ClaimCursor.Shape shape, Delivery delivery, QueueSql sql,
-                                  String statement, int resultsBefore) {
+    private record ClaimStatement(DeliveryMode mode, int limit, Delivery delivery, QueueSql sql, String statement,
+                                  int resultsBefore) {
     }
 
     /**

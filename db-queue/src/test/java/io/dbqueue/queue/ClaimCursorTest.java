@@ -3,6 +3,7 @@ package io.dbqueue.queue;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.ClaimCursor.Floor;
+import io.dbqueue.queue.ClaimCursor.Range;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -66,13 +67,13 @@ class ClaimCursorTest {
     @Test
     void byPriorityALevelReadToItsEndGetsTheBatchsHighestIdAndTheLastLevelItsLastTask() {
         Floor floor = Floor.FROM_START.after(List.of(task(40, 3), task(41, 3), task(7, 1)));
-        assertEquals(List.of(3, 1), floor.levels());
+        assertEquals(List.of(3, 1), List.copyOf(floor.ids().keySet()));
         assertEquals(42, floor.id(3), "level 3 was read to its end");
         assertEquals(8, floor.id(1), "level 1 from just after the batch's last task");
         assertEquals(Long.MIN_VALUE, floor.id(0), "level 0 was not reached: from its head");
 
         Floor next = floor.after(List.of(task(50, 2), task(9, 1)));
-        assertEquals(List.of(3, 2, 1), next.levels());
+        assertEquals(List.of(3, 2, 1), List.copyOf(next.ids().keySet()));
         assertEquals(51, next.id(3), "read to its end again, up to the new batch's highest id");
         assertEquals(51, next.id(2));
         assertEquals(10, next.id(1));
@@ -88,20 +89,26 @@ class ClaimCursorTest {
         List<Task> everyLevel = IntStream.range(0, ClaimCursor.MAX_LEVELS + 2)
                 .mapToObj(level -> task(100 - level, 20 - level)).toList();
         Floor many = Floor.FROM_START.after(everyLevel);
-        assertEquals(ClaimCursor.MAX_LEVELS, many.levels().size());
-        assertEquals(20, many.levels().get(0), "the highest levels keep their floors");
+        assertEquals(ClaimCursor.MAX_LEVELS, many.ids().size());
+        assertEquals(20, many.ids().firstKey(), "the highest levels keep their floors");
     }
 
     @Test
-    void aClaimByPriorityReadsOnlyTheRangesAroundItsFloorsThatCanHoldAPriority() {
-        assertEquals(ClaimCursor.Shape.FROM_START, Floor.FROM_START.shape());
-        ClaimCursor.Shape apart = Floor.FROM_START.after(List.of(task(40, 3), task(7, 1))).shape();
-        assertEquals(new ClaimCursor.Shape(2, 0b111), apart, "above 3, between 3 and 1, below 1");
-        ClaimCursor.Shape adjacent = Floor.FROM_START.after(List.of(task(40, 3), task(30, 2), task(7, 1))).shape();
-        assertEquals(new ClaimCursor.Shape(3, 0b1001), adjacent, "nothing between 3 and 2, or between 2 and 1");
-        ClaimCursor.Shape extremes = Floor.FROM_START.after(List.of(task(40, QueueProducer.MAX_PRIORITY),
-                task(7, QueueProducer.MIN_PRIORITY))).shape();
-        assertEquals(new ClaimCursor.Shape(2, 0b010), extremes, "nothing above the highest or below the lowest");
+    void aClaimByPriorityReadsItsFloorsLevelsFromTheirFloorsAndOnlyTheRangesAroundThemThatCanHoldAPriority() {
+        int max = QueueProducer.MAX_PRIORITY;
+        int min = QueueProducer.MIN_PRIORITY;
+        long head = Long.MIN_VALUE;
+        assertEquals(List.of(new Range(min, max, head)), Floor.FROM_START.ranges(), "every priority from its head");
+        assertEquals(List.of(new Range(4, max, head), new Range(3, 3, 41), new Range(2, 2, head), new Range(1, 1, 8),
+                        new Range(min, 0, head)),
+                Floor.FROM_START.after(List.of(task(40, 3), task(7, 1))).ranges(), "above 3, between 3 and 1, below 1");
+        assertEquals(List.of(new Range(4, max, head), new Range(3, 3, 41), new Range(2, 2, 41), new Range(1, 1, 8),
+                        new Range(min, 0, head)),
+                Floor.FROM_START.after(List.of(task(40, 3), task(30, 2), task(7, 1))).ranges(),
+                "nothing between 3 and 2, or between 2 and 1");
+        assertEquals(List.of(new Range(max, max, 41), new Range(min + 1, max - 1, head), new Range(min, min, 8)),
+                Floor.FROM_START.after(List.of(task(40, max), task(7, min))).ranges(),
+                "nothing above the highest or below the lowest");
     }
 
     /**
