@@ -514,8 +514,8 @@ final class QueueSql {
     /**
      * The claim of up to {@code limit} due tasks: with a lease (at least once), locked for the
      * caller's transaction (exactly once), or deleted (at most once). It is sent as one round trip
-     * after {@link #claimSettings}; params: [lease length in microseconds for at least once,] queue,
-     * [floor id], [queue: the update or delete of the picked rows, where {@link #byIdNamesQueue}].
+     * after {@link #claimSettings}; params: [lease length in microseconds for at least once,] {@link #bindDue}'s,
+     * [queue: the update or delete of the picked rows, where {@link #byIdNamesQueue}].
      *
      * <p>The due rows are picked in an array subquery ({@code id = ANY(ARRAY(...))}), which PostgreSQL
      * runs once. Written as {@code id IN (subquery)}, the planner may turn it into a semi join that
@@ -558,18 +558,19 @@ final class QueueSql {
     }
 
     /**
-     * The first {@code limit} due tasks in claim order that no other claim holds, locked, as {@code columns};
-     * params: {@link #bindDue}. In sequence order the scan starts at the claim's {@link ClaimCursor.Floor}. By id, at
-     * its id. By priority, the floor's {@link ClaimCursor.Floor#ranges ranges} of priorities in turn, each from its
-     * lowest id (an index condition, so that the dead and leased entries below a level's floor are passed over): a
-     * nested loop over the ranges, bound as arrays, runs one index scan under a LIMIT for each, and stops once the
-     * batch is full. So one statement serves every floor, rather than a union of a scan per range whose text changed
-     * with the levels that had floors: each text a statement of its own to prepare and plan, and every part of it
-     * initialised for every claim (six index scans for four levels, most read only when those before fell short). A range is written
-     * as {@code priority >= ? AND priority <= ?}, never as an equality: with {@code priority = ?} the planner would
-     * know a level's priority, so the primary key on id would give its order too, and on a backlog's statistics it read
-     * a level from the floor by the primary key, fetching every other level's rows there to filter them out. A range
-     * leaves only the claim index in claim order (sorting is off), and the btree still starts at the floor.
+     * The first {@code limit} due tasks in claim order that no other claim holds, locked, as {@code columns}; params:
+     * {@link #bindDue}. In sequence order the scan starts at the claim's {@link ClaimCursor.Floor}. By id, at its id.
+     * By priority, the floor's {@link ClaimCursor.Floor#ranges ranges} of priorities in turn, each from its lowest id
+     * (an index condition, so that the dead and leased entries below a level's floor are passed over): a nested loop
+     * over the ranges, bound as arrays (in their order: the order of a function's rows with ordinality needs no sort),
+     * runs one index scan under a LIMIT for each, and stops once the batch is full. So one statement serves every
+     * floor, rather than a union of a scan per range whose text changed with the levels that had floors: each text a
+     * statement of its own to prepare and plan, and every part of it initialised for every claim (six index scans for
+     * four levels, most read only when those before fell short). A range is written as {@code priority >= ? AND
+     * priority <= ?}, never as an equality: with {@code priority = ?} the planner would know a level's priority, so the
+     * primary key on id would give its order too, and on a backlog's statistics it read a level from the floor by the
+     * primary key, fetching every other level's rows there to filter them out. A range leaves only the claim index in
+     * claim order (sorting is off), and the btree still starts at the floor.
      */
     private String due(String columns, int limit) {
         String lock = " LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
@@ -578,9 +579,9 @@ final class QueueSql {
         return switch (claimOrder) {
             case NEXT_PROCESS_AT -> from + inOrder;
             case ID -> from + " AND id >= ?" + inOrder;
-            case PRIORITY -> "SELECT part.* FROM unnest(?::int[], ?::int[], ?::bigint[]) AS r(lowest, highest, from_id),"
-                    + " LATERAL (" + from + " AND priority >= r.lowest AND priority <= r.highest AND id >= r.from_id"
-                    + inOrder + ") AS part LIMIT " + limit;
+            case PRIORITY -> "SELECT part.* FROM unnest(?::int[], ?::int[], ?::bigint[]) WITH ORDINALITY"
+                    + " AS r(lowest, highest, from_id, n), LATERAL (" + from + " AND priority >= r.lowest"
+                    + " AND priority <= r.highest AND id >= r.from_id" + inOrder + ") AS part ORDER BY r.n LIMIT " + limit;
         };
     }
 

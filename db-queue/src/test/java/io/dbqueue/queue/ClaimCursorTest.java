@@ -6,6 +6,9 @@ import io.dbqueue.queue.ClaimCursor.Floor;
 import io.dbqueue.queue.ClaimCursor.Range;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -15,6 +18,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -116,9 +120,11 @@ class ClaimCursorTest {
      * takes a task enqueued into a higher level after they were set, and reads the levels without one from their
      * heads.
      */
-    @Test
-    void byPriorityAClaimFromTheFloorsTakesANewHigherPriorityFirstAndOtherLevelsFromTheirHeads() throws SQLException {
-        QueueLocation prioritized = TestDatabase.freshTable(Layout.DBQ_SEQ_PRIORITY).queue("cursor");
+    @ParameterizedTest
+    @MethodSource("io.dbqueue.queue.QueueStatementsTest#priorityLayouts")
+    void byPriorityAClaimFromTheFloorsTakesANewHigherPriorityFirstAndOtherLevelsFromTheirHeads(Layout layout)
+            throws SQLException {
+        QueueLocation prioritized = TestDatabase.freshTable(layout).queue("cursor");
         TaskStore byPriority = new TaskStore(prioritized, NO_TIMED_RESCAN);
         QueueProducer producer = new QueueProducer(ds, prioritized);
         List<Long> low = producer.enqueueAll(List.of("low 1", "low 2"), Duration.ZERO, 0);
@@ -140,6 +146,40 @@ class ClaimCursorTest {
             assertEquals(List.of(low.get(0), low.get(1)), ids(fourth), "and the lowest level from its head");
             assertEquals(List.of(mid.get(0)), ids(byPriority.claim(c, 4, DeliveryMode.AT_LEAST_ONCE, LEASE)),
                     "after a partial claim, from the start: the task below the floor");
+        }
+    }
+
+    static Stream<Arguments> priorityLayoutsAndModes() {
+        return QueueStatementsTest.priorityLayouts().flatMap(layout -> Stream.of(DeliveryMode.AT_LEAST_ONCE,
+                DeliveryMode.AT_MOST_ONCE).map(mode -> Arguments.of(layout, mode)));
+    }
+
+    /**
+     * Floors at the highest and the lowest priority a task can have: a claim from them reads those levels from their
+     * floors and every priority between them from its head, and no range outside the priorities a task can have.
+     */
+    @ParameterizedTest
+    @MethodSource("priorityLayoutsAndModes")
+    void byPriorityClaimsFromFloorsAtTheHighestAndTheLowestPriorityReadEveryPriorityBetween(Layout layout,
+                                                                                         DeliveryMode mode)
+            throws SQLException {
+        QueueLocation prioritized = TestDatabase.freshTable(layout).queue("cursor");
+        TaskStore byPriority = new TaskStore(prioritized, NO_TIMED_RESCAN);
+        QueueProducer producer = new QueueProducer(ds, prioritized);
+        List<Long> top = producer.enqueueAll(List.of("top 1", "top 2", "top 3"), Duration.ZERO,
+                QueueProducer.MAX_PRIORITY);
+        List<Long> bottom = producer.enqueueAll(List.of("bottom 1", "bottom 2", "bottom 3"), Duration.ZERO,
+                QueueProducer.MIN_PRIORITY);
+        try (Connection c = ds.getConnection()) {
+            assertEquals(top.subList(0, 2), ids(byPriority.claim(c, 2, mode, LEASE)));
+            assertEquals(List.of(top.get(2), bottom.get(0)), ids(byPriority.claim(c, 2, mode, LEASE)),
+                    "the highest level from its floor, then the lowest from its head");
+            long newTop = producer.enqueue("new top", QueueProducer.MAX_PRIORITY);
+            long middle = producer.enqueue("middle", 0);
+            assertEquals(List.of(newTop, middle), ids(byPriority.claim(c, 2, mode, LEASE)),
+                    "floors at both ends: the highest from its floor, then the priorities between from their heads");
+            assertEquals(bottom.subList(1, 3), ids(byPriority.claim(c, 2, mode, LEASE)), "the lowest from its floor");
+            assertTrue(byPriority.claim(c, 2, mode, LEASE).isEmpty());
         }
     }
 

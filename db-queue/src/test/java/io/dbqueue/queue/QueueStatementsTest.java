@@ -184,12 +184,12 @@ class QueueStatementsTest {
     }
 
     /**
-     * A priority claim from its floors ({@link ClaimCursor}) reads each level that has one from its floor in the
-     * index, the floor's id an index condition rather than a filter on the rows read, and the other levels from
-     * their heads: every part a scan of the claim index, in the generic plan the claim runs, both on statistics
-     * taken while the queue was almost empty and on a backlog's. On the backlog's, a level written as
-     * {@code priority = ?} was read from its floor by the primary key on id, every other level's rows fetched there
-     * and filtered out.
+     * A priority claim from its floors ({@link ClaimCursor}) reads its ranges of priorities with one scan of the claim
+     * index, run for each range, whose start (the range's priorities and its floor's id) is an index condition rather
+     * than a filter on the rows read, in the generic plan the claim runs, both on statistics taken while the queue was
+     * almost empty and on a backlog's. On the backlog's, a level written as {@code priority = ?} was read from its
+     * floor by the primary key on id, every other level's rows fetched there and filtered out. (That the floors are
+     * bound and kept to: {@code ClaimCursorTest}.)
      */
     static Stream<Layout> priorityLayouts() {
         return Layout.presets().stream().filter(Layout::priorities);
@@ -197,19 +197,19 @@ class QueueStatementsTest {
 
     @ParameterizedTest
     @MethodSource("priorityLayouts")
-    void aPriorityClaimStartsEachLevelWithAFloorAtItsFloorInTheClaimIndex(Layout layout) throws SQLException {
+    void aPriorityClaimStartsEachRangeOfPrioritiesAtItsFloorInTheClaimIndex(Layout layout) throws SQLException {
         QueueLocation almostEmpty = vacuumedAlmostEmpty(layout, 5_000, 10, true);
-        assertStartsEachLevelWithAFloorAtItsFloor(almostEmpty, "almost empty");
+        assertStartsEachRangeAtItsFloor(almostEmpty, "almost empty");
         QueueLocation backlog = TestDatabase.freshTable(layout).queue("claims");
         String table = backlog.table().name();
         TestDatabase.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = off)");
         TestDatabase.execute("INSERT INTO " + table + " (queue_name, payload, priority) SELECT 'claims', repeat('x', 100),"
                 + " (g - 1) / 100 % 4 FROM generate_series(1, 100000) g"); // batches of 100 in turn on 4 levels
         TestDatabase.execute("VACUUM ANALYZE " + table);
-        assertStartsEachLevelWithAFloorAtItsFloor(backlog, "a backlog on 4 levels");
+        assertStartsEachRangeAtItsFloor(backlog, "a backlog on 4 levels");
     }
 
-    private static void assertStartsEachLevelWithAFloorAtItsFloor(QueueLocation queue, String statistics)
+    private static void assertStartsEachRangeAtItsFloor(QueueLocation queue, String statistics)
             throws SQLException {
         String table = queue.table().name();
         boolean keyed = queue.table().layout().claimIndex().keyedByQueue();
