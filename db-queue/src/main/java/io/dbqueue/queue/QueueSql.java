@@ -1,6 +1,8 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.internal.Jdbc;
 import io.dbqueue.wakeup.ListenerPresence;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,8 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
-import java.util.function.Function;
 
 /**
  * Every statement the library runs against one queue table, in one place. Only the validated
@@ -592,22 +592,16 @@ final class QueueSql {
     int bindDue(PreparedStatement claim, int p, String queueName, ClaimCursor.Floor floor) throws SQLException {
         if (claimOrder == ClaimOrder.PRIORITY) {
             List<ClaimCursor.Range> ranges = floor.ranges();
-            claim.setString(p++, arrayLiteral(ranges, ClaimCursor.Range::lowest));
-            claim.setString(p++, arrayLiteral(ranges, ClaimCursor.Range::highest));
-            claim.setString(p++, arrayLiteral(ranges, ClaimCursor.Range::fromId));
+            Connection c = claim.getConnection();
+            claim.setArray(p++, Jdbc.ints(c, ranges.stream().mapToInt(ClaimCursor.Range::lowest).toArray()));
+            claim.setArray(p++, Jdbc.ints(c, ranges.stream().mapToInt(ClaimCursor.Range::highest).toArray()));
+            claim.setArray(p++, Jdbc.longs(c, ranges.stream().mapToLong(ClaimCursor.Range::fromId).toArray()));
         }
         claim.setString(p++, queueName);
         if (claimOrder == ClaimOrder.ID) {
             claim.setLong(p++, floor.id(0));
         }
         return p;
-    }
-
-    /** The array literal of {@code field} of each range, which the claim casts to an array of numbers. */
-    private static String arrayLiteral(List<ClaimCursor.Range> ranges, Function<ClaimCursor.Range, Number> field) {
-        StringJoiner literal = new StringJoiner(",", "{", "}");
-        ranges.forEach(range -> literal.add(field.apply(range).toString()));
-        return literal.toString();
     }
 
     /**

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import javax.sql.DataSource;
 import java.lang.reflect.Proxy;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -610,7 +611,7 @@ class QueueStatementsTest {
                 st.execute(settings);
             }
             String values = claim.indexOf('?') < 0 ? ""
-                    : boundValues(ps -> new TaskStore(queue).bindClaim(ps, Delivery.of(mode), LEASE, floor));
+                    : boundValues(c, ps -> new TaskStore(queue).bindClaim(ps, Delivery.of(mode), LEASE, floor));
             try {
                 return genericPlan(st, "claim", claim, values);
             } finally {
@@ -624,16 +625,22 @@ class QueueStatementsTest {
         void bind(PreparedStatement ps) throws SQLException;
     }
 
-    /** The values {@code binding} sets, as the parenthesised list of SQL literals that EXECUTE takes. */
-    private static String boundValues(Binding binding) throws SQLException {
+    /**
+     * The values {@code binding} sets, as the parenthesised list of SQL literals that EXECUTE takes; arrays are made
+     * on {@code c}.
+     */
+    private static String boundValues(Connection c, Binding binding) throws SQLException {
         Map<Integer, String> values = new TreeMap<>();
         PreparedStatement recorder = (PreparedStatement) Proxy.newProxyInstance(QueueStatementsTest.class.getClassLoader(),
                 new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getConnection")) {
+                        return c;
+                    }
                     if (!method.getName().startsWith("set") || args.length != 2) {
                         throw new UnsupportedOperationException(method.getName());
                     }
-                    values.put((Integer) args[0], args[1] instanceof String text
-                            ? "'" + text.replace("'", "''") + "'" : String.valueOf(args[1]));
+                    values.put((Integer) args[0], args[1] instanceof String || args[1] instanceof Array
+                            ? "'" + args[1].toString().replace("'", "''") + "'" : String.valueOf(args[1]));
                     return null;
                 });
         binding.bind(recorder);
