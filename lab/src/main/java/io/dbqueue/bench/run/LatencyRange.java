@@ -3,7 +3,6 @@ package io.dbqueue.bench.run;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.dbqueue.bench.metrics.LatencySummary;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
@@ -44,16 +43,6 @@ public record LatencyRange(Range min, Range avg, Range p50, Range p95, Range p99
     /** As results.json writes it: each figure's median, min and max, or null when nothing was measured. */
     @JsonValue
     Map<String, Range> json() {
-        if (!measured()) {
-            return null;
-        }
-        Map<String, Range> json = new LinkedHashMap<>();
-        json.put("min", min);
-        json.put("avg", avg);
-        json.put("p50", p50);
-        json.put("p95", p95);
-        json.put("p99", p99);
-        json.put("max", max);
-        return json;
+        return measured() ? LatencySummary.figures(min, avg, p50, p95, p99, max) : null;
     }
 }
