@@ -1,7 +1,6 @@
 package io.dbqueue.bench.driver.kafka;
 
 import io.dbqueue.bench.driver.CellContext;
-import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.InProcessMeasurement;
 import io.dbqueue.bench.driver.Load;
 import io.dbqueue.bench.driver.Producers;
@@ -42,7 +41,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *   covers the records that arrived in the same append.</li>
  * </ul>
  */
-public final class KafkaDriver implements Driver {
+public final class KafkaDriver implements SharedBrokerDriver {
 
     private static final long TOPIC_TIMEOUT_SECONDS = 30;
     /** Numbers the repetitions' topics: one broker serves the whole bench run. */
@@ -74,16 +73,6 @@ public final class KafkaDriver implements Driver {
     /** The configs of the repetitions' topics. */
     Map<String, String> topicConfig() {
         return topicConfig;
-    }
-
-    @Override
-    public String unavailableReason() {
-        return KafkaSharedBroker.unavailableReason();
-    }
-
-    @Override
-    public String server() {
-        return KafkaSharedBroker.server();
     }
 
     @Override

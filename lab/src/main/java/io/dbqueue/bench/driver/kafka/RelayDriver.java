@@ -3,7 +3,6 @@ package io.dbqueue.bench.driver.kafka;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.DbQueue;
 import io.dbqueue.bench.driver.CellContext;
-import io.dbqueue.bench.driver.Driver;
 import io.dbqueue.bench.driver.InProcessMeasurement;
 import io.dbqueue.bench.driver.Load;
 import io.dbqueue.bench.driver.Producers;
@@ -40,7 +39,7 @@ import java.util.stream.IntStream;
  * log write's stamp to Kafka's acknowledgement. The server figures cover the topic's tables, the
  * broker's figures the Kafka broker. Each repetition gets Kafka topics of their own, deleted after it.
  */
-public final class RelayDriver implements Driver {
+public final class RelayDriver implements SharedBrokerDriver {
 
     static final String TOPIC = "bench_relay";
     private static final long TOPIC_TIMEOUT_SECONDS = 30;
@@ -50,16 +49,6 @@ public final class RelayDriver implements Driver {
     @Override
     public DriverName name() {
         return DriverName.LOG_RELAY;
-    }
-
-    @Override
-    public String unavailableReason() {
-        return KafkaSharedBroker.unavailableReason();
-    }
-
-    @Override
-    public String server() {
-        return KafkaSharedBroker.server();
     }
 
     @Override
