@@ -18,7 +18,8 @@ import java.util.Locale;
  * ({@code 1,15,30-35}). Months may be named {@code JAN}..{@code DEC} and days of the week
  * {@code SUN}..{@code SAT} (0 and 7 are both Sunday); {@code ?} stands for {@code *} in the day fields.
  * When both day fields are restricted a day matches either (as in Vixie cron): {@code 0 9 1 * MON} runs
- * on the first of the month and on Mondays.
+ * on the first of the month and on Mondays. A day field starting with {@code *} counts as unrestricted there, as in
+ * Vixie cron: {@code 0 9 *}{@code /2 * MON} runs on Mondays with an odd date only.
  *
  * <p>{@link #next} evaluates it in a time zone. A local time that a daylight-saving gap skips runs when
  * the clock has jumped, shifted by the gap ({@code 30 2 * * *} runs at 03:30 on the day the clocks go
@@ -127,8 +128,9 @@ public final class CronExpression {
         return (bits & (1L << value)) != 0;
     }
 
+    /** Whether a day field leaves the day unrestricted for the either-day rule: as Vixie cron, any field starting with {@code *}. */
     private static boolean isAny(String field) {
-        return field.equals("*") || field.equals("?");
+        return field.startsWith("*") || field.equals("?");
     }
 
     private static void checkSomeMonthHasTheDay(long daysOfMonth, long months, String expression) {
@@ -206,6 +208,9 @@ public final class CronExpression {
         private int number(String text, String what, int low, int high, String expression) {
             int n;
             try {
+                if (!text.chars().allMatch(ch -> ch >= '0' && ch <= '9')) { // parseInt takes a sign and any script's digits
+                    throw new NumberFormatException(text);
+                }
                 n = Integer.parseInt(text);
             } catch (NumberFormatException e) {
                 throw invalid(what + " '" + text + "' is not a number" + (names.isEmpty() ? "" : " nor a name "

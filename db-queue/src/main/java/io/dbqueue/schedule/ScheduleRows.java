@@ -129,13 +129,25 @@ final class ScheduleRows {
         }
     }
 
+    /**
+     * The row as a schedule. A row another process wrote that this one cannot read (a time zone this JVM does not
+     * know, a trigger or policy of a newer version) is an {@link UnreadableScheduleException} naming it.
+     */
     private static ScheduleState state(ResultSet rs) throws SQLException {
+        String name = rs.getString("name");
         String cron = rs.getString("cron");
-        Trigger trigger = cron != null ? Trigger.cron(cron, ZoneId.of(rs.getString("zone")))
-                : Trigger.every(Duration.ofMillis(rs.getLong("interval_ms")));
-        return new ScheduleState(rs.getString("name"), rs.getString("queue_table"), rs.getString("queue_name"),
-                rs.getString("payload"), trigger, MissedTicks.valueOf(rs.getString("missed")),
-                rs.getObject("next_due", OffsetDateTime.class).toInstant(), rs.getBoolean("paused"));
+        Trigger trigger;
+        MissedTicks missed;
+        try {
+            trigger = cron != null ? Trigger.cron(cron, ZoneId.of(rs.getString("zone")))
+                    : Trigger.every(Duration.ofMillis(rs.getLong("interval_ms")));
+            missed = MissedTicks.valueOf(rs.getString("missed"));
+        } catch (RuntimeException e) {
+            throw new UnreadableScheduleException(name, e);
+        }
+        return new ScheduleState(name, rs.getString("queue_table"), rs.getString("queue_name"),
+                rs.getString("payload"), trigger, missed, rs.getObject("next_due", OffsetDateTime.class).toInstant(),
+                rs.getBoolean("paused"));
     }
 
     private static OffsetDateTime timestamp(Instant instant) {

@@ -55,6 +55,7 @@ public final class Schedules implements AutoCloseable {
     private final Clock clock;
     private final Map<String, Defined> defined = new ConcurrentHashMap<>();
     private volatile ScheduleTimer timer; // null until started
+    private volatile boolean closing;
 
     Schedules(DataSource dataSource, Transactions transactions, Function<QueueLocation, QueueProducer> producers,
               Clock clock) {
@@ -146,6 +147,7 @@ public final class Schedules implements AutoCloseable {
     /** Stops taking ticks; a tick being enqueued is committed or rolled back first. */
     @Override
     public void close() {
+        closing = true;
         if (timer != null) {
             timer.close();
         }
@@ -153,8 +155,11 @@ public final class Schedules implements AutoCloseable {
 
     /**
      * Takes every due tick of the schedules defined here that no other process is taking, a schedule
-     * per transaction; returns how many tasks were enqueued. A schedule whose enqueue fails is left due
-     * (and logged) for the next round, and the others are taken.
+     * per transaction, until none is due or this is {@linkplain #close closing}; returns how many tasks
+     * were enqueued. A schedule that is {@link #MAX_TICKS_PER_ROUND} ticks or more behind takes them
+     * in turns with the others, so that its catch-up does not hold their ticks back. A schedule whose
+     * row cannot be read here or whose enqueue fails is left due (and logged) for the next round, and
+     * the others are taken.
      */
     int runDue() {
         Set<String> names = Set.copyOf(defined.keySet());
@@ -162,29 +167,47 @@ public final class Schedules implements AutoCloseable {
             return 0;
         }
         Set<String> skipped = new HashSet<>();
+        Set<String> behind = new HashSet<>(); // took a round of ticks and has more: waits for the others' turn
         int enqueued = 0;
-        while (true) {
+        while (!closing) {
             Instant now = clock.instant();
+            Set<String> passedOver = union(skipped, behind);
             AtomicReference<String> claimed = new AtomicReference<>();
             Taken taken;
             try {
-                taken = inTransaction("take a due schedule tick", c -> takeOne(c, names, skipped, now, claimed));
+                taken = inTransaction("take a due schedule tick", c -> takeOne(c, names, passedOver, now, claimed));
+            } catch (UnreadableScheduleException e) {
+                taken = new Taken(e.name(), 0, false, e.getMessage());
             } catch (RuntimeException e) {
                 if (claimed.get() == null) {
                     LOG.warn("looking for due schedule ticks failed: {}", e.toString());
                     return enqueued;
                 }
-                taken = new Taken(claimed.get(), 0, "enqueueing its tick failed: " + e);
+                taken = new Taken(claimed.get(), 0, false, "enqueueing its tick failed: " + e);
             }
             if (taken == null) {
-                return enqueued;
+                if (behind.isEmpty()) {
+                    return enqueued;
+                }
+                behind.clear(); // every other due schedule had its turn
+                continue;
             }
             if (taken.skippedBecause() != null) {
                 LOG.warn("schedule '{}' left due: {}", taken.name(), taken.skippedBecause());
                 skipped.add(taken.name());
             }
+            if (taken.more()) {
+                behind.add(taken.name());
+            }
             enqueued += taken.enqueued();
         }
+        return enqueued;
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> union = new HashSet<>(a);
+        union.addAll(b);
+        return union;
     }
 
     /**
@@ -200,22 +223,22 @@ public final class Schedules implements AutoCloseable {
         claimed.set(row.name());
         Defined local = defined.get(row.name());
         if (local == null) {
-            return new Taken(row.name(), 0, "it is no longer defined here");
+            return new Taken(row.name(), 0, false, "it is no longer defined here");
         }
         QueueLocation queue = local.schedule().queue();
         if (!queue.table().name().equals(row.queueTable()) || !queue.queueName().equals(row.queueName())) {
-            return new Taken(row.name(), 0, "it is defined here into " + queue + ", its row into "
+            return new Taken(row.name(), 0, false, "it is defined here into " + queue + ", its row into "
                     + row.queueTable() + "/" + row.queueName());
         }
         DueTicks due = DueTicks.at(now, row.nextDue(), row.trigger(), row.missed(), MAX_TICKS_PER_ROUND);
         List<String> payloads = Collections.nCopies(due.ticks().size(), row.payload());
         local.producer().enqueueAll(c, payloads, Duration.ZERO);
         ScheduleRows.advance(c, row.name(), due.nextDue());
-        return new Taken(row.name(), payloads.size(), null);
+        return new Taken(row.name(), payloads.size(), !due.nextDue().isAfter(now), null);
     }
 
-    /** What one transaction of {@link #runDue} did. */
-    private record Taken(String name, int enqueued, String skippedBecause) {
+    /** What one transaction of {@link #runDue} did; {@code more}: the schedule is still due (a catch-up's next round). */
+    private record Taken(String name, int enqueued, boolean more, String skippedBecause) {
     }
 
     /**

@@ -41,6 +41,8 @@ class CronExpressionTest {
             // both day fields restricted: either matches (the 1st, and Mondays)
             "0 9 1 * MON           | 2026-05-01T10:00:00Z | 2026-05-04T09:00:00Z",
             "0 9 1 * MON           | 2026-05-25T10:00:00Z | 2026-06-01T09:00:00Z",
+            // a day field starting with * is unrestricted for that rule (Vixie cron): Mondays with an odd date
+            "0 9 */2 * MON         | 2026-05-01T10:00:00Z | 2026-05-11T09:00:00Z",
             // one restricted: both must match (the 13th when it is a Friday)
             "0 0 13 * *            | 2026-01-14T00:00:00Z | 2026-02-13T00:00:00Z",
             "59 23 31 12 *         | 2026-12-31T23:59:00Z | 2027-12-31T23:59:00Z",
@@ -120,6 +122,8 @@ class CronExpressionTest {
             "* * * FOO *         | in the month field, value 'FOO' is not a number nor a name JAN..DEC",
             "1,,2 * * * *        | in the minute field, value '' is not a number",
             "? * * * *           | in the minute field, value '?' is not a number",
+            "+5 * * * *          | in the minute field, value '+5' is not a number",
+            "\u0665 * * * *          | in the minute field, value '\u0665' is not a number",
             "0 0 30 2 *          | must name a day of month that its months have",
             "0 0 31 4,6 *        | must name a day of month that its months have",
     })

@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -226,6 +227,56 @@ class SchedulesTest {
         assertEquals(1, schedules.runDue());
         assertEquals(1, tasks());
         assertEquals(T0.plusMillis(500), state("broken").nextDue(), "still due");
+    }
+
+    @Test
+    void aLongCatchUpTakesTurnsWithTheOtherSchedules() throws SQLException {
+        TestClock clock = new TestClock(T0);
+        Schedules schedules = scheduler(clock);
+        schedules.define(Schedule.every("behind", queue, SECOND).withMissed(MissedTicks.RUN_ALL).withPayload("behind"));
+        clock.advance(Duration.ofSeconds(2440));
+        schedules.define(Schedule.every("other", queue, Duration.ofMinutes(1)).withPayload("other")); // due at 00:41
+        clock.advance(Duration.ofSeconds(60));
+        // "behind": 2,500 ticks due from 00:00:01, three rounds of at most 1,000, each leaving it more overdue than "other"
+        assertEquals(2501, schedules.runDue());
+        assertEquals(Schedules.MAX_TICKS_PER_ROUND, TestDatabase.queryLong("SELECT count(*) FROM dbq_seq"
+                + " WHERE queue_name = 'ticks' AND id < (SELECT id FROM dbq_seq WHERE payload = 'other')"),
+                "the other schedule's tick comes right after the first round of the catch-up, not after all of it");
+    }
+
+    @Test
+    void closingStopsACatchUpAfterTheRoundInProgress() throws SQLException {
+        TestClock clock = new TestClock(T0);
+        AtomicReference<Schedules> closedOnFirstEnqueue = new AtomicReference<>();
+        Schedules schedules = new Schedules(dataSource, Transactions.JDBC, q -> new QueueProducer(dataSource, q,
+                new QueueListener() {
+                    @Override
+                    public void enqueued(QueueLocation q, int count) {
+                        closedOnFirstEnqueue.get().close();
+                    }
+                }), clock);
+        closedOnFirstEnqueue.set(schedules);
+        opened.add(schedules);
+        schedules.define(Schedule.every("behind", queue, SECOND).withMissed(MissedTicks.RUN_ALL));
+        clock.advance(Duration.ofSeconds(2500));
+        assertEquals(Schedules.MAX_TICKS_PER_ROUND, schedules.runDue());
+        assertEquals(Schedules.MAX_TICKS_PER_ROUND, tasks());
+    }
+
+    @Test
+    void aRowThisProcessCannotReadIsLeftDueAndTheOthersAreTaken() throws SQLException {
+        TestClock clock = new TestClock(T0);
+        Schedules schedules = scheduler(clock);
+        schedules.define(Schedule.cron("elsewhere", queue, "* * * * * *", ZoneOffset.UTC));
+        schedules.define(Schedule.every("working", queue, Duration.ofSeconds(2)));
+        // as a process whose time-zone database knows a zone this one does not would write it
+        TestDatabase.execute("UPDATE dbq_schedules SET zone = 'America/Nowhere_New' WHERE name = 'elsewhere'");
+        clock.advance(Duration.ofSeconds(2));
+        assertEquals(1, schedules.runDue());
+        assertEquals(1, tasks());
+        UnreadableScheduleException e = assertThrows(UnreadableScheduleException.class, schedules::list);
+        assertEquals("elsewhere", e.name());
+        assertTrue(e.getMessage().startsWith("schedule 'elsewhere' cannot be read here: "), e.getMessage());
     }
 
     @Test
