@@ -185,11 +185,11 @@ final class BatchProcessor implements AutoCloseable {
         Answers answers = handleLeased(claim.live(), claim.claimedAt());
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true); // a pool may hand out connections in a transaction (auto-commit=false)
-            try {
-                write(c, answers);
-            } finally {
-                releasePlaces(c, claim.live());
-            }
+            // The handler has returned, so the places are free. Given back after the answers instead, they could
+            // be another claim's by then: a task handed back unstarted counts its attempt down again, and another
+            // instance claiming it takes the place of the same (task, attempt), which this would then delete.
+            releasePlaces(c, claim.live());
+            write(c, answers);
         }
     }
 

@@ -64,13 +64,16 @@ final class ClaimLimiter {
         return new Allowance(allowed, tokens, bucket.now());
     }
 
-    /** Records what a claim under {@code allowance} took: its tokens, and a place in flight for each of {@code live}. */
+    /**
+     * Records what a claim under {@code allowance} took: a token and a place in flight for each of {@code live}, the
+     * tasks that start (not those of {@code claimed} it moved to the dead letters).
+     */
     void took(Connection tx, Allowance allowance, List<Task> claimed, List<Task> live) throws SQLException {
         if (claimed.isEmpty()) {
             return;
         }
         if (limits.rateLimited()) {
-            Jdbc.update(tx, sql.takeTokens, allowance.tokens() - claimed.size(), allowance.at(), queueName);
+            Jdbc.update(tx, sql.takeTokens, allowance.tokens() - live.size(), allowance.at(), queueName);
         }
         if (limits.perKeyLimited() && !live.isEmpty()) {
             Jdbc.update(tx, sql.occupyKeyed, queueName, leaseMicros, ids(tx, live), attempts(tx, live), keys(tx, live));

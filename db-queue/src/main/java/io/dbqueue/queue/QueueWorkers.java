@@ -383,7 +383,7 @@ public final class QueueWorkers implements AutoCloseable {
                     int claimed = handlers == null ? claimFromNextQueue() : dispatch();
                     failures = 0;
                     wait = waitAfter(claimed, poll);
-                    long untilToken = claimed == 0 ? untilNextToken() : 0;
+                    long untilToken = claimed == 0 ? untilNextToken(wait) : 0;
                     if (untilToken > 0) {
                         wait = untilToken; // the rate limit, not the tasks' due times, says when to claim again
                     } else if (looksUpNextDue && wait == poll.noTaskTimeout().toNanos()) {
@@ -494,17 +494,24 @@ public final class QueueWorkers implements AutoCloseable {
     /**
      * After a claim that found no task: when a queue's rate limit ran out of tokens, the wait until its next token
      * is due, which may be sooner than a poll's and keeps the workers from polling the limit meanwhile; 0 when no
-     * rate limit ran out.
+     * rate limit ran out. In a group, no later than {@code wait} while another of its queues is not held back.
      */
-    private long untilNextToken() {
+    private long untilNextToken(long wait) {
         long soonest = Long.MAX_VALUE;
+        boolean everyQueueWaits = true;
         for (BatchProcessor processor : processors) {
             long next = processor.nanosUntilNextToken();
             if (next > 0) {
                 soonest = Math.min(soonest, next);
+            } else {
+                everyQueueWaits = false;
             }
         }
-        return soonest == Long.MAX_VALUE ? 0 : soonest;
+        if (soonest == Long.MAX_VALUE) {
+            return 0;
+        }
+        // A queue of a group that no rate limit holds back is claimed from again after the usual wait.
+        return everyQueueWaits ? soonest : Math.min(wait, soonest);
     }
 
     /**

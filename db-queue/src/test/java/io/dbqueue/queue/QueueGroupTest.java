@@ -66,6 +66,28 @@ class QueueGroupTest {
         assertTrue(mostOnNoisy.get() <= 2, mostOnNoisy.get() + " workers on the noisy queue at once, the cap is 2");
     }
 
+    /**
+     * A rate limit out of tokens holds back its own queue only: the workers wait for its next token (20 s away) no
+     * longer than the poll's 1 s while another queue of the group may have tasks.
+     */
+    @Test
+    void aRateLimitedQueueDoesNotHoldBackTheOthersOfItsGroup() throws Exception {
+        QueueGroup group = new QueueGroup(table, List.of("limited", "free"), 1);
+        new QueueProducer(ds, table.queue("limited")).enqueueAll(List.of("first", "waits for a token"));
+        Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+        BatchHandler handler = batch -> handled.computeIfAbsent(batch.tasks().get(0).queueName(),
+                q -> new AtomicInteger()).incrementAndGet();
+        QueueConfig config = QueueConfig.of(table.queue("limited")).withPoll(POLL).withLimits(QueueLimits.rate(0.05, 1));
+        try (QueueWorkers workers = QueueWorkers.startGroup(ds, config, group, handler, QueueListener.NONE,
+                Executors.defaultThreadFactory(), Transactions.JDBC)) {
+            Await.until(Duration.ofSeconds(30), "the limited queue's first task", () -> handled.containsKey("limited"));
+            new QueueProducer(ds, table.queue("free")).enqueue("free");
+            Await.until(Duration.ofSeconds(10), "the free queue's task, well before the limited queue's next token",
+                    () -> handled.containsKey("free"));
+            assertEquals(1, handled.get("limited").get(), "the limit held its own queue");
+        }
+    }
+
     /** One worker, two notified queues: the second task's wakeup is not lost though it arrives while the first's is pending. */
     @Test
     void aNotifiedWorkerTakesEveryQueueOfTheGroupBeforeWaitingAgain() throws Exception {
