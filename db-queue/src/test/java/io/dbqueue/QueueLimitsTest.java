@@ -129,6 +129,25 @@ class QueueLimitsTest {
     }
 
     /**
+     * After the server's clock went back an hour past the bucket's last take (here: a bucket taken from an hour
+     * ahead, and empty), the bucket refills from now rather than from an hour ahead.
+     */
+    @Test
+    void aBucketAheadOfTheServersClockRefillsFromNow() throws Exception {
+        QueueTable table = TestDatabase.freshTable(Layout.DBQ_SEQ);
+        QueueLocation queue = table.queue("stepped");
+        TestDatabase.execute("INSERT INTO " + table.limitsTable() + " (queue_name, tokens, taken_at)"
+                + " VALUES ('stepped', 0, clock_timestamp() + interval '1 hour')");
+        enqueue(queue, 5);
+        CountDownLatch started = new CountDownLatch(5);
+        try (DbQueue door = DbQueue.builder(TestDatabase.dataSource()).build()) {
+            door.consume(QueueConfig.of(queue).withLimits(QueueLimits.rate(100, 10)),
+                    batch -> batch.tasks().forEach(t -> started.countDown()));
+            assertTrue(started.await(10, TimeUnit.SECONDS), "the tasks started within seconds");
+        }
+    }
+
+    /**
      * An instance that dies holding both places of a limit of 2 (its pool closed: its heartbeats and answers fail)
      * keeps them from the others until the lease it can no longer extend expires.
      */

@@ -46,10 +46,17 @@ final class ClaimLimiter {
      */
     Allowance allow(Connection tx, int wanted) throws SQLException {
         Bucket bucket = lockBucket(tx);
+        if (bucket.elapsedSeconds() < 0) {
+            // The server's clock went back past the bucket's time (a correction, a failover): it refills from now,
+            // where it would otherwise refill nothing, and a bucket short of a token stay short, until the clock
+            // caught up again.
+            Jdbc.update(tx, sql.takeTokens, bucket.tokens(), bucket.now(), queueName);
+        }
         int allowed = wanted;
         double tokens = 0;
         if (limits.rateLimited()) {
-            tokens = Math.min(limits.burst(), bucket.tokens() + bucket.elapsedSeconds() * limits.perSecond());
+            tokens = Math.min(limits.burst(),
+                    bucket.tokens() + Math.max(0, bucket.elapsedSeconds()) * limits.perSecond());
             allowed = (int) Math.min(allowed, Math.floor(tokens));
         }
         boolean rateBound = limits.rateLimited() && allowed < wanted;
@@ -126,7 +133,7 @@ final class ClaimLimiter {
             ps.setString(1, queueName);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next()
-                        ? new Bucket(rs.getDouble(1), Math.max(0, rs.getDouble(2)), rs.getObject(3, OffsetDateTime.class))
+                        ? new Bucket(rs.getDouble(1), rs.getDouble(2), rs.getObject(3, OffsetDateTime.class))
                         : null;
             }
         }
