@@ -143,6 +143,13 @@ public final class Jdbc {
             c.commit();
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(c, e);
+            if (autoCommit) {
+                try {
+                    c.setAutoCommit(true); // the caller may go on with the connection
+                } catch (SQLException again) {
+                    e.addSuppressed(again);
+                }
+            }
             throw e;
         }
         if (autoCommit) {

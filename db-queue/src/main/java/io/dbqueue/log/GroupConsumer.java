@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 
 /**
  * A member of a consumer group: one thread that holds some of the topic's partitions (its share
@@ -216,7 +217,7 @@ public final class GroupConsumer implements AutoCloseable {
         if (config.mode() == DeliveryMode.AT_MOST_ONCE && !commitOwn(partition, read)) {
             return 0;
         }
-        handler.handle(batch);
+        handle(batch);
         if (config.mode() == DeliveryMode.AT_LEAST_ONCE) {
             commitOwn(partition, read);
         }
@@ -232,13 +233,13 @@ public final class GroupConsumer implements AutoCloseable {
                 c.commit();
                 return 0;
             }
-            handler.handle(new RecordBatch(config.topic(), config.group(), partition, read.records(), config.mode(), c));
+            handle(new RecordBatch(config.topic(), config.group(), partition, read.records(), config.mode(), c));
             if (!commit(c, partition, read)) {
                 throw new IllegalStateException("commit refused although the group's row was locked");
             }
             c.commit();
             return read.records().size();
-        } catch (Exception e) {
+        } catch (Throwable e) { // whatever it is: turning auto-commit back on would commit the handler's SQL
             Jdbc.rollbackQuietly(c, e);
             throw e;
         } finally {
@@ -246,9 +247,23 @@ public final class GroupConsumer implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs the handler. An {@link Error} it throws (a failed assertion, a class it cannot load) fails the batch as an
+     * exception does, wrapped in an {@link ExecutionException}; the JVM's own ({@link VirtualMachineError}) passes.
+     */
+    private void handle(RecordBatch batch) throws Exception {
+        try {
+            handler.handle(batch);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Error e) {
+            throw new ExecutionException("handler failed: " + e, e);
+        }
+    }
+
     private boolean readable(int partition, GroupStore.Read read) {
         if (read == null) {
-            return false; // the partition moved to another member since the last heartbeat
+            return false; // the partition moved to another member since the last heartbeat, or its position moved
         }
         if (read.committedOffset() < read.lowOffset()) {
             reportBehind(partition, read);

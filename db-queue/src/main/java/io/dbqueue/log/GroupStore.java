@@ -21,6 +21,22 @@ final class GroupStore {
         long end() {
             return records.get(records.size() - 1).offset() + 1;
         }
+
+        /**
+         * Whether the records are the ones after the position it read: each offset the one after the last, from the
+         * position on (or from the partition's lowest, when retention dropped what the group had not read). A locking
+         * read that waited for the group's row while a reset moved the position saw the new position, but the records
+         * it had found after the old one: PostgreSQL checks again the rows it locks, not the ones it did not find.
+         */
+        boolean followsPosition() {
+            long expected = Math.max(committedOffset, lowOffset);
+            for (LogRecord record : records) {
+                if (record.offset() != expected++) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private final Topic topic;
@@ -95,7 +111,9 @@ final class GroupStore {
 
     /**
      * The next records of {@code partition} after the group's position, or null if this member no
-     * longer holds the partition. {@code locking} locks the group's row for the transaction.
+     * longer holds the partition, or if a reset moved the position while this read waited for the group's row
+     * ({@link Read#followsPosition}): a read again starts there. {@code locking} locks the group's row for the
+     * transaction.
      */
     Read read(Connection c, int partition, boolean locking) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.read(partition, locking))) {
@@ -118,7 +136,8 @@ final class GroupStore {
                                 rs.getTimestamp(7).toInstant()));
                     }
                 } while (rs.next());
-                return new Read(committed, low, next, records);
+                Read read = new Read(committed, low, next, records);
+                return read.followsPosition() ? read : null; // a reset moved the position meanwhile: read again
             }
         }
     }

@@ -235,7 +235,11 @@ class LogContractTest {
             for (LogRecord r : batch.records()) {
                 Jdbc.update(batch.connection(), "INSERT INTO log_effects VALUES (?)", r.payload());
             }
-            if (attempts.incrementAndGet() % 3 == 0) {
+            int attempt = attempts.incrementAndGet();
+            if (attempt % 5 == 0) {
+                throw new AssertionError("every fifth batch fails with an Error after its inserts");
+            }
+            if (attempt % 3 == 0) {
                 throw new IllegalStateException("every third batch fails after its inserts");
             }
         });
