@@ -327,12 +327,12 @@ public final class QueueProducer {
      */
     public List<Enqueued> enqueueAllOnce(List<String> keys, List<String> fingerprints, List<String> payloads,
                                          Duration delay, Uniqueness uniqueness) {
-        KeyedBatch batch = KeyedBatch.of(keys, fingerprints, checkedPayloads(payloads));
-        checkDelay(delay);
         checkUniqueness(uniqueness);
+        KeyedBatch batch = KeyedBatch.of(keys, fingerprints, checkedPayloads(payloads), uniqueness);
+        checkDelay(delay);
         // Savepoints need a transaction; in auto-commit there would be none to undo the batch in.
         return throughInterceptor(batch.keys.length, added -> write(c -> insertOnce(c, batch, delay, uniqueness, added),
-                null, batch.undoable(), QueueProducer::stored));
+                null, batch.needsTransaction(uniqueness), QueueProducer::stored));
     }
 
     /** As {@link #enqueueAllOnce(List, List, Duration)} in the caller's transaction on {@code connection}; does not commit. */
@@ -348,9 +348,9 @@ public final class QueueProducer {
     public List<Enqueued> enqueueAllOnce(Connection connection, List<String> keys, List<String> payloads,
                                          Duration delay, Uniqueness uniqueness) throws SQLException {
         Objects.requireNonNull(connection, "connection");
-        KeyedBatch batch = KeyedBatch.of(keys, null, checkedPayloads(payloads));
-        checkDelay(delay);
         checkUniqueness(uniqueness);
+        KeyedBatch batch = KeyedBatch.of(keys, null, checkedPayloads(payloads), uniqueness);
+        checkDelay(delay);
         List<Enqueued> answers = intercepted(batch.keys.length,
                 added -> insertOnce(connection, batch, delay, uniqueness, added));
         transactions.afterCommit(() -> reportEnqueued(stored(answers)));
@@ -533,8 +533,12 @@ public final class QueueProducer {
     private record KeyedBatch(String[] keys, String[] payloads, String[] fingerprints, int[] positions,
                               boolean[] first) {
 
-        /** {@code fingerprints} null: none for any key. */
-        static KeyedBatch of(List<String> keys, List<String> fingerprints, String[] payloads) {
+        /**
+         * {@code fingerprints} null: none for any key. A key twice in the batch is one task: with the first
+         * occurrence's payload, or under {@code uniqueness} that {@linkplain Uniqueness#replaces replaces} with the
+         * last's (and its fingerprint), as the same enqueues sent one after the other would leave it.
+         */
+        static KeyedBatch of(List<String> keys, List<String> fingerprints, String[] payloads, Uniqueness uniqueness) {
             if (keys == null || keys.size() != payloads.length) {
                 throw new IllegalArgumentException("keys must have one key per payload: " + payloads.length
                         + " payloads, " + (keys == null ? "no keys" : keys.size() + " keys"));
@@ -560,6 +564,10 @@ public final class QueueProducer {
                     distinctKeys.add(key);
                     distinctPayloads.add(payloads[i]);
                     distinctFingerprints.add(fingerprint);
+                } else if (uniqueness.replaces()) {
+                    positions[i] = at;
+                    distinctPayloads.set(at, payloads[i]);
+                    distinctFingerprints.set(at, fingerprint);
                 } else if (IdempotencyKeys.differ(distinctFingerprints.get(at), fingerprint)) {
                     throw new IllegalArgumentException("key[" + i + "] '" + key + "' is in the batch twice with"
                             + " different fingerprints");
@@ -577,6 +585,15 @@ public final class QueueProducer {
          */
         boolean undoable() {
             return keys.length > 1 && Arrays.stream(fingerprints).anyMatch(Objects::nonNull);
+        }
+
+        /**
+         * Whether the batch must be written in one transaction of its own: where it is {@link #undoable}, and where
+         * keys scoped to their task's state ({@link Uniqueness#freesGone}) may take more than one statement (a key
+         * another producer changed meanwhile is sent again), whose first must not stay stored if a later one fails.
+         */
+        boolean needsTransaction(Uniqueness uniqueness) {
+            return undoable() || (keys.length > 1 && uniqueness.freesGone());
         }
     }
 

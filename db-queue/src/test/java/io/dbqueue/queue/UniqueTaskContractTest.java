@@ -161,8 +161,18 @@ class UniqueTaskContractTest extends EveryLayout {
         assertTrue(answers.get(1).stored() && answers.get(1).id() != running, "b's task runs: b is free");
         assertEquals(new Enqueued(waiting, false, true), answers.get(2));
         assertEquals(new Enqueued(answers.get(0).id(), false, false), answers.get(3), "a key twice in one batch is one task");
+        assertEquals("c2", payload(answers.get(0).id()), "replacing, with the payload of the key's last occurrence");
         assertEquals("a2", payload(waiting));
         assertEquals(4, rows());
+    }
+
+    @Test
+    void aKeyTwiceInABatchThatKeepsTheFirstKeepsTheFirstPayload() throws Exception {
+        List<Enqueued> answers = producer.enqueueAllOnce(List.of("k", "k"), null, List.of("k1", "k2"), HOUR,
+                Uniqueness.WHILE_WAITING);
+        assertEquals(new Enqueued(answers.get(0).id(), false, false), answers.get(1));
+        assertEquals("k1", payload(answers.get(0).id()));
+        assertEquals(1, rows());
     }
 
     /**
