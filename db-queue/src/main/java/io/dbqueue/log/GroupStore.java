@@ -90,8 +90,9 @@ final class GroupStore {
             ps.setString(1, config.memberId());
             ps.setLong(2, leaseMillis);
             ps.setString(3, config.group());
-            ps.setArray(4, Jdbc.ints(c, share));
-            ps.setString(5, config.memberId());
+            ps.setString(4, config.group());
+            ps.setArray(5, Jdbc.ints(c, share));
+            ps.setString(6, config.memberId());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     held.add(rs.getInt(1));

@@ -101,9 +101,13 @@ final class LogSql {
         release = """
                 UPDATE %s_groups SET owner = NULL, lease_until = NULL
                 WHERE group_name = ? AND owner = ? AND partition <> ALL (?)""".formatted(t);
+        // SKIP LOCKED: exactly once, a member whose handler outlived its lease still holds its partition's row
+        // locked; waiting for it would stop this member's heartbeat, and so its reads of every partition.
         acquire = """
-                UPDATE %s_groups SET owner = ?, lease_until = now() + ? * interval '1 millisecond'
-                WHERE group_name = ? AND partition = ANY (?) AND (owner IS NULL OR owner = ? OR lease_until <= now())
+                UPDATE %1$s_groups SET owner = ?, lease_until = now() + ? * interval '1 millisecond'
+                WHERE group_name = ? AND partition IN (SELECT partition FROM %1$s_groups WHERE group_name = ?
+                    AND partition = ANY (?) AND (owner IS NULL OR owner = ? OR lease_until <= now())
+                    FOR UPDATE SKIP LOCKED)
                 RETURNING partition""".formatted(t);
         leave = "DELETE FROM %s_members WHERE group_name = ? AND member_id = ?".formatted(t);
         releaseAll = "UPDATE %s_groups SET owner = NULL, lease_until = NULL WHERE group_name = ? AND owner = ?"

@@ -248,6 +248,42 @@ class LogContractTest {
         assertEquals(300, TestDatabase.queryLong("SELECT count(*) FROM log_effects"));
     }
 
+    /**
+     * Exactly once, a member whose handler outlives its lease keeps its partition's row locked until it returns. The
+     * member whose share that partition is takes its other partitions meanwhile, instead of waiting for the lock in
+     * its heartbeat and reading nothing.
+     */
+    @Test
+    void exactlyOnceAStuckHandlersPartitionDoesNotHoldUpTheMemberTakingOver() throws Exception {
+        TopicProducer producer = dbq.topicProducer(TOPIC);
+        producer.sendAll(messages("s", 400));
+        CountDownLatch stuck = new CountDownLatch(1);
+        AtomicInteger stuckPartition = new AtomicInteger(-1);
+        GroupConfig config = group("eo-stuck").withMode(DeliveryMode.EXACTLY_ONCE);
+        member(config.withMemberId("m2"), batch -> {
+            if (stuckPartition.compareAndSet(-1, batch.partition())) {
+                stuck.await(); // the member stops heartbeating, its partition's row locked by the read
+            }
+        });
+        Await.until(TIMEOUT, "the first member stuck in its first batch", () -> stuckPartition.get() >= 0);
+        int stuckAt = stuckPartition.get();
+        long inOthers = LogAdmin.of(dataSource, TOPIC).lag().stream()
+                .filter(l -> l.group().equals("eo-stuck") && l.partition() != stuckAt).mapToLong(GroupLag::lag).sum();
+        Map<Integer, Set<Long>> readByTakingOver = new ConcurrentHashMap<>();
+        try {
+            // the stuck member stops heartbeating: once its membership runs out, the other's share is every partition
+            member(config.withMemberId("m1"), batch -> batch.records().forEach(r -> readByTakingOver
+                    .computeIfAbsent(batch.partition(), p -> ConcurrentHashMap.newKeySet()).add(r.offset())));
+            Await.until(TIMEOUT, "the other partitions read by the member taking over while one is stuck",
+                    () -> readByTakingOver.values().stream().mapToInt(Set::size).sum() == inOthers);
+            assertFalse(readByTakingOver.containsKey(stuckAt), "the stuck partition read while its batch was open");
+        } finally {
+            stuck.countDown();
+        }
+        Await.until(TIMEOUT, "group caught up", () -> LogAdmin.of(dataSource, TOPIC).lag().stream()
+                .filter(l -> l.group().equals("eo-stuck")).allMatch(l -> l.lag() == 0));
+    }
+
     @Test
     void aGroupStartsEarliestOrLatestAndCanBeResetToAnOffsetOrATime() throws Exception {
         TopicProducer producer = dbq.topicProducer(TOPIC);
