@@ -222,7 +222,7 @@ final class QueueSql {
                 : "UPDATE " + t + " SET priority = priority + 1 WHERE id = ANY(ARRAY(SELECT id FROM " + t
                 + " WHERE queue_name = ? AND priority < " + QueueProducer.MAX_PRIORITY + " AND next_process_at <= now()"
                 + " AND created_at < now() - ? * interval '1 microsecond' LIMIT " + AGE_CHUNK
-                + " FOR UPDATE SKIP LOCKED))";
+                + " FOR NO KEY UPDATE SKIP LOCKED))"; // passes over claimed tasks, not a unique enqueue's look at one
         enqueueOnce = keyedEnqueue(table, byId ? "now()" : "now() + (i.n - 1) * interval '1 microsecond'", headers);
         enqueueOnceDelayed = keyedEnqueue(table, "now() + (? + i.n - 1) * interval '1 microsecond'", headers);
         enqueueUnique = uniqueEnqueue(table, byId ? "now() + m.delay * interval '1 microsecond'"
@@ -437,8 +437,10 @@ final class QueueSql {
     /**
      * The keyed enqueue of every {@link Uniqueness} but the default (that is {@link #keyedEnqueue}), in one
      * statement. The keys that exist are locked first, in key order, so that producers of one key take turns;
-     * a key's task is then locked if it is still in the queue (SKIP LOCKED: one that a worker holds, in a claim
-     * or an exactly-once batch, is running), and read as it is now. By that state and the mode, the key is
+     * a key's task is then locked if it is still in the queue (FOR KEY SHARE SKIP LOCKED: one that a worker holds,
+     * locked FOR UPDATE by a claim or an exactly-once batch, is running; an update that changes no key column, as an
+     * operator's reschedule or ageing, does not conflict, and its task still counts as waiting), and read as it is
+     * now. By that state and the mode, the key is
      * free (it is pointed at a new task, stored with it), or its waiting task is replaced (payload and due
      * time), or the key answers with its task as it is. A new key is inserted as {@link #keyedEnqueue} does.
      *
@@ -476,7 +478,7 @@ final class QueueSql {
                 // the tasks of unchanged keys that are in the queue and no worker holds, as they are now, locked
                 + " alive AS MATERIALIZED (SELECT t.id, (t.next_process_at <= now() OR t.attempt = 0) AS waiting"
                 + " FROM " + t + " t WHERE t.id = ANY(ARRAY(SELECT h.task_id FROM held h"
-                + " JOIN known k ON k.key = h.key AND k.task_id = h.task_id))" + ofKnownTasks + " FOR UPDATE SKIP LOCKED),"
+                + " JOIN known k ON k.key = h.key AND k.task_id = h.task_id))" + ofKnownTasks + " FOR KEY SHARE SKIP LOCKED),"
                 + " present AS MATERIALIZED (SELECT t.id FROM " + t + " t"
                 + " WHERE t.id = ANY(ARRAY(SELECT task_id FROM known))" + ofKnownTasks + "),"
                 + " state AS MATERIALIZED (SELECT i.*, k.task_id AS old_id, k.request_hash AS old_h,"

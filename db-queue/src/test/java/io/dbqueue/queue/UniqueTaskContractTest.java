@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -204,6 +205,31 @@ class UniqueTaskContractTest extends EveryLayout {
             pool.shutdownNow();
         }
         assertEquals(2 * 5 * 2 + 5, rows(), "two tasks per round freed at claim, one per round held while running");
+    }
+
+    /**
+     * A waiting task that another transaction holds without claiming it (an update that changes no key, as an
+     * operator's reschedule or ageing does) is still waiting: a replacing repeat replaces it once that transaction
+     * ends, where it used to read the lock as a worker's and store a second task beside it.
+     */
+    @Test
+    void aWaitingTaskAnUpdateHoldsIsReplacedNotDoubled() throws Exception {
+        long id = producer.enqueueOnce("held", "v1", HOUR, Uniqueness.DEBOUNCE).id();
+        try (Connection other = ds.getConnection()) {
+            other.setAutoCommit(false);
+            try (Statement lock = other.createStatement()) {
+                lock.execute("SELECT 1 FROM " + table.name() + " WHERE id = " + id + " FOR NO KEY UPDATE");
+            }
+            CompletableFuture<Enqueued> mine = CompletableFuture.supplyAsync(() -> producer.enqueueOnce("held", "v2",
+                    HOUR, Uniqueness.DEBOUNCE));
+            Await.until(Duration.ofSeconds(30), "the repeat answered, or waiting for the other transaction",
+                    () -> mine.isDone() || TestDatabase.queryLong("SELECT count(*) FROM pg_stat_activity"
+                            + " WHERE wait_event_type = 'Lock' AND query LIKE 'WITH mode%'") == 1);
+            other.commit();
+            assertEquals(new Enqueued(id, false, true), mine.get(30, TimeUnit.SECONDS));
+        }
+        assertEquals("v2", payload(id));
+        assertEquals(1, rows());
     }
 
     /**
