@@ -166,12 +166,11 @@ public final class Schedules implements AutoCloseable {
         if (names.isEmpty()) {
             return 0;
         }
-        Set<String> skipped = new HashSet<>();
+        Set<String> passedOver = new HashSet<>(); // left due this call, and those behind
         Set<String> behind = new HashSet<>(); // took a round of ticks and has more: waits for the others' turn
         int enqueued = 0;
         while (!closing) {
             Instant now = clock.instant();
-            Set<String> passedOver = union(skipped, behind);
             AtomicReference<String> claimed = new AtomicReference<>();
             Taken taken;
             try {
@@ -189,25 +188,20 @@ public final class Schedules implements AutoCloseable {
                 if (behind.isEmpty()) {
                     return enqueued;
                 }
-                behind.clear(); // every other due schedule had its turn
+                passedOver.removeAll(behind); // every other due schedule had its turn
+                behind.clear();
                 continue;
             }
             if (taken.skippedBecause() != null) {
                 LOG.warn("schedule '{}' left due: {}", taken.name(), taken.skippedBecause());
-                skipped.add(taken.name());
-            }
-            if (taken.more()) {
+                passedOver.add(taken.name());
+            } else if (taken.more()) {
                 behind.add(taken.name());
+                passedOver.add(taken.name());
             }
             enqueued += taken.enqueued();
         }
         return enqueued;
-    }
-
-    private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> union = new HashSet<>(a);
-        union.addAll(b);
-        return union;
     }
 
     /**
