@@ -442,7 +442,9 @@ final class QueueSql {
      * operator's reschedule or ageing, does not conflict, and its task still counts as waiting), and read as it is
      * now. By that state and the mode, the key is
      * free (it is pointed at a new task, stored with it), or its waiting task is replaced (payload and due
-     * time), or the key answers with its task as it is. A new key is inserted as {@link #keyedEnqueue} does.
+     * time), or the key answers with its task as it is. Only a task never claimed is replaced: one claimed before and
+     * due again (a retry come due, or a lease that ran out) may still be in its handler, whose finish would delete
+     * the replacement, so a replacing mode counts it as running. A new key is inserted as {@link #keyedEnqueue} does.
      *
      * <p>A key that changed between the statement's snapshot and its lock (another producer pointed it at a
      * task this snapshot cannot see, or the purge removed it), and a new key another producer inserted
@@ -476,14 +478,16 @@ final class QueueSql {
                 + " WHERE x.queue_name = (SELECT q FROM mode) AND x.key = ANY(ARRAY(SELECT k FROM input))"
                 + " ORDER BY x.key FOR UPDATE),"
                 // the tasks of unchanged keys that are in the queue and no worker holds, as they are now, locked
-                + " alive AS MATERIALIZED (SELECT t.id, (t.next_process_at <= now() OR t.attempt = 0) AS waiting"
+                + " alive AS MATERIALIZED (SELECT t.id, (t.next_process_at <= now() OR t.attempt = 0) AS waiting,"
+                + " t.attempt = 0 AS unclaimed"
                 + " FROM " + t + " t WHERE t.id = ANY(ARRAY(SELECT h.task_id FROM held h"
                 + " JOIN known k ON k.key = h.key AND k.task_id = h.task_id))" + ofKnownTasks + " FOR KEY SHARE SKIP LOCKED),"
                 + " present AS MATERIALIZED (SELECT t.id FROM " + t + " t"
                 + " WHERE t.id = ANY(ARRAY(SELECT task_id FROM known))" + ofKnownTasks + "),"
                 + " state AS MATERIALIZED (SELECT i.*, k.task_id AS old_id, k.request_hash AS old_h,"
                 + " CASE WHEN k.task_id IS NULL THEN 'new' WHEN h.task_id IS DISTINCT FROM k.task_id THEN 'stale'"
-                + " WHEN a.id IS NULL AND p.id IS NULL THEN 'gone' WHEN a.waiting THEN 'waiting' ELSE 'running' END AS s"
+                + " WHEN a.id IS NULL AND p.id IS NULL THEN 'gone'"
+                + " WHEN a.waiting AND (a.unclaimed OR NOT (SELECT replaces FROM mode)) THEN 'waiting' ELSE 'running' END AS s"
                 + " FROM input i LEFT JOIN known k ON k.key = i.k LEFT JOIN held h ON h.key = i.k"
                 + " LEFT JOIN alive a ON a.id = k.task_id LEFT JOIN present p ON p.id = k.task_id),"
                 + " decided AS MATERIALIZED (SELECT s.*, (s.s = 'gone' AND m.frees_gone OR s.s = 'running' AND m.frees_running)"

@@ -208,6 +208,34 @@ class UniqueTaskContractTest extends EveryLayout {
     }
 
     /**
+     * A task whose lease ran out is due again while its handler may still run: a replacing repeat stores a new task
+     * instead of replacing it, where it used to replace it in place and the late handler's finish then deleted the
+     * repeat's payload. A repeat that keeps the first still answers with it.
+     */
+    @Test
+    void aTaskWhoseLeaseRanOutIsNotReplacedUnderItsHandler() throws Exception {
+        long first = producer.enqueueOnce("lapsed", "v1", Duration.ZERO, Uniqueness.WHILE_WAITING_OR_RUNNING).id();
+        List<Task> running;
+        try (Connection c = ds.getConnection()) {
+            running = store.claim(c, 10, DeliveryMode.AT_LEAST_ONCE, Duration.ofNanos(1000));
+        }
+        assertEquals(List.of(first), ids(running));
+        assertTrue(secondsUntilDue(first) < 0, "the lease ran out");
+        assertEquals(new Enqueued(first, false, false), producer.enqueueOnce("lapsed", "kept", Duration.ZERO,
+                Uniqueness.WHILE_WAITING));
+        assertEquals(new Enqueued(first, false, false), producer.enqueueOnce("lapsed", "v2", Duration.ZERO,
+                Uniqueness.WHILE_WAITING_OR_RUNNING.replacing()), "counted as running, not replaced");
+        Enqueued debounced = producer.enqueueOnce("lapsed", "v3", Duration.ZERO, Uniqueness.DEBOUNCE);
+        assertTrue(debounced.stored(), "a new task beside the one that may be running");
+        assertEquals("v1", payload(first));
+        try (Connection c = ds.getConnection()) {
+            store.finish(c, running);
+        }
+        assertEquals(1, rows());
+        assertEquals("v3", payload(debounced.id()));
+    }
+
+    /**
      * A waiting task that another transaction holds without claiming it (an update that changes no key, as an
      * operator's reschedule or ageing does) is still waiting: a replacing repeat replaces it once that transaction
      * ends, where it used to read the lock as a worker's and store a second task beside it.
