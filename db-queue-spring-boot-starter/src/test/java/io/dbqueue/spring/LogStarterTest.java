@@ -9,6 +9,9 @@ import io.dbqueue.spring.log.TopicListenerContainers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +22,7 @@ import java.util.stream.IntStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Topics from properties, their producers, and TopicListener beans run as group members. */
+@ExtendWith(OutputCaptureExtension.class)
 class LogStarterTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -73,6 +77,21 @@ class LogStarterTest {
                     StarterTestSupport.await(TIMEOUT, "the group committed",
                             () -> topics.admin(topic).lag().stream().mapToLong(GroupLag::lag).sum() == 0);
                     assertThat(registry.find("dbq.log.lag").tags("topic", topic, "group", "audit").gauges()).hasSize(3);
+                });
+    }
+
+    @Test
+    void anExistingTopicKeepsItsPartitionsAndADifferentCountIsAWarning(CapturedOutput output) {
+        String topic = StarterTestSupport.uniqueTable();
+        StarterTestSupport.runner().withPropertyValues("dbq.log.topics." + topic + ".partitions=3")
+                .run(context -> assertThat(context).hasNotFailed());
+        assertThat(output.getAll()).doesNotContain("dbq.log.topics." + topic + ".partitions is");
+        StarterTestSupport.runner().withPropertyValues("dbq.log.topics." + topic + ".partitions=5")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(DbQueueTopics.class).describe(topic).partitions()).isEqualTo(3);
+                    assertThat(output.getAll()).contains("dbq.log.topics." + topic + ".partitions is 5, but the topic"
+                            + " exists with 3 partitions");
                 });
     }
 

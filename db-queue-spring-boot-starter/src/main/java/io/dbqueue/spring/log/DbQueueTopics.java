@@ -8,6 +8,9 @@ import io.dbqueue.log.Topic;
 import io.dbqueue.log.TopicProducer;
 
 import io.dbqueue.spring.InvalidQueuePropertyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import javax.sql.DataSource;
 import java.util.Map;
 import java.util.Set;
@@ -21,6 +24,8 @@ import static io.dbqueue.spring.InvalidQueuePropertyException.check;
  * their producers (from the {@link DbQueue}, waking the topics' readers) and admins, made once per topic.
  */
 public class DbQueueTopics {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DbQueueTopics.class);
 
     private final DataSource dataSource;
     private final Set<String> topics;
@@ -45,8 +50,13 @@ public class DbQueueTopics {
         } catch (IllegalArgumentException e) {
             throw new InvalidQueuePropertyException("dbq.log.topics." + name + ": " + e.getMessage());
         }
-        LogSchema.createIfMissing(dataSource,
-                check("dbq.log.topics." + name, () -> new Topic(name, topic.partitions(), topic.segmentSize())));
+        Topic wanted = check("dbq.log.topics." + name, () -> new Topic(name, topic.partitions(), topic.segmentSize()));
+        Topic existing = LogSchema.createIfMissing(dataSource, wanted);
+        if (existing.partitions() != wanted.partitions()) {
+            // a key's partition is its hash modulo the count: changing it would break the order of a key's records
+            LOG.warn("dbq.log.topics.{}.partitions is {}, but the topic exists with {} partitions, which it keeps:"
+                    + " the partitions of an existing topic do not change", name, wanted.partitions(), existing.partitions());
+        }
     }
 
     /**
