@@ -13,14 +13,19 @@ import java.util.function.Supplier;
 
 /**
  * A value read at most once per {@code maxAge}, so that metric scrapes and health probes do not query the database
- * over and over. A caller waits at most {@code timeout} for a read, so that a database that does not answer cannot
- * hold up a scrape or a probe: the read runs on a daemon thread, one at a time, and callers meanwhile share it. A
- * failed read is not kept: the next call reads again, so a value is back as soon as the database is.
+ * over and over. The read runs on a daemon thread, one at a time, and callers meanwhile share it. Once the value is
+ * older than {@code maxAge}, a call starts a new read and answers at once with the value it has, for up to
+ * {@link #STALE_LIMIT} more: a read that takes longer than the timeout (a count of a deep backlog) must not fail every
+ * probe. Without such a value a caller waits at most {@code timeout}, so that a database that does not answer cannot
+ * hold up a scrape or a probe. A failed read drops the value: the next call reads again and waits for it, so the
+ * failure shows, and a value is back as soon as the database is.
  */
 public final class Cached<T> implements Supplier<T> {
 
     public static final Duration MAX_AGE = Duration.ofSeconds(5);
     public static final Duration TIMEOUT = Duration.ofSeconds(1);
+    /** How long past {@code maxAge} a value is still answered while a new read runs. */
+    public static final Duration STALE_LIMIT = Duration.ofMinutes(1);
 
     private static final ExecutorService READERS = Executors.newCachedThreadPool(read -> {
         Thread thread = new Thread(read, "dbq-reader");
@@ -57,7 +62,8 @@ public final class Cached<T> implements Supplier<T> {
     }
 
     /**
-     * The value read less than {@code maxAge} ago, or a new one.
+     * The value read less than {@code maxAge} ago; else, while a new read runs, the last value if it is less than
+     * {@link #STALE_LIMIT} older than that; else the new read's.
      *
      * @throws ReadTimeoutException when the read takes longer than the timeout; it goes on, and a later call may
      *                              take its value
@@ -67,7 +73,8 @@ public final class Cached<T> implements Supplier<T> {
     public T get() {
         CompletableFuture<T> current;
         synchronized (this) {
-            if (readAt != null && clock.getAsLong() - readAt < maxAgeNanos) {
+            long age = readAt == null ? Long.MAX_VALUE : clock.getAsLong() - readAt;
+            if (age < maxAgeNanos) {
                 return value;
             }
             current = reading;
@@ -76,6 +83,9 @@ public final class Cached<T> implements Supplier<T> {
                 reading = started;
                 started.whenComplete((result, failure) -> done(started, result, failure)); // at once if it is done
                 current = started;
+            }
+            if (!current.isDone() && age - maxAgeNanos < STALE_LIMIT.toNanos()) {
+                return value;
             }
         }
         try {
@@ -94,6 +104,9 @@ public final class Cached<T> implements Supplier<T> {
         if (failure == null) {
             value = result;
             readAt = clock.getAsLong();
+        } else {
+            value = null;
+            readAt = null;
         }
         if (reading == finished) {
             reading = null;

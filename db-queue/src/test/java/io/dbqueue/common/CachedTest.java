@@ -39,6 +39,55 @@ class CachedTest {
         assertEquals(4, reads.get());
     }
 
+    /** A read slower than the timeout (a count of a deep backlog) used to fail every call once the value was stale. */
+    @Test
+    void aStaleValueIsAnsweredWhileASlowReadRunsUpToTheStaleLimit() throws Exception {
+        AtomicLong clock = new AtomicLong();
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        AtomicInteger reads = new AtomicInteger();
+        CountDownLatch secondAnswers = new CountDownLatch(1);
+        CountDownLatch laterFail = new CountDownLatch(1);
+        Cached<Integer> cached = new Cached<>(() -> {
+            int read = reads.incrementAndGet();
+            try {
+                (read == 2 ? secondAnswers : read > 2 ? laterFail : new CountDownLatch(0)).await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            if (read > 2) {
+                throw new IllegalStateException("connection refused");
+            }
+            return read;
+        }, Duration.ofSeconds(5), Duration.ofMillis(100), clock::get, executor);
+        try {
+            assertEquals(1, cached.get());
+            clock.addAndGet(Duration.ofSeconds(5).toNanos());
+            assertEquals(1, cached.get(), "stale, answered at once while the second read runs");
+            clock.addAndGet(Cached.STALE_LIMIT.toNanos() - 1);
+            assertEquals(1, cached.get(), "still within the stale limit");
+            clock.addAndGet(1);
+            assertThrows(Cached.ReadTimeoutException.class, cached::get, "past the limit a caller waits for the read");
+            secondAnswers.countDown();
+            Await.until(Duration.ofSeconds(10), "the second read's value", () -> cached.get() == 2);
+
+            clock.addAndGet(Duration.ofSeconds(5).toNanos());
+            assertEquals(2, cached.get(), "stale while the third read runs");
+            assertEquals(3, reads.get());
+            laterFail.countDown();
+            // the failure drops the value: callers wait for a new read again, and see its failure
+            Await.until(Duration.ofSeconds(10), "a caller sees the failure", () -> {
+                try {
+                    cached.get();
+                    return false;
+                } catch (IllegalStateException e) {
+                    return e.getMessage().equals("connection refused");
+                }
+            });
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
     @Test
     void aCallerWaitsForAReadAtMostTheTimeoutAndLaterCallersShareIt() throws Exception {
         ExecutorService executor = Executors.newSingleThreadExecutor();
