@@ -57,6 +57,21 @@ class EndpointHttpTest {
             assertThat(app.post("/jobs/requeue", "{\"ids\":\"7,x\"}").statusCode()).isEqualTo(400);
             assertThat(app.post("/jobs/restart", "{}").statusCode()).isEqualTo(400);
             assertThat(app.post("/nope/pause", "{}").statusCode()).isEqualTo(400);
+            // the core's refusal of a value is a 400 with its reason, not a 500
+            HttpResponse<String> farAhead = app.post("/jobs/reschedule", "{\"id\":" + id
+                    + ",\"dueAt\":\"2200-01-01T00:00:00Z\"}");
+            assertThat(farAhead.statusCode()).isEqualTo(400);
+            assertThat(farAhead.body()).contains("\"status\":400", "within 100 years");
+            // views refuse with a reason too, and an unknown queue's view is 404
+            HttpResponse<String> noLimit = app.get("/jobs/dead-letters?limit=0");
+            assertThat(noLimit.statusCode()).isEqualTo(400);
+            assertThat(noLimit.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(noLimit.body()).contains("limit must be at least 1, was 0");
+            assertThat(app.get("/jobs/task").body()).contains("give either id");
+            assertThat(app.get("/jobs/bogus").body()).contains("unknown view 'bogus'");
+            assertThat(app.get("/jobs/dead-letters").statusCode()).isEqualTo(200);
+            assertThat(app.get("/nope/task?id=1").statusCode()).isEqualTo(404);
         }
     }
 

@@ -165,16 +165,20 @@ public class DbQueueEndpoint {
             throw refused("unknown queue id '" + queue + "'; configured under dbq.queues: " + queues.ids());
         }
         QueueAdmin admin = queues.admin(queue);
-        long affected = switch (action) {
-            case "pause" -> admin.pause() ? 1 : 0;
-            case "resume" -> admin.resume() ? 1 : 0;
-            case "requeue" -> deadLetters(admin.deadLetters(), ids, all, true);
-            case "delete" -> deadLetters(admin.deadLetters(), ids, all, false);
-            case "cancel" -> cancel(admin, id, key) ? 1 : 0;
-            case "reschedule" -> admin.reschedule(required("id", id), instant(dueAt)) ? 1 : 0;
-            default -> throw refused("unknown action '" + action + "'; actions: " + ACTIONS);
-        };
-        return new WriteResult(queue, action, affected);
+        try {
+            long affected = switch (action) {
+                case "pause" -> admin.pause() ? 1 : 0;
+                case "resume" -> admin.resume() ? 1 : 0;
+                case "requeue" -> deadLetters(admin.deadLetters(), ids, all, true);
+                case "delete" -> deadLetters(admin.deadLetters(), ids, all, false);
+                case "cancel" -> cancel(admin, id, key) ? 1 : 0;
+                case "reschedule" -> admin.reschedule(required("id", id), instant(dueAt)) ? 1 : 0;
+                default -> throw refused("unknown action '" + action + "'; actions: " + ACTIONS);
+            };
+            return new WriteResult(queue, action, affected);
+        } catch (IllegalArgumentException e) { // the core's refusal of a value, e.g. a due time 100 years ahead
+            throw refused(e.getMessage());
+        }
     }
 
     private static Workers workers(QueueWorkers w) {
@@ -211,11 +215,7 @@ public class DbQueueEndpoint {
         for (String id : ids.split(",")) {
             values.add(id(id.strip()));
         }
-        try {
-            return requeue ? dead.requeue(values) : dead.delete(values);
-        } catch (IllegalArgumentException e) {
-            throw refused(e.getMessage());
-        }
+        return requeue ? dead.requeue(values) : dead.delete(values);
     }
 
     private static boolean cancel(QueueAdmin admin, @Nullable Long taskId, @Nullable String key) {

@@ -2,6 +2,7 @@ package io.dbqueue.spring.actuate;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -13,7 +14,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The endpoint {@code dbqueue}'s writes over HTTP: a refusal is answered with an {@code application/problem+json}
+ * The endpoint {@code dbqueue}'s writes and views of a queue over HTTP: a refusal is answered with an {@code application/problem+json}
  * body that says why (Spring Boot's own error body leaves the reason out by default), 403 while writes are disabled,
  * 400 for bad input.
  */
@@ -35,10 +36,20 @@ public class DbQueueWebEndpointExtension {
         return answer(() -> endpoint.change(queue, action, ids, all, id, key, dueAt));
     }
 
-    /** What {@code write} returns, or its refusal as a problem: 403 while writes are disabled, 400 for bad input. */
-    static WebEndpointResponse<Object> answer(Supplier<Object> write) {
+    @ReadOperation
+    public WebEndpointResponse<Object> view(@Selector String queue, @Selector String view, @Nullable Long id,
+                                            @Nullable String key, @Nullable Long after, @Nullable Integer limit) {
+        return answer(() -> endpoint.view(queue, view, id, key, after, limit));
+    }
+
+    /**
+     * What {@code operation} returns (404 for null), or its refusal as a problem: 403 while writes are disabled, 400
+     * for bad input.
+     */
+    static WebEndpointResponse<Object> answer(Supplier<@Nullable Object> operation) {
         try {
-            return new WebEndpointResponse<>(write.get());
+            Object result = operation.get();
+            return result == null ? new WebEndpointResponse<>(404) : new WebEndpointResponse<>(result);
         } catch (WritesDisabledException e) {
             return problem(403, "Forbidden", e.getReason());
         } catch (InvalidEndpointRequestException e) {
