@@ -86,7 +86,7 @@ class HealthTest {
                     assertThat(work.get("exceeded")).isEqualTo(List.of("1 dead letters, more than max-dead-letters 0"));
                     Map<?, ?> old = (Map<?, ?>) health.getDetails().get("old");
                     assertThat((List<?>) old.get("exceeded")).singleElement().asString()
-                            .startsWith("oldest task 3600 s old, older than max-oldest-age 600 s");
+                            .startsWith("oldest due task 3600 s old, older than max-oldest-age 600 s");
                     assertThat((double) old.get("oldestAgeSeconds")).isGreaterThanOrEqualTo(3600);
                     Map<?, ?> lenient = (Map<?, ?>) health.getDetails().get("lenient");
                     assertThat(lenient.get("exceeded")).as("its own threshold is 2 hours").isNull();

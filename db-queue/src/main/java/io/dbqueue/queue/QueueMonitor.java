@@ -12,12 +12,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Reads a queue's depth and the age of its oldest task, for metrics and health checks; its {@link Stats}, for
+ * Reads a queue's depth and the age of its oldest due task, for metrics and health checks; its {@link Stats}, for
  * operators; and, for tests and operators, its tasks, and empties it.
  */
 public final class QueueMonitor {
 
-    /** @param oldestAge age of the oldest task in the queue, zero when it is empty */
+    /**
+     * @param tasks     the tasks in the queue, due or not
+     * @param oldestAge age (since enqueue) of the oldest task that is due, zero when none is: a task due later (delayed,
+     *                  waiting out a retry) or leased does not wait for a worker
+     */
     public record Depth(long tasks, Duration oldestAge) {
     }
 

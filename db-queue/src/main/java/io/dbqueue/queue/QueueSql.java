@@ -324,7 +324,8 @@ final class QueueSql {
         pause = "INSERT INTO " + table.pausesTable() + " (queue_name) VALUES (?) ON CONFLICT DO NOTHING";
         resume = "DELETE FROM " + table.pausesTable() + " WHERE queue_name = ?";
         pausedQueues = "SELECT queue_name FROM " + table.pausesTable();
-        depth = "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM " + t + " WHERE queue_name = ?";
+        depth = "SELECT count(*), extract(epoch FROM now() - min(created_at) FILTER (WHERE " + due + ")) FROM " + t
+                + " WHERE queue_name = ?";
         peek = "SELECT " + taskColumns + " FROM " + t + " WHERE queue_name = ? ORDER BY id LIMIT ?";
         nextDue = nextDue(t, table.layout());
         purge = "WITH purged AS (DELETE FROM " + t + " WHERE queue_name = ? RETURNING " + taskColumns + ")"

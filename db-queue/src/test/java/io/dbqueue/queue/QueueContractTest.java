@@ -93,6 +93,24 @@ class QueueContractTest extends EveryLayout {
         }
     }
 
+    /** A delayed task does not wait for a worker: it used to make the oldest age, and health's max-oldest-age, grow. */
+    @Test
+    void depthCountsEveryTaskAndAgesOnlyTheDueOnes() throws Exception {
+        QueueMonitor monitor = new QueueMonitor(ds, queue);
+        assertEquals(new QueueMonitor.Depth(0, Duration.ZERO), monitor.depth());
+        producer.enqueue("later", Duration.ofDays(1));
+        TestDatabase.execute("UPDATE " + table.name() + " SET created_at = now() - interval '1 hour'"
+                + " WHERE queue_name = '" + queue.queueName() + "'");
+        assertEquals(new QueueMonitor.Depth(1, Duration.ZERO), monitor.depth(), "due tomorrow: not waiting");
+        producer.enqueue("now");
+        TestDatabase.execute("UPDATE " + table.name() + " SET created_at = now() - interval '10 minutes'"
+                + " WHERE queue_name = '" + queue.queueName() + "' AND payload = 'now'");
+        QueueMonitor.Depth depth = monitor.depth();
+        assertEquals(2, depth.tasks());
+        assertTrue(depth.oldestAge().compareTo(Duration.ofMinutes(10)) >= 0
+                && depth.oldestAge().compareTo(Duration.ofMinutes(11)) < 0, "the due task's age: " + depth);
+    }
+
     @Test
     void peekListsTheQueuesTasksByIdAndPurgeEmptiesOnlyThisQueue() throws Exception {
         QueueProducer other = dbq.producer(table.queue("other"));

@@ -23,7 +23,7 @@ import java.util.Optional;
 /**
  * Health {@code dbQueue}: UP when the database answers, every queue's depth and dead letters can be read and are
  * within the {@code dbq.health.*} thresholds, and every consumed queue's workers are running; DOWN otherwise. Details
- * per queue id: depth, age of the oldest task, dead letters, the state of its workers and the thresholds it passed.
+ * per queue id: depth, age of the oldest due task, dead letters, the state of its workers and the thresholds it passed.
  * A check answers within {@link Cached#TIMEOUT}: while the database does not answer, health says DOWN within that
  * rather than wait for it (the check goes on in the background, and the next one may take its result). The figures
  * are {@link DbQueues}', read at most once per few seconds; whether the database answers is asked anew on each check.
@@ -161,7 +161,7 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
                 exceeded.add(deadLetters + " dead letters, more than max-dead-letters " + thresholds.maxDeadLetters());
             }
             if (thresholds.maxOldestAge() != null && depth.oldestAge().compareTo(thresholds.maxOldestAge()) > 0) {
-                exceeded.add("oldest task " + depth.oldestAge().toSeconds() + " s old, older than max-oldest-age "
+                exceeded.add("oldest due task " + depth.oldestAge().toSeconds() + " s old, older than max-oldest-age "
                         + thresholds.maxOldestAge().toSeconds() + " s");
             }
             if (!exceeded.isEmpty()) {

@@ -12,7 +12,7 @@ import java.util.Set;
  * in it. Unset, a queue is DOWN only when it cannot be read or its workers stopped.
  *
  * @param maxDeadLetters A queue is DOWN while more dead letters than this wait in its dead-letter table.
- * @param maxOldestAge   A queue is DOWN while its oldest task is older than this.
+ * @param maxOldestAge   A queue is DOWN while its oldest due task is older than this.
  * @param queues         Thresholds of single queues, by queue id, in place of the two above; a threshold a queue
  *                       does not set is the one above.
  */
@@ -27,7 +27,7 @@ public record DbQueueHealthProperties(Long maxDeadLetters, Duration maxOldestAge
      * One queue's thresholds.
      *
      * @param maxDeadLetters The queue is DOWN while more dead letters than this wait in its dead-letter table.
-     * @param maxOldestAge   The queue is DOWN while its oldest task is older than this.
+     * @param maxOldestAge   The queue is DOWN while its oldest due task is older than this.
      */
     public record Thresholds(Long maxDeadLetters, Duration maxOldestAge) {
 

@@ -91,7 +91,7 @@ public final class DbQueueMetrics implements QueueListener {
                     Timer.builder(LATENCY).description("Time from a task's enqueue (its created_at) to its finish")
                             .tag(TAG, id).register(registry)));
             gauge(registry, DEPTH, "Tasks in the queue, due or not", null, id, queue -> depths.apply(queue).tasks());
-            gauge(registry, OLDEST_AGE, "Age of the oldest task in the queue, zero when empty", "seconds", id,
+            gauge(registry, OLDEST_AGE, "Age of the oldest due task in the queue, zero when none is due", "seconds", id,
                     queue -> depths.apply(queue).oldestAge().toNanos() / 1e9);
             gauge(registry, DEAD_LETTERS, "Dead letters waiting in the queue's dead-letter table", null, id,
                     deadLetters::apply);
