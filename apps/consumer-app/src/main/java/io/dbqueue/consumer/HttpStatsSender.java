@@ -19,17 +19,25 @@ final class HttpStatsSender implements StatsSender {
     }
 
     /**
-     * Throws when test-app does not answer 2xx, so that the batch's messages are not finished; a 4xx, which the same
-     * report would get again, as {@link StatsRefusedException}.
+     * Throws when test-app does not answer 2xx, so that the batch's messages are not finished; a refusal of the
+     * report itself, which the same report would get again, as {@link StatsRefusedException}.
      */
     @Override
     public void send(List<Stat> stats) throws StatsRefusedException {
         try {
             http.post().uri(statsUri).contentType(MediaType.APPLICATION_JSON).body(stats).retrieve().toBodilessEntity();
         } catch (HttpClientErrorException e) {
+            if (!refusesTheReport(e.getStatusCode().value())) {
+                throw e; // a wrong URL (404), a proxy's 429: sent again, the messages wait
+            }
             throw new StatsRefusedException("test-app answered " + e.getStatusCode().value() + ": "
                     + e.getResponseBodyAsString(), e);
         }
+    }
+
+    /** test-app's answers to a report it cannot store: bad content (400, 422) or a body too long (413). */
+    static boolean refusesTheReport(int status) {
+        return status == 400 || status == 413 || status == 422;
     }
 
     @Override

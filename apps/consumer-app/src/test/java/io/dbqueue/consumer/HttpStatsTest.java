@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,6 +34,9 @@ class HttpStatsTest {
     private static final Queue<byte[]> RECEIVED = new ConcurrentLinkedQueue<>();
     /** A run the fake test-app does not know: it answers 422 to a report naming it. */
     private static final long NO_RUN = 666;
+    /** A run whose first two reports the fake test-app answers 404, as a wrong URL would be. */
+    private static final long NOT_FOUND_TWICE = 404;
+    private static final AtomicInteger NOT_FOUND_ANSWERS = new AtomicInteger();
     private static final HttpServer TEST_APP = fakeTestApp();
 
     @Autowired
@@ -97,6 +101,21 @@ class HttpStatsTest {
         assertThat(queues.deadLetters("messages").list(0, 100)).noneMatch(task -> ids.contains(task.id()));
     }
 
+    /**
+     * An answer that says nothing of the report (a 404 from a wrong URL or a restarting proxy) is not a refusal: the
+     * report is sent again, where it used to be dropped with its messages finished.
+     */
+    @Test
+    void aReportAnsweredNotFoundIsSentAgainUntilStored() {
+        double refusedBefore = meters.counter("consumer.stats.refused").count();
+        List<Long> ids = ConsumerTestSupport.enqueue(dataSource, NOT_FOUND_TWICE, 5);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> statsOf(NOT_FOUND_TWICE).size() >= ids.size());
+        assertThat(NOT_FOUND_ANSWERS.get()).isEqualTo(2);
+        ConsumerTestSupport.assertTimings(statsOf(NOT_FOUND_TWICE), NOT_FOUND_TWICE, ids);
+        assertThat(meters.counter("consumer.stats.refused").count()).isEqualTo(refusedBefore);
+    }
+
     /** The stats received so far of the run {@code testId}: the tests share the fake test-app. */
     private List<Stat> statsOf(long testId) {
         return ConsumerTestSupport.parse(json, RECEIVED).stream().filter(stat -> stat.testId() == testId).toList();
@@ -107,11 +126,14 @@ class HttpStatsTest {
             HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             server.createContext("/stats", exchange -> {
                 byte[] report = exchange.getRequestBody().readAllBytes();
-                boolean ofNoRun = new String(report, StandardCharsets.UTF_8).contains("\"testId\":" + NO_RUN + ",");
-                if (!ofNoRun) {
+                String text = new String(report, StandardCharsets.UTF_8);
+                boolean ofNoRun = text.contains("\"testId\":" + NO_RUN + ",");
+                boolean notFound = text.contains("\"testId\":" + NOT_FOUND_TWICE + ",")
+                        && NOT_FOUND_ANSWERS.getAndUpdate(n -> Math.min(n + 1, 2)) < 2;
+                if (!ofNoRun && !notFound) {
                     RECEIVED.add(report);
                 }
-                exchange.sendResponseHeaders(ofNoRun ? 422 : 204, -1);
+                exchange.sendResponseHeaders(ofNoRun ? 422 : notFound ? 404 : 204, -1);
                 exchange.close();
             });
             server.start();
