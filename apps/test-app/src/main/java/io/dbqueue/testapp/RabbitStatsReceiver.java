@@ -45,9 +45,13 @@ public class RabbitStatsReceiver {
         } catch (RuntimeException e) {
             throw new AmqpRejectAndDontRequeueException("not a JSON array of statistics: " + e.getMessage(), e);
         }
-        if (stats == null || stats.contains(null)) {
-            throw new AmqpRejectAndDontRequeueException("not a JSON array of statistics: null where a statistic belongs");
+        if (stats == null) {
+            throw new AmqpRejectAndDontRequeueException("not a JSON array of statistics: null");
         }
-        runs.record(stats);
+        try {
+            runs.record(stats);
+        } catch (IllegalArgumentException e) { // the same report would be refused again
+            throw new AmqpRejectAndDontRequeueException("statistics refused: " + e.getMessage(), e);
+        }
     }
 }

@@ -65,8 +65,11 @@ public class Runs {
      * stored whole or not at all: one stored in part and then sent again would count its stored part as repeats,
      * and its run would never see those messages as processed. Statistics of a run test-app did not start are kept
      * too: the lab's fault runs drive their own load and read them back from the results database.
+     *
+     * @throws IllegalArgumentException naming the first statistic that is null or has a timing no clock gives
      */
     public void record(List<Stat> stats) {
+        Stat.checkAll(stats);
         Map<Long, List<Stat>> byRun = stats.stream().collect(Collectors.groupingBy(Stat::testId));
         Map<Long, Integer> added = transactions.execute(status -> {
             Map<Long, Integer> stored = new HashMap<>();
@@ -75,7 +78,8 @@ public class Runs {
         });
         added.forEach((runId, count) -> {
             ActiveRun run = current();
-            if (run != null && run.id() == runId && run.processed(count)) {
+            // a report of repeats only is no progress: it must not hold off the watchdog
+            if (run != null && run.id() == runId && count > 0 && run.processed(count)) {
                 complete(run);
             }
         });

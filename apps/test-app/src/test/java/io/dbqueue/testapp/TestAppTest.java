@@ -165,6 +165,24 @@ class TestAppTest {
         }
     }
 
+    /** A null element, or a timing whose latency would overflow, used to answer 500 (and keep a run going forever). */
+    @Test
+    void statisticsNoConsumerSendsAreRefusedNamingTheFirst() throws Exception {
+        String stat = "{\"testId\":999999,\"taskId\":1,\"enqueuedAtMicros\":%d,\"claimedAtMicros\":2,\"completedAtMicros\":%d}";
+        Map<String, String> problems = Map.of(
+                "[null]", "[0]: null where a statistic belongs",
+                "[" + stat.formatted(1, 3) + ",null]", "[1]: null",
+                "[" + stat.formatted(-9_000_000_000_000_000_000L, 9_000_000_000_000_000_000L) + "]",
+                "[0].enqueuedAtMicros must be microseconds since the epoch before the year 3000");
+        for (Map.Entry<String, String> problem : problems.entrySet()) {
+            HttpResponse<String> answer = post("/stats", problem.getKey());
+            assertThat(answer.statusCode()).as(problem.getKey()).isEqualTo(400);
+            assertThat(json.readTree(answer.body()).get("detail").asString()).as(problem.getKey())
+                    .contains(problem.getValue());
+        }
+        assertThat(post("/stats", "[" + stat.formatted(1, 3) + "]").statusCode()).isEqualTo(204);
+    }
+
     private long startRun(int count) throws Exception {
         HttpResponse<String> response = post("/?testDataCount=" + count);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
