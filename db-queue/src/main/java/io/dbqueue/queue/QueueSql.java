@@ -242,11 +242,15 @@ final class QueueSql {
                 + keptColumns.replace(", ", ", m.") + " FROM moved m JOIN done d ON d.id = m.id";
         finishIntoHistoryWithoutFlush = "SELECT " + NO_FLUSH + "; " + finishIntoHistory;
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
+        // Retries and dead letters are fenced on the claimed attempt, as the heartbeat is: a handler whose lease ran
+        // out and whose task another worker claimed since (a higher attempt) must not rewind its counters, take its
+        // lease, or dead-letter it under that worker. The attempt before the claimed one is the row as an exactly-once
+        // claim's rollback leaves it.
         // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, [queue, lowest id, highest id]
         retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = r.attempt, total_attempt = r.total_attempt"
                 + " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
-                + " WHERE t.id = r.id" + ofTasks("t.");
+                + " WHERE t.id = r.id AND t.attempt BETWEEN r.attempt - 1 AND r.attempt" + ofTasks("t.");
         // params: bigint[] ids, bigint[] delays in microseconds, [queue, lowest id, highest id]
         reenqueue = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = 0, reenqueue_attempt = t.reenqueue_attempt + 1"
@@ -263,7 +267,8 @@ final class QueueSql {
         String movedHeaders = headers ? ", headers" : "";
         deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
                 + " AS f(id, attempt, total_attempt, error)),"
-                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id" + ofTasks("t.")
+                + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id"
+                + " AND t.attempt BETWEEN failed.attempt - 1 AND failed.attempt" + ofTasks("t.")
                 + " RETURNING t.*)"
                 + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
                 + " total_attempt, last_error" + movedHeaders + ")"

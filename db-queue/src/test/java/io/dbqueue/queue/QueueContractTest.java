@@ -211,6 +211,33 @@ class QueueContractTest extends EveryLayout {
         assertEquals(2, again.get(0).attempt());
     }
 
+    /**
+     * A handler whose lease ran out answers late, after another worker claimed its task: its retry must not rewind
+     * the attempt and take that worker's lease, nor its dead letter move the task from under it. Both used to.
+     */
+    @Test
+    void lateAnswersOfAHandlerWhoseLeaseRanOutLeaveTheNewHoldersTaskAlone() throws Exception {
+        long id = producer.enqueue("slow");
+        TaskStore store = new TaskStore(queue);
+        List<Task> late = claim(store, 10);
+        makeDue(id); // its lease ran out while the handler ran on
+        List<Task> current = claim(store, 10);
+        assertEquals(List.of(2, 2), List.of(current.get(0).attempt(), current.get(0).totalAttempt()));
+        try (Connection c = ds.getConnection()) {
+            store.retry(c, Map.of(late.get(0), Duration.ZERO));
+            store.deadLetter(c, Map.of(late.get(0), "the late handler's error"));
+        }
+        assertEquals(0, new DeadLetters(ds, queue).count());
+        double leaseLeft = secondsUntilDue(id);
+        assertTrue(leaseLeft > 240 && leaseLeft <= 300, "the holder's 5-minute lease stays: " + leaseLeft + " s");
+        assertEquals(2, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id));
+        // the holder's own answers still apply
+        try (Connection c = ds.getConnection()) {
+            store.retry(c, Map.of(current.get(0), Duration.ZERO));
+        }
+        assertEquals(List.of(3), claim(store, 10).stream().map(Task::attempt).toList());
+    }
+
     /** Each retry is handled when it comes due, not at the next poll, ten minutes away. */
     @ParameterizedTest
     @EnumSource(Wakeup.class)
