@@ -115,13 +115,20 @@ public final class ShardedDbQueue implements AutoCloseable {
         return workers;
     }
 
-    /** Creates {@code topic}'s tables on every shard; each partition is then written on the shard it is placed on. */
+    /**
+     * Creates {@code topic}'s tables on every shard where they are missing; each partition is then written on the
+     * shard it is placed on. So a call that failed on a shard can be made again. A shard where the topic exists with
+     * other partitions or another segment size fails it, naming the shard: the placement of partitions would differ.
+     */
     public void createTopic(Topic topic) {
         for (String name : shards.names()) {
-            ShardWrite.on(name, "create topic " + topic.name(), () -> {
-                LogSchema.create(shards.dataSource(name), topic);
-                return null;
-            });
+            Topic existing = ShardWrite.on(name, "create topic " + topic.name(),
+                    () -> LogSchema.createIfMissing(shards.dataSource(name), topic));
+            if (!existing.equals(topic)) {
+                throw new IllegalStateException("create topic " + topic.name() + ": shard " + name + " has it with "
+                        + existing.partitions() + " partitions and segments of " + existing.segmentSize()
+                        + ", not " + topic.partitions() + " and " + topic.segmentSize());
+            }
         }
     }
 
@@ -136,7 +143,7 @@ public final class ShardedDbQueue implements AutoCloseable {
                         () -> doors.get(name).topicProducer(topicName)));
             }
         }
-        return new ShardedTopicProducer(topic, placed, producers);
+        return new ShardedTopicProducer(topic, placed, producers, new JoinedShards(shards, transactions));
     }
 
     /** Starts a member of {@code config}'s group on every shard that holds a partition of its topic; the members by shard. */

@@ -1,14 +1,11 @@
 package io.dbqueue;
 
-import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueProducer;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -32,18 +29,16 @@ public final class ShardedProducer {
     }
 
     private final QueueLocation location;
-    private final ShardSet shards;
     private final Function<QueueLocation, String> placement;
     private final Map<String, QueueProducer> producers;
-    private final Transactions transactions;
+    private final JoinedShards joined;
 
     ShardedProducer(QueueLocation location, ShardSet shards, Function<QueueLocation, String> placement,
                     Map<String, QueueProducer> producers, Transactions transactions) {
         this.location = location;
-        this.shards = shards;
         this.placement = placement;
         this.producers = Map.copyOf(producers);
-        this.transactions = transactions;
+        this.joined = new JoinedShards(shards, transactions);
     }
 
     public QueueLocation location() {
@@ -90,41 +85,7 @@ public final class ShardedProducer {
 
     private <T> T write(Write<T> write) {
         String shard = shard();
-        checkTransaction(shard);
+        joined.check("enqueue into " + location, "the queue lives", List.of(shard));
         return ShardWrite.on(shard, "enqueue into " + location, () -> write.to(producers.get(shard)));
-    }
-
-    /** Fails when the calling thread is in a transaction on other shards but not on {@code shard}. */
-    private void checkTransaction(String shard) {
-        if (transactions == Transactions.JDBC) {
-            return; // plain JDBC joins no transaction
-        }
-        List<String> joined = new ArrayList<>();
-        for (String name : shards.names()) {
-            if (inTransactionOn(name)) {
-                joined.add(name);
-            }
-        }
-        if (!joined.isEmpty() && !joined.contains(shard)) {
-            throw new IllegalStateException("enqueue into " + location + ": the queue lives on shard " + shard
-                    + " but the calling thread's transaction is on shard " + String.join(", ", joined)
-                    + "; a transactional enqueue commits only with a transaction on the queue's own shard"
-                    + " (place the queue there, or enqueue outside the transaction)");
-        }
-    }
-
-    private boolean inTransactionOn(String shard) {
-        var dataSource = shards.dataSource(shard);
-        try {
-            Connection joined = transactions.joined(dataSource);
-            if (joined == null) {
-                return false;
-            }
-            transactions.release(joined, dataSource);
-            return true;
-        } catch (SQLException e) {
-            throw new QueueException("enqueue into " + location + ": finding the transaction on shard " + shard
-                    + " failed", e);
-        }
     }
 }

@@ -14,9 +14,13 @@ import java.util.Map;
 /**
  * A producer of one topic of a {@link ShardedDbQueue}: a message goes to the partition its key
  * chooses ({@link Topic#partitionOf}) and so to the shard that partition is placed on. Every message
- * needs a key (the partition of an unkeyed one would be chosen without regard to the shards). A send
- * of messages for several shards is one append per shard, each atomic on its own, not together; a
- * shard that cannot be reached throws {@link ShardUnavailableException} naming it. Thread-safe.
+ * needs a key (the partition of an unkeyed one would be chosen without regard to the shards). Every
+ * message is checked before anything is written. A send of messages for several shards is one append
+ * per shard, each atomic on its own, not together: when one fails after others committed,
+ * {@link PartialSendException} says which messages are stored; when the first fails, nothing is, and a
+ * shard that cannot be reached throws {@link ShardUnavailableException} naming it. A send that would
+ * join the calling thread's transaction must touch only that transaction's shard: else it fails
+ * before anything is written. Thread-safe.
  */
 public final class ShardedTopicProducer {
 
@@ -24,12 +28,15 @@ public final class ShardedTopicProducer {
     private final int[] shardOfPartition; // index into shardNames
     private final List<String> shardNames;
     private final Map<String, TopicProducer> producers;
+    private final JoinedShards joined;
 
-    ShardedTopicProducer(Topic topic, List<String> shardOfPartition, Map<String, TopicProducer> producers) {
+    ShardedTopicProducer(Topic topic, List<String> shardOfPartition, Map<String, TopicProducer> producers,
+                         JoinedShards joined) {
         this.topic = topic;
         this.shardNames = List.copyOf(producers.keySet());
         this.shardOfPartition = shardOfPartition.stream().mapToInt(shardNames::indexOf).toArray();
         this.producers = Map.copyOf(producers);
+        this.joined = joined;
     }
 
     public Topic topic() {
@@ -53,21 +60,37 @@ public final class ShardedTopicProducer {
         Map<Integer, List<Integer>> byShard = new LinkedHashMap<>();
         for (int i = 0; i < messages.size(); i++) {
             LogMessage m = messages.get(i);
-            if (m == null || m.key() == null) {
+            LogMessage.checkAppendable(topic.name(), i, m);
+            if (m.key() == null) {
                 throw new IllegalArgumentException("append to " + topic.name() + ": message " + i
                         + " has no key; a sharded topic's key chooses the partition and so the shard");
             }
             byShard.computeIfAbsent(shardOfPartition[topic.partitionOf(m.key())], s -> new ArrayList<>()).add(i);
         }
+        String what = "append to " + topic.name();
+        joined.check(what, "the messages' partitions are", byShard.keySet().stream().map(shardNames::get).toList());
         LogPosition[] positions = new LogPosition[messages.size()];
-        byShard.forEach((shard, indexes) -> {
-            String name = shardNames.get(shard);
-            List<LogPosition> appended = ShardWrite.on(name, "append to " + topic.name(),
-                    () -> producers.get(name).sendAll(indexes.stream().map(messages::get).toList()));
+        List<String> stored = new ArrayList<>();
+        for (Map.Entry<Integer, List<Integer>> share : byShard.entrySet()) {
+            String name = shardNames.get(share.getKey());
+            List<Integer> indexes = share.getValue();
+            List<LogPosition> appended;
+            try {
+                appended = ShardWrite.on(name, what, () -> producers.get(name).sendAll(indexes.stream()
+                        .map(messages::get).toList()));
+            } catch (RuntimeException e) {
+                if (stored.isEmpty()) {
+                    throw e;
+                }
+                throw new PartialSendException(what + ": the messages for shard " + String.join(", ", stored)
+                        + " are stored, those for shard " + name + " and after it are not: " + e.getMessage(),
+                        Arrays.asList(positions), e);
+            }
             for (int i = 0; i < indexes.size(); i++) {
                 positions[indexes.get(i)] = appended.get(i);
             }
-        });
+            stored.add(name);
+        }
         return Arrays.asList(positions);
     }
 }

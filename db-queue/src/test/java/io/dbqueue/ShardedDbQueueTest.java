@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -134,6 +136,84 @@ class ShardedDbQueueTest {
                 assertEquals(producer.shardOf(partition), shard, payload + " in partition " + partition);
             });
         }
+    }
+
+    /**
+     * A send is checked whole before any shard is written; one that fails on a shard after others committed says
+     * which messages are stored; a topic's creation can be made again, and a differing one fails. Review findings:
+     * a bad message for the second shard was refused after the first shard's share was stored (and named by its
+     * index in that share), and a failed second shard was reported as if nothing had been stored.
+     */
+    @Test
+    void aTopicSendIsCheckedWholeAndAPartialOneSaysWhatIsStored() throws Exception {
+        Topic topic = Topic.of("sharded", 3); // partitions on a, b, c
+        for (HikariDataSource pool : POOLS.values()) {
+            LogSchema.drop(pool, topic.name());
+        }
+        try (ShardedDbQueue dbq = DbQueue.builder(shards).build()) {
+            dbq.createTopic(topic);
+            dbq.createTopic(topic); // again: nothing to do
+            IllegalStateException differing = assertThrows(IllegalStateException.class,
+                    () -> dbq.createTopic(Topic.of("sharded", 4)));
+            assertTrue(differing.getMessage().contains("shard a has it with 3 partitions"), differing.getMessage());
+            ShardedTopicProducer producer = dbq.topicProducer(topic.name());
+            String onA = keyOn(producer, "a");
+            String onC = keyOn(producer, "c");
+
+            IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> producer.sendAll(List.of(
+                    new LogMessage(onA, "fine"), new LogMessage(onC, "nul \0 in it"))));
+            assertTrue(bad.getMessage().contains("message 1's payload"), bad.getMessage());
+            for (String shard : NAMES) {
+                assertEquals(0, records(shard, topic), "nothing stored on shard " + shard);
+            }
+
+            LogSchema.drop(POOLS.get("c"), topic.name()); // the append to c fails
+            PartialSendException partial = assertThrows(PartialSendException.class, () -> producer.sendAll(List.of(
+                    new LogMessage(onA, "stored"), new LogMessage(onC, "not stored"))));
+            assertTrue(partial.getMessage().contains("shard a are stored, those for shard c"), partial.getMessage());
+            assertEquals(topic.partitionOf(onA), partial.positions().get(0).partition());
+            assertEquals(null, partial.positions().get(1));
+            assertEquals(1, records("a", topic));
+        }
+        // inside a transaction on shard a, a send touching shard c is refused before anything is written
+        BoundTransactions transactions = new BoundTransactions();
+        try (ShardedDbQueue dbq = DbQueue.builder(shards).transactions(transactions).build();
+             Connection tx = POOLS.get("a").getConnection()) {
+            dbq.createTopic(topic); // again on c, where it was dropped
+            ShardedTopicProducer producer = dbq.topicProducer(topic.name());
+            tx.setAutoCommit(false);
+            transactions.bind(POOLS.get("a"), tx);
+            try {
+                IllegalStateException elsewhere = assertThrows(IllegalStateException.class, () -> producer.sendAll(
+                        List.of(new LogMessage(keyOn(producer, "a"), "joined"), new LogMessage(keyOn(producer, "b"), "x"))));
+                assertTrue(elsewhere.getMessage().contains("partitions are on shard a, b but the calling thread's"
+                        + " transaction is on shard a"), elsewhere.getMessage());
+                tx.rollback();
+            } finally {
+                transactions.unbind();
+            }
+            assertEquals(1, records("a", topic));
+            assertEquals(0, records("b", topic));
+        }
+    }
+
+    /** A key whose partition {@code producer} places on {@code shard}. */
+    private static String keyOn(ShardedTopicProducer producer, String shard) {
+        return IntStream.range(0, 1000).mapToObj(i -> "key-" + i)
+                .filter(key -> producer.shardOf(producer.topic().partitionOf(key)).equals(shard))
+                .findFirst().orElseThrow();
+    }
+
+    private static long records(String shard, Topic topic) throws SQLException {
+        long sum = 0;
+        for (int p = 0; p < topic.partitions(); p++) {
+            try (Connection c = POOLS.get(shard).getConnection(); Statement count = c.createStatement();
+                 ResultSet rs = count.executeQuery("SELECT count(*) FROM " + topic.name() + "_p" + p)) {
+                rs.next();
+                sum += rs.getLong(1);
+            }
+        }
+        return sum;
     }
 
     /** Transactions of the calling thread, one connection bound to one data source, as Spring binds them. */

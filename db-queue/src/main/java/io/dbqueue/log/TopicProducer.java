@@ -1,6 +1,6 @@
 package io.dbqueue.log;
 
-import io.dbqueue.common.Checks;
+import io.dbqueue.common.CommitOutcomeUnknownException;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
@@ -89,22 +89,29 @@ public final class TopicProducer implements AutoCloseable {
         Map<Integer, List<Integer>> byPartition = byPartition(messages);
         List<LogPosition> positions;
         try {
-            positions = Jdbc.autoCommitted(dataSource, what, c -> appendOwn(c, messages, byPartition));
+            positions = appendOwn(what, messages, byPartition);
         } catch (QueueException e) {
             if (!(e.getCause() instanceof MissingSegment missing)) {
                 throw e;
             }
             segments.create(missing.partition, missing.count); // on a connection of its own: the first is back in the pool
-            positions = Jdbc.autoCommitted(dataSource, what, c -> appendOwn(c, messages, byPartition));
+            positions = appendOwn(what, messages, byPartition);
         }
         wakeReaders(byPartition.keySet());
         return positions;
     }
 
-    private List<LogPosition> appendOwn(Connection c, List<LogMessage> messages, Map<Integer, List<Integer>> byPartition)
-            throws SQLException {
-        return byPartition.size() == 1 ? append(c, messages, byPartition)
-                : Jdbc.inTransaction(c, tx -> append(tx, messages, byPartition));
+    /**
+     * One auto-committed statement for one partition, one transaction for several. A connection lost once the commit
+     * was sent is {@link CommitOutcomeUnknownException}: the append may be stored, so "failed" would be a guess.
+     */
+    private List<LogPosition> appendOwn(String what, List<LogMessage> messages, Map<Integer, List<Integer>> byPartition) {
+        try {
+            return Jdbc.written(dataSource, what, byPartition.size() > 1, c -> append(c, messages, byPartition));
+        } catch (CommitOutcomeUnknownException e) {
+            throw new CommitOutcomeUnknownException(what + ": outcome unknown, the connection was lost while"
+                    + " committing; the messages may be stored", e.getCause());
+        }
     }
 
     /**
@@ -163,16 +170,7 @@ public final class TopicProducer implements AutoCloseable {
         Map<Integer, List<Integer>> byPartition = new TreeMap<>();
         for (int i = 0; i < messages.size(); i++) {
             LogMessage m = messages.get(i);
-            if (m == null || m.payload() == null) {
-                throw new IllegalArgumentException("append to " + topic.name() + ": message " + i
-                        + (m == null ? " is null" : " has a null payload"));
-            }
-            String payload = Checks.unstorable(m.payload());
-            String key = m.key() == null ? null : Checks.unstorable(m.key());
-            if (payload != null || key != null) {
-                throw new IllegalArgumentException("append to " + topic.name() + ": message " + i + "'s "
-                        + (payload != null ? "payload " + payload : "key " + key));
-            }
+            LogMessage.checkAppendable(topic.name(), i, m);
             byPartition.computeIfAbsent(partitioner.partition(m.key(), unkeyed), p -> new ArrayList<>()).add(i);
         }
         return byPartition;
