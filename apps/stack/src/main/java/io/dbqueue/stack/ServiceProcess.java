@@ -46,6 +46,8 @@ final class ServiceProcess {
                 .redirectOutput(log.toFile());
         builder.environment().putAll(env);
         builder.environment().put("SERVER_PORT", Integer.toString(port));
+        // the stack listens on loopback only, whatever address the launcher's shell exports for its own services
+        builder.environment().put("SERVER_ADDRESS", "127.0.0.1");
         return launch(name, port, log, builder);
     }
 
