@@ -73,8 +73,8 @@ public class MessageController {
         String payload = parser.payload(parser.message(read(body)));
         if (key != null) {
             return stored(key, () -> {
-                QueueProducer.Enqueued enqueued = producer.enqueueOnce("one:" + key, RequestFingerprint.of(payload),
-                        payload);
+                QueueProducer.Enqueued enqueued = producer.enqueueOnce(storedKey(key, 0),
+                        RequestFingerprint.of("POST / " + payload), payload);
                 return answer(Map.of("id", enqueued.id()), !enqueued.stored());
             });
         }
@@ -89,15 +89,24 @@ public class MessageController {
             return stored(null, () -> ResponseEntity.ok(Map.of("ids", producer.enqueueAll(payloads))));
         }
         // The request's key names its messages by position: the same request sent again repeats them all.
-        // Single and batch keys live apart, so that a POST / keyed "K#0" cannot stand for a batch's first message.
-        List<String> keys = IntStream.range(0, payloads.size()).mapToObj(i -> "batch:" + key + "#" + i).toList();
-        // Each message's key carries the whole batch's fingerprint: any other batch under the key is refused whole.
-        List<String> fingerprints = Collections.nCopies(payloads.size(), RequestFingerprint.of(json.writeValueAsString(payloads)));
+        List<String> keys = IntStream.range(0, payloads.size()).mapToObj(i -> storedKey(key, i)).toList();
+        // Each message's key carries the whole request's fingerprint: any other request under the key is refused whole.
+        List<String> fingerprints = Collections.nCopies(payloads.size(),
+                RequestFingerprint.of("POST /batch " + json.writeValueAsString(payloads)));
         return stored(key, () -> {
             List<QueueProducer.Enqueued> enqueued = producer.enqueueAllOnce(keys, fingerprints, payloads, Duration.ZERO);
             return answer(Map.of("ids", enqueued.stream().map(QueueProducer.Enqueued::id).toList()),
                     enqueued.stream().noneMatch(QueueProducer.Enqueued::stored));
         });
+    }
+
+    /**
+     * The queue key of message {@code index} of a request with the client's {@code key}: one namespace for both
+     * endpoints, so that a key used on one is refused on the other (the fingerprints name the endpoint). The index
+     * after the last '#' keeps two client keys apart: "K#1" with index 0 is "K#1#0", never "K" with index 1.
+     */
+    private static String storedKey(String key, int index) {
+        return "http:" + key + "#" + index;
     }
 
     private static ResponseEntity<?> answer(Object body, boolean replayed) {

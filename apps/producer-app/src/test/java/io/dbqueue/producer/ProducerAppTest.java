@@ -180,6 +180,10 @@ class ProducerAppTest {
         HttpResponse<String> longer = http.post("/batch",
                 "[{\"message\":\"a\",\"testId\":3},{\"message\":\"b\",\"testId\":3}]", "reuse-2");
         assertThat(longer.statusCode()).as(longer.body()).isEqualTo(422);
+        // one key, one request, whichever endpoint: a key used on one endpoint is refused on the other
+        assertThat(http.post("/batch", "[{\"message\":\"first\",\"testId\":3}]", "reuse-1").statusCode())
+                .isEqualTo(422);
+        assertThat(http.post("/", "{\"message\":\"a\",\"testId\":3}", "reuse-2").statusCode()).isEqualTo(422);
         assertThat(jdbc.sql("SELECT payload FROM producer_test ORDER BY id").query(String.class).list())
                 .as("neither the second body nor the longer batch's new message")
                 .containsExactly("{\"message\":\"first\",\"testId\":3}", "{\"message\":\"a\",\"testId\":3}");
