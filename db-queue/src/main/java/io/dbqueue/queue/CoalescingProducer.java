@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.common.Checks;
+import io.dbqueue.common.CommitOutcomeUnknownException;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.DaemonThreads;
@@ -82,14 +83,19 @@ public final class CoalescingProducer implements AutoCloseable {
         return producer.location();
     }
 
-    /** Enqueues one task, due now, and returns its id once its batch has committed. */
+    /**
+     * Enqueues one task, due now, and returns its id once its batch has committed.
+     *
+     * @throws CommitOutcomeUnknownException when the thread is interrupted while it waits: the task is in a batch
+     *                                       that may still be stored
+     */
     public long enqueue(String payload) {
         CompletableFuture<Long> id = enqueueAsync(payload);
         try {
             return id.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new QueueException("interrupted while waiting for the batch of a task enqueued into "
+            throw new CommitOutcomeUnknownException("interrupted while waiting for the batch of a task enqueued into "
                     + producer.location() + "; it may still be stored", e);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new QueueException(e.getCause().getMessage(), e.getCause());

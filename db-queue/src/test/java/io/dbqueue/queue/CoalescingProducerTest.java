@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.TestDatabase;
+import io.dbqueue.common.CommitOutcomeUnknownException;
 import io.dbqueue.common.QueueException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -101,6 +102,17 @@ class CoalescingProducerTest {
             }
             assertEquals(5, rows());
         }
+    }
+
+    /** Interrupted while its batch waits, a caller cannot say "not stored": the batch is written all the same. */
+    @Test
+    void aCallerInterruptedWhileItsBatchWaitsIsToldTheOutcomeIsUnknown() throws Exception {
+        CoalescingProducer producer = new CoalescingProducer(ds, queue, Duration.ofHours(1), 100);
+        Thread.currentThread().interrupt();
+        assertThrows(CommitOutcomeUnknownException.class, () -> producer.enqueue("waiting"));
+        assertTrue(Thread.interrupted(), "the interrupt is kept");
+        producer.close();
+        assertEquals(1, rows(), "and it was stored");
     }
 
     @Test

@@ -129,8 +129,9 @@ public class MessageController {
                     + "' was already used for a different request body; nothing stored. Send a new request with a new key");
         } catch (CommitOutcomeUnknownException e) {
             LOG.warn("message outcome unknown: {}", e.toString());
-            return Problems.answer(HttpStatus.SERVICE_UNAVAILABLE, "message outcome unknown: the database connection was lost"
-                    + " while committing, so it may or may not have been stored. Retry with the same " + IDEMPOTENCY_KEY
+            return Problems.answer(HttpStatus.SERVICE_UNAVAILABLE, "message outcome unknown: its write was cut off"
+                    + " (the database connection lost while committing, or the request stopped while its batch was"
+                    + " written), so it may or may not have been stored. Retry with the same " + IDEMPOTENCY_KEY
                     + (key == null ? " (this request had none: without one, a retry may store it twice)" : " '" + key + "'"));
         } catch (RuntimeException e) {
             return unavailable(e);
