@@ -65,16 +65,23 @@ public final class DeadLetters {
         });
     }
 
-    /** Puts the given failed tasks back in the queue, due now, with fresh attempt counters. Returns how many moved. */
+    /**
+     * Puts the given failed tasks back in the queue, due now, each with its id and its attempt count reset (its total
+     * attempts and re-enqueues kept). Returns how many moved.
+     */
     public int requeue(List<Long> ids) {
         long[] values = ids(ids);
         return Jdbc.autoCommitted(dataSource, "requeue dead letters of " + location,
                 c -> Jdbc.update(c, taskSql.on(c).requeueDead, location.queueName(), Jdbc.longs(c, values)));
     }
 
+    /**
+     * Requeues every dead letter of the queue as {@link #requeue} does, {@link #MAX_PAGE} at a time, each chunk in a
+     * transaction of its own, until none is left: a failure leaves the chunks before it requeued. Returns how many
+     * moved.
+     */
     public int requeueAll() {
-        return Jdbc.autoCommitted(dataSource, "requeue dead letters of " + location,
-                c -> Jdbc.update(c, taskSql.on(c).requeueAllDead, location.queueName()));
+        return inChunks("requeue dead letters of " + location, true);
     }
 
     /** Deletes the given failed tasks for good. Returns how many were deleted. */
@@ -84,9 +91,23 @@ public final class DeadLetters {
                 c -> Jdbc.update(c, sql.deleteDead, location.queueName(), Jdbc.longs(c, values)));
     }
 
+    /** Deletes every dead letter of the queue, {@link #MAX_PAGE} at a time as {@link #requeueAll}. Returns how many. */
     public int deleteAll() {
-        return Jdbc.autoCommitted(dataSource, "delete dead letters of " + location,
-                c -> Jdbc.update(c, sql.deleteAllDead, location.queueName()));
+        return inChunks("delete dead letters of " + location, false);
+    }
+
+    /** Requeues or deletes a chunk at a time until one moves fewer rows than a chunk; the rows moved. */
+    private int inChunks(String what, boolean requeue) {
+        return Jdbc.autoCommitted(dataSource, what, c -> {
+            String chunk = requeue ? taskSql.on(c).requeueAllDead : sql.deleteAllDead;
+            int total = 0;
+            int moved;
+            do {
+                moved = Jdbc.update(c, chunk, location.queueName(), location.queueName());
+                total += moved;
+            } while (moved == MAX_PAGE);
+            return total;
+        });
     }
 
     private static long[] ids(List<Long> ids) {

@@ -134,8 +134,10 @@ final class QueueSql {
     final String listDead;
     final String countDead;
     final String requeueDead;
+    /** A chunk of {@link DeadLetters#MAX_PAGE} of the queue's dead letters, the oldest. */
     final String requeueAllDead;
     final String deleteDead;
+    /** As {@link #requeueAllDead}. */
     final String deleteAllDead;
     final String depth;
     /** params: queue, limit */
@@ -287,9 +289,15 @@ final class QueueSql {
         // params: queue, bigint[] ids
         requeueDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])"
                 + " RETURNING *)" + requeue;
-        requeueAllDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? RETURNING *)" + requeue;
+        // "All" goes a chunk of the oldest at a time, each its own transaction: one statement over millions of dead
+        // letters would hold their locks, and the xmin horizon that vacuum of the queue waits for, for its whole run.
+        // params: queue, queue
+        String chunk = "id = ANY(ARRAY(SELECT id FROM " + dead + " WHERE queue_name = ? ORDER BY id LIMIT "
+                + DeadLetters.MAX_PAGE + "))";
+        requeueAllDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? AND " + chunk + " RETURNING *)"
+                + requeue;
         deleteDead = "DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])";
-        deleteAllDead = "DELETE FROM " + dead + " WHERE queue_name = ?";
+        deleteAllDead = "DELETE FROM " + dead + " WHERE queue_name = ? AND " + chunk;
         // params: queue
         // A chunk of keys older than the retention whose task has left the queue (a key of a waiting or running task
         // keeps it unique, see Uniqueness); ctid keeps it to the rows the subquery found. OFFSET 0 keeps the NOT EXISTS

@@ -444,6 +444,23 @@ class QueueContractTest extends EveryLayout {
         assertThrows(IllegalArgumentException.class, () -> dead.requeue(List.of()));
     }
 
+    /** "All" goes a chunk at a time, where it was one statement holding every row's lock for its whole run. */
+    @Test
+    void requeueAllAndDeleteAllTakeEveryDeadLetterAChunkAtATime() throws Exception {
+        int many = DeadLetters.MAX_PAGE + 5;
+        String insert = "INSERT INTO " + table.deadLetterTable() + " (id, queue_name, payload, created_at, attempt,"
+                + " reenqueue_attempt, total_attempt, last_error) SELECT %d + n, '" + queue.queueName() + "', 'p' || n,"
+                + " now(), 3, 0, 3, 'failed' FROM generate_series(1, " + many + ") AS n";
+        TestDatabase.execute(insert.formatted(1_000_000_000L));
+        DeadLetters dead = new DeadLetters(ds, queue);
+        assertEquals(many, dead.requeueAll());
+        assertEquals(0, dead.count());
+        assertEquals(many, rows());
+        TestDatabase.execute(insert.formatted(2_000_000_000L));
+        assertEquals(many, dead.deleteAll());
+        assertEquals(0, dead.count());
+    }
+
     @Test
     void exactlyOnceCommitsHandlerWorkWithTheFinishAndRollsBothBackOnFailure() throws Exception {
         TestDatabase.execute("DROP TABLE IF EXISTS effects; CREATE TABLE effects (task_id bigint PRIMARY KEY)");
