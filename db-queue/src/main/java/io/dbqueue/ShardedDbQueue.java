@@ -65,11 +65,16 @@ public final class ShardedDbQueue implements AutoCloseable {
         this.transactions = builder.transactions;
         this.shutdownTimeout = builder.shutdownTimeout;
         Map<String, DbQueue> opened = new LinkedHashMap<>();
-        for (String name : shards.names()) {
-            DbQueue.Builder door = DbQueue.builder(shards.dataSource(name)).transactions(transactions)
-                    .shutdownTimeout(shutdownTimeout);
-            builder.eachShard.accept(name, door);
-            opened.put(name, door.build());
+        try {
+            for (String name : shards.names()) {
+                DbQueue.Builder door = DbQueue.builder(shards.dataSource(name)).transactions(transactions)
+                        .shutdownTimeout(shutdownTimeout);
+                builder.eachShard.accept(name, door);
+                opened.put(name, door.build());
+            }
+        } catch (RuntimeException e) { // the doors already built would keep their maintenance threads
+            opened.values().forEach(DbQueue::close);
+            throw e;
         }
         this.doors = opened;
     }
@@ -278,8 +283,27 @@ public final class ShardedDbQueue implements AutoCloseable {
         synchronized (this) {
             started = List.copyOf(consumers);
         }
-        started.forEach(w -> w.shutdown(shutdownTimeout));
-        doors.values().forEach(DbQueue::close);
+        // every queue's workers at once, so that closing takes one shutdown timeout, not one per queue
+        List<QueueWorkers> all = new ArrayList<>();
+        for (ShardedWorkers workers : started) {
+            all.addAll(workers.stopAll());
+        }
+        QueueWorkers.shutdownAll(all, shutdownTimeout);
+        RuntimeException failure = null;
+        for (DbQueue door : doors.values()) {
+            try {
+                door.close();
+            } catch (RuntimeException e) { // the other doors are closed all the same
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** Where this door's consumers of {@code queue} run: the old shard while it drains, else the queue's shard. */

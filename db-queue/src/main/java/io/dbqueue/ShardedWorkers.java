@@ -4,7 +4,9 @@ import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueWorkers;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -40,11 +42,15 @@ public final class ShardedWorkers {
 
     /** Stops the workers on every shard, giving batches in progress up to {@code timeout} between them. */
     public boolean shutdown(Duration timeout) {
-        synchronized (this) {
-            stopped = true;
-        }
-        QueueWorkers.shutdownAll(byShard().values(), timeout);
-        return byShard().values().stream().noneMatch(QueueWorkers::isRunning);
+        Collection<QueueWorkers> running = stopAll();
+        QueueWorkers.shutdownAll(running, timeout);
+        return running.stream().noneMatch(QueueWorkers::isRunning);
+    }
+
+    /** Marks these workers stopped and returns those running on every shard, for the caller to shut down. */
+    synchronized Collection<QueueWorkers> stopAll() {
+        stopped = true;
+        return List.copyOf(byShard.values());
     }
 
     /** Starts workers on {@code shard} unless there are some already. */
