@@ -57,8 +57,9 @@ public final class KafkaRelay implements AutoCloseable {
 
     /**
      * Checks that {@code kafkaTopic} exists with at least as many partitions as {@code group}'s log topic, then starts
-     * a member of {@code group} (at least once: it commits after Kafka's acknowledgement) on {@code door}, closed
-     * with it.
+     * a member of {@code group} (at least once: it commits after Kafka's acknowledgement) on {@code door}. Closing the
+     * door stops the member; close the relay too (before the door), which also closes its Kafka producer and that
+     * producer's I/O thread.
      *
      * @param producerConfig the Kafka producer's settings: at least {@code bootstrap.servers};
      *                       {@code enable.idempotence=true}, {@code acks=all},
