@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * over and over. The read runs on a daemon thread, one at a time, and callers meanwhile share it. Once the value is
  * older than {@code maxAge}, a call starts a new read and answers at once with the value it has, for up to
  * {@link #STALE_LIMIT} more: a read that takes longer than the timeout (a count of a deep backlog) must not fail every
- * probe. Without such a value a caller waits at most {@code timeout}, so that a database that does not answer cannot
+ * probe. With a max age of zero every call reads anew and waits for it: a check that must see the database now (is
+ * it reachable?) never answers with an old value. Without such a value a caller waits at most {@code timeout}, so that a database that does not answer cannot
  * hold up a scrape or a probe. A failed read drops the value: the next call reads again and waits for it, so the
  * failure shows, and a value is back as soon as the database is.
  */
@@ -84,7 +85,7 @@ public final class Cached<T> implements Supplier<T> {
                 started.whenComplete((result, failure) -> done(started, result, failure)); // at once if it is done
                 current = started;
             }
-            if (!current.isDone() && age - maxAgeNanos < STALE_LIMIT.toNanos()) {
+            if (maxAgeNanos > 0 && !current.isDone() && age - maxAgeNanos < STALE_LIMIT.toNanos()) {
                 return value;
             }
         }

@@ -88,6 +88,31 @@ class CachedTest {
         }
     }
 
+    /** A reachability check reads on every call: it must never say "up" from a reading taken before an outage. */
+    @Test
+    void withAMaxAgeOfZeroEveryCallWaitsForItsOwnRead() throws Exception {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        CountDownLatch answer = new CountDownLatch(1);
+        AtomicInteger reads = new AtomicInteger();
+        Cached<Boolean> reachable = new Cached<>(() -> {
+            if (reads.incrementAndGet() > 1) {
+                try {
+                    answer.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return true;
+        }, Duration.ZERO, Duration.ofMillis(100), System::nanoTime, executor);
+        try {
+            assertTrue(reachable.get());
+            assertThrows(Cached.ReadTimeoutException.class, reachable::get, "no old answer while the read hangs");
+        } finally {
+            answer.countDown();
+            executor.shutdownNow();
+        }
+    }
+
     @Test
     void aCallerWaitsForAReadAtMostTheTimeoutAndLaterCallersShareIt() throws Exception {
         ExecutorService executor = Executors.newSingleThreadExecutor();
