@@ -77,6 +77,25 @@ class SchedulesEndpointHttpTest {
         }
     }
 
+    /** A row this instance cannot read (a newer zone database's zone) is listed with its error, the others as before. */
+    @Test
+    void aScheduleThisInstanceCannotReadIsListedWithItsError() throws Exception {
+        String table = createTable(Layout.DBQ_SEQ);
+        try (ActuatorHttp app = start(table, false)) {
+            StarterTestSupport.execute("INSERT INTO dbq_schedules (name, queue_table, queue_name, payload, cron, zone,"
+                    + " missed, next_due) VALUES ('endpoint-elsewhere', '" + table + "', 'jobs', 'x', '0 0 1 1 *',"
+                    + " 'America/Nowhere_New', 'RUN_ONCE', now() + interval '300 days')");
+            HttpResponse<String> all = app.get("");
+            assertThat(all.statusCode()).as(all.body()).isEqualTo(200);
+            assertThat(all.body()).contains("\"name\":\"endpoint-yearly\",\"queue\":\"" + table + "/jobs\"",
+                    "\"name\":\"endpoint-elsewhere\"", "schedule 'endpoint-elsewhere' cannot be read here");
+            assertThat(app.get("/endpoint-yearly").body()).contains("\"paused\":false");
+            assertThat(app.get("/endpoint-elsewhere").body()).contains("cannot be read here");
+        } finally {
+            StarterTestSupport.execute("DELETE FROM dbq_schedules WHERE name = 'endpoint-elsewhere'");
+        }
+    }
+
     @Test
     void writesAreRefusedWith403UnlessEnabled() throws Exception {
         String table = createTable(Layout.DBQ_SEQ);

@@ -15,6 +15,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /** The statements on {@code dbq_schedules}, each on a connection the caller holds. */
 final class ScheduleRows {
@@ -97,11 +98,17 @@ final class ScheduleRows {
         }
     }
 
-    static List<ScheduleState> list(Connection c) throws SQLException {
+    /** Every row that this process can read; each it cannot goes to {@code unreadable}. */
+    static List<ScheduleState> list(Connection c, Consumer<UnreadableScheduleException> unreadable)
+            throws SQLException {
         List<ScheduleState> states = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(LIST); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                states.add(state(rs));
+                try {
+                    states.add(state(rs));
+                } catch (UnreadableScheduleException e) {
+                    unreadable.accept(e);
+                }
             }
         }
         return states;

@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -97,9 +98,21 @@ public final class Schedules implements AutoCloseable {
         wake();
     }
 
-    /** Every schedule in the database, by name. */
+    /**
+     * Every schedule in the database, by name.
+     *
+     * @throws UnreadableScheduleException naming the first row this process cannot read ({@link #list(Consumer)}
+     *                                     lists the others)
+     */
     public List<ScheduleState> list() {
-        return Jdbc.autoCommitted(dataSource, "list schedules", ScheduleRows::list);
+        return list(unreadable -> {
+            throw unreadable;
+        });
+    }
+
+    /** Every schedule in the database that this process can read, by name; each row it cannot goes to {@code unreadable}. */
+    public List<ScheduleState> list(Consumer<UnreadableScheduleException> unreadable) {
+        return Jdbc.autoCommitted(dataSource, "list schedules", c -> ScheduleRows.list(c, unreadable));
     }
 
     /** Stops taking the schedule's ticks until it is {@link #resume resumed}; false if there is no such schedule. */

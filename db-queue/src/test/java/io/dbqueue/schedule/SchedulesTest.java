@@ -277,6 +277,9 @@ class SchedulesTest {
         UnreadableScheduleException e = assertThrows(UnreadableScheduleException.class, schedules::list);
         assertEquals("elsewhere", e.name());
         assertTrue(e.getMessage().startsWith("schedule 'elsewhere' cannot be read here: "), e.getMessage());
+        List<UnreadableScheduleException> unreadable = new ArrayList<>();
+        assertEquals(List.of("working"), schedules.list(unreadable::add).stream().map(ScheduleState::name).toList());
+        assertEquals(List.of("elsewhere"), unreadable.stream().map(UnreadableScheduleException::name).toList());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.dbqueue.spring.actuate;
 import io.dbqueue.DbQueue;
 import io.dbqueue.schedule.ScheduleState;
 import io.dbqueue.schedule.Schedules;
+import io.dbqueue.schedule.UnreadableScheduleException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -11,6 +12,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -34,18 +37,24 @@ public class DbQueueSchedulesEndpoint {
     }
 
     /**
-     * A schedule as the endpoint shows it.
+     * A schedule as the endpoint shows it; one whose row this instance cannot read (a zone or trigger of a newer
+     * version) has only its name and the {@code error}.
      *
      * @param queue   its queue, {@code table/queue_name}
      * @param trigger its cron and zone, or its interval
      * @param nextDue its next tick not yet enqueued
      */
-    public record Schedule(String name, String queue, String trigger, String missed, Instant nextDue, boolean paused,
-                           String payload) {
+    public record Schedule(String name, @Nullable String queue, @Nullable String trigger, @Nullable String missed,
+                           @Nullable Instant nextDue, @Nullable Boolean paused, @Nullable String payload,
+                           @Nullable String error) {
 
         static Schedule of(ScheduleState s) {
             return new Schedule(s.name(), s.queueTable() + "/" + s.queueName(), s.trigger().toString(),
-                    s.missed().name(), s.nextDue(), s.paused(), s.payload());
+                    s.missed().name(), s.nextDue(), s.paused(), s.payload(), null);
+        }
+
+        static Schedule unreadable(UnreadableScheduleException e) {
+            return new Schedule(e.name(), null, null, null, null, null, null, e.getMessage());
         }
     }
 
@@ -53,9 +62,15 @@ public class DbQueueSchedulesEndpoint {
     public record Change(String schedule, String action, long affected, @Nullable Long taskId) {
     }
 
+    /** Every schedule, by name; one row this instance cannot read is listed with its error, not a failure of all. */
     @ReadOperation
     public List<Schedule> schedules() {
-        return door.schedules().list().stream().map(Schedule::of).toList();
+        List<Schedule> unreadable = new ArrayList<>();
+        List<Schedule> all = new ArrayList<>(door.schedules().list(e -> unreadable.add(Schedule.unreadable(e)))
+                .stream().map(Schedule::of).toList());
+        all.addAll(unreadable);
+        all.sort(Comparator.comparing(Schedule::name));
+        return all;
     }
 
     /** One schedule; null (404) when there is none of that name. */
