@@ -34,6 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -392,10 +393,20 @@ public final class DbQueue implements AutoCloseable {
 
         /**
          * Runs around every enqueue call of this door's {@link #producer}s, e.g. to put a trace context into the
-         * tasks' headers; default none. The coalescing producers' merged batches are not intercepted.
+         * tasks' headers; default none. Given more than once, the interceptors nest, the first given outermost, so
+         * that one (a tracing starter's) does not silently replace another. The coalescing producers' merged batches
+         * are not intercepted.
          */
         public Builder enqueueInterceptor(EnqueueInterceptor value) {
-            this.interceptor = Objects.requireNonNull(value, "enqueueInterceptor");
+            Objects.requireNonNull(value, "enqueueInterceptor");
+            EnqueueInterceptor outer = interceptor;
+            this.interceptor = outer == null ? value : new EnqueueInterceptor() {
+                @Override
+                public <T> T around(QueueLocation queue, int tasks, Map<String, String> headers, Enqueue<T> enqueue)
+                        throws SQLException {
+                    return outer.around(queue, tasks, headers, () -> value.around(queue, tasks, headers, enqueue));
+                }
+            };
             return this;
         }
 

@@ -174,10 +174,20 @@ class HeadersTest {
                 return enqueue.proceed();
             }
         };
-        try (DbQueue dbq = DbQueue.builder(ds).enqueueInterceptor(interceptor).build()) {
+        EnqueueInterceptor tracing = new EnqueueInterceptor() {
+            @Override
+            public <T> T around(QueueLocation q, int tasks, Map<String, String> headers, Enqueue<T> enqueue)
+                    throws SQLException {
+                headers.put("traceparent", "inner-after-" + headers.get("queue"));
+                return enqueue.proceed();
+            }
+        };
+        // a second interceptor (a tracing starter's) nests inside the first instead of replacing it
+        try (DbQueue dbq = DbQueue.builder(ds).enqueueInterceptor(interceptor).enqueueInterceptor(tracing).build()) {
             dbq.producer(queue).enqueue("x");
         }
-        assertEquals(Map.of("queue", "q"), new QueueMonitor(ds, queue).peek(1).get(0).headers());
+        assertEquals(Map.of("queue", "q", "traceparent", "inner-after-q"),
+                new QueueMonitor(ds, queue).peek(1).get(0).headers());
     }
 
     /**
