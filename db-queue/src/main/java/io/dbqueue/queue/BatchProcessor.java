@@ -34,6 +34,7 @@ final class BatchProcessor implements AutoCloseable {
     private final ClaimLimiter limiter; // null: the queue has no limits
     private final Transactions transactions;
     private final LongConsumer comesDue; // told the System.nanoTime() at which a retry or re-enqueue it wrote is due
+    private volatile boolean interrupting; // a forced shutdown is interrupting the workers
 
     BatchProcessor(DataSource dataSource, QueueConfig config, BatchHandler handler, QueueListener listener,
                    Transactions transactions) {
@@ -234,17 +235,35 @@ final class BatchProcessor implements AutoCloseable {
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), null, () -> leases.extend(live));
         try {
             Throwable error = handle(batch);
-            return new Answers(answers(batch.results(), error), List.of(), null);
+            if (!interrupting) {
+                return new Answers(answers(batch.results(), error), List.of(), null);
+            }
+            // The shutdown interrupted the handler, which returned (or threw something else) instead of
+            // InterruptedException: what it left unanswered was cut short, not finished, nor failed.
+            return handedBack(batch, new InterruptedException("interrupted by the shutdown"));
         } catch (InterruptedException e) {
-            Map<Task, TaskResult> answered = batch.results();
-            List<Task> unanswered = new ArrayList<>();
-            answered.entrySet().removeIf(entry -> entry.getValue() == null && unanswered.add(entry.getKey()));
-            return new Answers(answered, unanswered, e);
+            return handedBack(batch, e);
         } finally {
             if (hold != null) {
                 hold.close();
             }
         }
+    }
+
+    /** The answers given so far, and the tasks left unanswered to hand back without counting the attempt. */
+    private static Answers handedBack(TaskBatch batch, InterruptedException interrupt) {
+        Map<Task, TaskResult> answered = batch.results();
+        List<Task> unanswered = new ArrayList<>();
+        answered.entrySet().removeIf(entry -> entry.getValue() == null && unanswered.add(entry.getKey()));
+        return new Answers(answered, unanswered, interrupt);
+    }
+
+    /**
+     * A forced shutdown is about to interrupt the workers: from now on a leased batch's handler that returns hands
+     * back what it left unanswered, as one that throws {@link InterruptedException} does.
+     */
+    void interrupting() {
+        interrupting = true;
     }
 
     private void write(Connection c, Answers answers) throws SQLException, InterruptedException {

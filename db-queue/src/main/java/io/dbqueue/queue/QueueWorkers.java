@@ -293,6 +293,7 @@ public final class QueueWorkers implements AutoCloseable {
         List<QueueWorkers> busy = workers.stream().filter(w -> !w.joinUntil(deadline)).toList();
         for (QueueWorkers w : busy) {
             LOG.warn("{}: workers still busy after {}, interrupting them", w.config.location(), timeout);
+            w.processors.forEach(BatchProcessor::interrupting); // before the interrupt, which a handler may swallow
             w.threads.forEach(Thread::interrupt);
         }
         long grace = System.nanoTime() + INTERRUPT_GRACE.toNanos();

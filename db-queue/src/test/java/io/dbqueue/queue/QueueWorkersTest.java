@@ -9,6 +9,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.ParameterizedTest;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
@@ -77,6 +79,37 @@ class QueueWorkersTest {
         assertEquals(0, TestDatabase.queryLong("SELECT max(attempt) FROM " + table.name()), "attempt not counted");
         assertEquals(2, TestDatabase.queryLong("SELECT count(*) FROM " + table.name() + " WHERE next_process_at <= now()"),
                 "released tasks are due at once");
+    }
+
+    /**
+     * A handler that answers the shutdown's interrupt by returning, or by throwing something else (as HTTP and JDBC
+     * clients wrap it), has its unanswered tasks handed back too: they used to be finished (deleted, never run) or
+     * failed (dead-lettered on their last attempt).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aHandlerCutShortByTheShutdownHandsBackWhatItLeftUnanswered(boolean throwsWrapped) throws Exception {
+        producer.enqueueAll(List.of("answered", "pending-1", "pending-2"));
+        CountDownLatch inHandler = new CountDownLatch(1);
+        QueueConfig lastAttempt = QueueConfig.of(queue).withPoll(FAST_POLL)
+                .withRetry(RetryPolicy.of(RetryPolicy.RetryType.LINEAR, Duration.ofMillis(50), 1));
+        QueueWorkers workers = QueueWorkers.start(ds, lastAttempt, batch -> {
+            batch.finish(batch.tasks().get(0));
+            inHandler.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                if (throwsWrapped) {
+                    throw new IllegalStateException("request aborted", e);
+                }
+                // swallowed: the handler returns as if done
+            }
+        });
+        assertTrue(inHandler.await(30, TimeUnit.SECONDS));
+        assertFalse(workers.shutdown(Duration.ofMillis(100)), "the handler could not finish in time");
+        assertEquals(2, rows(), "the unanswered tasks stay in the queue");
+        assertEquals(0, new DeadLetters(ds, queue).count());
+        assertEquals(0, TestDatabase.queryLong("SELECT max(attempt) FROM " + table.name()), "attempt not counted");
     }
 
     @Test
