@@ -284,14 +284,15 @@ final class BatchProcessor implements AutoCloseable {
         Handled handled;
         try {
             handled = transactions.inNewTransaction(dataSource, c -> claimHandleAndAnswer(c, handedOver));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | SQLException e) {
             List<Task> tasks = handedOver.get();
             if (tasks == null) {
                 throw e;
             }
-            // Rolled back after the handler had the batch: the handler failed, or the commit did (a rollback-only
-            // mark left by the handler's own transactional code). An attempt that failed, not a crash to claim
-            // the batch again forever.
+            // Rolled back after the handler had the batch: the handler failed, or the answers or the commit did (a
+            // deferred constraint or a serialization failure at COMMIT, a rollback-only mark left by the handler's
+            // own transactional code, a transaction its SQL left aborted). An attempt that failed, not a crash to
+            // claim the batch again forever: the claim wrote nothing, so its attempt counts only here.
             return recordFailure(tasks, e instanceof HandlerFailed ? e.getCause() : e);
         }
         if (handled.outcome() != null) {

@@ -405,6 +405,37 @@ class QueueContractTest extends EveryLayout {
         TestDatabase.execute("DROP TABLE " + effects);
     }
 
+    /**
+     * Exactly once, a batch whose commit fails (a deferred constraint the handler's SQL broke) is a failed attempt:
+     * counted, retried and at the end dead-lettered, where the commit's SQLException went to the worker's crash path
+     * and the batch, its attempt never counted, was handed out again forever.
+     */
+    @Test
+    void exactlyOnceABatchWhoseCommitFailsIsAFailedAttempt() throws Exception {
+        long id = producer.enqueue("breaks the constraint at commit");
+        String effects = table.name() + "_effects";
+        TestDatabase.execute("DROP TABLE IF EXISTS " + effects + "; CREATE TABLE " + effects
+                + " (payload text, CONSTRAINT " + effects + "_once UNIQUE (payload) DEFERRABLE INITIALLY DEFERRED)");
+        QueueConfig config = QueueConfig.of(queue).withMode(DeliveryMode.EXACTLY_ONCE)
+                .withRetry(RetryPolicy.of(RetryPolicy.RetryType.LINEAR, Duration.ofHours(1), 2));
+        BatchProcessor processor = processor(config, batch -> {
+            for (Task task : batch.tasks()) {
+                for (int i = 0; i < 2; i++) {
+                    Jdbc.update(batch.connection(), "INSERT INTO " + effects + " (payload) VALUES (?)", task.payload());
+                }
+            }
+        });
+        assertEquals(1, processor.runOnce());
+        assertEquals(1, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id),
+                "the failed commit counted the attempt");
+        assertDueInAnHour(id);
+        makeDue(id);
+        assertEquals(1, processor.runOnce());
+        assertEquals(List.of(id), new DeadLetters(ds, queue).list(0, 10).stream().map(DeadTask::id).toList());
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + effects), "nothing of the handler's kept");
+        TestDatabase.execute("DROP TABLE " + effects);
+    }
+
     /** A per-task handler's DeadLetterException at least once: its task is dead-lettered, the others answered. */
     @Test
     void aPerTaskHandlersDeadLetterExceptionDeadLettersItsTaskAtLeastOnce() throws Exception {
