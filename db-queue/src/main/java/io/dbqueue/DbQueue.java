@@ -42,6 +42,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 
@@ -91,7 +92,9 @@ public final class DbQueue implements AutoCloseable {
     private LogWakeups logWakeups; // guarded by this
     private QueueNotifier notifier; // guarded by this; null until the first queue producer
     private PauseWatch pauses; // guarded by this; null until the first queue consumer
-    private boolean closed; // guarded by this
+    private boolean closing; // guarded by this: no new consumers or schedules; handlers still use producers
+    private boolean closed; // guarded by this: the consumers have stopped, producers are refused too
+    private final CountDownLatch closeDone = new CountDownLatch(1);
 
     private DbQueue(Builder builder) {
         this.dataSource = builder.dataSource;
@@ -184,7 +187,7 @@ public final class DbQueue implements AutoCloseable {
 
     /** As {@link #consume(QueueConfig, BatchHandler)}, on threads from {@code threads}. */
     public synchronized QueueWorkers consume(QueueConfig config, BatchHandler handler, ThreadFactory threads) {
-        open();
+        openToStart();
         return started(QueueWorkers.start(dataSource, config, handler, listenerFor(config), threads,
                 transactions));
     }
@@ -198,7 +201,7 @@ public final class DbQueue implements AutoCloseable {
     /** As {@link #consumeGroup(QueueConfig, QueueGroup, BatchHandler)}, on threads from {@code threads}. */
     public synchronized QueueWorkers consumeGroup(QueueConfig config, QueueGroup group, BatchHandler handler,
                                                   ThreadFactory threads) {
-        open();
+        openToStart();
         return started(QueueWorkers.startGroup(dataSource, config, group, handler, listenerFor(config), threads,
                 transactions));
     }
@@ -210,14 +213,14 @@ public final class DbQueue implements AutoCloseable {
     public synchronized QueueWorkers consumeWithExecutor(QueueConfig config, BatchHandler handler,
                                                          ThreadFactory threads, Executor handlers,
                                                          int maxBatchesInFlight) {
-        open();
+        openToStart();
         return started(QueueWorkers.startWithExecutor(dataSource, config, handler, listenerFor(config), threads,
                 handlers, maxBatchesInFlight));
     }
 
     /** Starts a member of {@code config}'s group reading its topic, woken when a producer appends. */
     public synchronized GroupConsumer consumeTopic(GroupConfig config, RecordHandler handler) {
-        open();
+        openToStart();
         GroupConsumer member = GroupConsumer.start(dataSource, config, handler, logListener);
         members.add(member);
         if (logWakeups == null) {
@@ -241,7 +244,7 @@ public final class DbQueue implements AutoCloseable {
      * queues through this door's producers; {@link #close} stops it.
      */
     public synchronized Schedules schedules() {
-        open();
+        openToStart();
         if (schedules == null) {
             schedules = Schedules.start(dataSource, transactions, this::producer, Clock.systemUTC(),
                     scheduleCheckInterval);
@@ -257,26 +260,62 @@ public final class DbQueue implements AutoCloseable {
     /**
      * Stops taking schedule ticks, then stops the consumers (all stop claiming at once, then batches in progress get up to the
      * {@link Builder#shutdownTimeout} between them), flushes and closes the coalescing and topic
-     * producers, then stops the wakeups, the notifier, the maintenance and the vacuum watch. Only
-     * the first call does anything.
+     * producers, then stops the wakeups, the notifier, the maintenance and the vacuum watch. While the batches
+     * finish, their handlers can still take producers from the door (new consumers and schedules are refused);
+     * after, the door refuses everything. Only the first call does anything; another call meanwhile returns when
+     * it is done.
      */
     @Override
-    public synchronized void close() {
-        if (closed) {
+    public void close() {
+        Schedules stoppingSchedules;
+        List<GroupConsumer> stoppingMembers;
+        List<QueueWorkers> stoppingWorkers;
+        boolean alreadyClosing;
+        synchronized (this) {
+            alreadyClosing = closing;
+            closing = true;
+            stoppingSchedules = schedules;
+            stoppingMembers = List.copyOf(members);
+            stoppingWorkers = List.copyOf(workers);
+        }
+        if (alreadyClosing) {
+            awaitClosed(); // returns as the first call does: with everything closed
             return;
         }
-        closed = true;
-        closeQuietly(schedules);
-        long deadline = System.nanoTime() + shutdownTimeout.toNanos();
-        members.forEach(GroupConsumer::stopReading);
-        QueueWorkers.shutdownAll(workers, shutdownTimeout);
-        members.forEach(m -> m.shutdown(left(deadline)));
-        producers.forEach(DbQueue::closeQuietly);
-        closeQuietly(pauses);
-        closeQuietly(channels);
-        closeQuietly(notifier);
-        maintenance.close();
-        closeQuietly(watch);
+        // Waited for without the door's lock: a handler finishing its batch may still ask it for a producer.
+        try {
+            closeQuietly(stoppingSchedules);
+            long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+            stoppingMembers.forEach(GroupConsumer::stopReading);
+            QueueWorkers.shutdownAll(stoppingWorkers, shutdownTimeout);
+            stoppingMembers.forEach(m -> m.shutdown(left(deadline)));
+            synchronized (this) {
+                closed = true;
+                producers.forEach(DbQueue::closeQuietly);
+                closeQuietly(pauses);
+                closeQuietly(channels);
+                closeQuietly(notifier);
+                maintenance.close();
+                closeQuietly(watch);
+            }
+        } finally {
+            closeDone.countDown();
+        }
+    }
+
+    private void awaitClosed() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                closeDone.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static Duration left(long deadline) {
@@ -296,6 +335,13 @@ public final class DbQueue implements AutoCloseable {
 
     private void open() {
         if (closed) {
+            throw new IllegalStateException("this DbQueue is closed");
+        }
+    }
+
+    /** For what starts work (consumers, schedules): refused once {@link #close} began. */
+    private void openToStart() {
+        if (closing) {
             throw new IllegalStateException("this DbQueue is closed");
         }
     }

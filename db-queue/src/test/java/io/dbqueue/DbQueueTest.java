@@ -10,6 +10,7 @@ import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
+import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.TaskBatch;
@@ -167,5 +168,40 @@ class DbQueueTest {
         dbq.close();
         assertEquals("this DbQueue is closed",
                 assertThrows(IllegalStateException.class, () -> dbq.producer(queue)).getMessage());
+    }
+
+    /**
+     * A handler finishing its batch while the door closes can still enqueue its follow-up through the door, at once:
+     * close() used to hold the door's lock while it waited for the batches, so the handler waited out the shutdown
+     * timeout and then found the door closed, its task failed.
+     */
+    @Test
+    void aHandlerFinishingDuringCloseStillEnqueuesThroughTheDoor() throws Exception {
+        QueueTable table = TestDatabase.freshTable(Layout.DBQ_SEQ);
+        QueueLocation queue = table.queue("closing");
+        QueueLocation followUps = table.queue("follow_ups");
+        Duration timeout = Duration.ofSeconds(20);
+        DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).shutdownTimeout(timeout).build();
+        CountDownLatch inHandler = new CountDownLatch(1);
+        CountDownLatch closeBegan = new CountDownLatch(1);
+        QueueWorkers workers = dbq.consume(QueueConfig.of(queue), batch -> {
+            inHandler.countDown();
+            closeBegan.await();
+            batch.tasks().forEach(task -> dbq.producer(followUps).enqueue("after " + task.payload()));
+        });
+        dbq.producer(queue).enqueue("work");
+        assertTrue(inHandler.await(30, TimeUnit.SECONDS));
+        long start = System.nanoTime();
+        Thread closing = new Thread(dbq::close);
+        closing.start();
+        Await.until(Duration.ofSeconds(10), "close began", () -> !workers.isRunning() || !closing.isAlive());
+        closeBegan.countDown();
+        closing.join(timeout.toMillis() + 10_000);
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(timeout) < 0, "close did not wait it out");
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM " + table.name()
+                + " WHERE queue_name = 'follow_ups'"), "the follow-up was enqueued");
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + table.name() + " WHERE queue_name = 'closing'"),
+                "its task finished");
+        assertThrows(IllegalStateException.class, () -> dbq.consume(QueueConfig.of(queue), batch -> { }));
     }
 }
