@@ -253,13 +253,18 @@ final class QueueSql {
                 + " attempt = r.attempt, total_attempt = r.total_attempt"
                 + " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
                 + " WHERE t.id = r.id AND t.attempt BETWEEN r.attempt - 1 AND r.attempt" + ofTasks("t.");
-        // params: bigint[] ids, bigint[] delays in microseconds, [queue, lowest id, highest id]
+        // Fenced on the claimed attempt as retry is. params: bigint[] ids, bigint[] delays in microseconds, int[]
+        // attempts, [queue, lowest id, highest id]
         reenqueue = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = 0, reenqueue_attempt = t.reenqueue_attempt + 1"
-                + " FROM unnest(?::bigint[], ?::bigint[]) AS r(id, delay) WHERE t.id = r.id" + ofTasks("t.");
-        // Hands claimed but unstarted tasks back without counting the attempt. params: bigint[] ids, [queue, lowest id, highest id]
-        release = "UPDATE " + t + " SET next_process_at = now(), attempt = greatest(attempt - 1, 0),"
-                + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])" + ofTasks("");
+                + " FROM unnest(?::bigint[], ?::bigint[], ?::int[]) AS r(id, delay, attempt)"
+                + " WHERE t.id = r.id AND t.attempt BETWEEN r.attempt - 1 AND r.attempt" + ofTasks("t.");
+        // Hands claimed but unstarted tasks back without counting the attempt; only those still held by the claim's
+        // lease (at least once: the attempt is the claimed one), not those another worker claimed since.
+        // params: bigint[] ids, int[] attempts, [queue, lowest id, highest id]
+        release = "UPDATE " + t + " t SET next_process_at = now(), attempt = greatest(t.attempt - 1, 0),"
+                + " total_attempt = greatest(t.total_attempt - 1, 0) FROM unnest(?::bigint[], ?::int[]) AS r(id, attempt)"
+                + " WHERE t.id = r.id AND t.attempt = r.attempt" + ofTasks("t.");
         // The heartbeat of a running batch: only a lease this claim still holds (same attempt) is pushed forward.
         // params: lease in microseconds, bigint[] ids, int[] attempts, [queue, lowest id, highest id]
         extendLeases = "UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond'"

@@ -234,7 +234,8 @@ final class TaskStore {
 
     void release(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
-            Jdbc.update(c, sql.release, byId(tasks, Jdbc.longs(c, ids(tasks))));
+            Jdbc.update(c, sql.release, byId(tasks, Jdbc.longs(c, ids(tasks)),
+                    Jdbc.ints(c, counter(tasks, Task::attempt))));
         }
     }
 
@@ -253,7 +254,8 @@ final class TaskStore {
             return;
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
-        Jdbc.update(c, sql.reenqueue, byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays))));
+        Jdbc.update(c, sql.reenqueue, byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
+                Jdbc.ints(c, counter(tasks, Task::attempt))));
     }
 
     /** Moves tasks to the dead-letter table; {@code errors} maps each to its last error. */

@@ -212,8 +212,9 @@ class QueueContractTest extends EveryLayout {
     }
 
     /**
-     * A handler whose lease ran out answers late, after another worker claimed its task: its retry must not rewind
-     * the attempt and take that worker's lease, nor its dead letter move the task from under it. Both used to.
+     * A handler whose lease ran out answers late, after another worker claimed its task: its retry, re-enqueue or
+     * release must not rewind the attempt and take that worker's lease, nor its dead letter move the task from under
+     * it. All used to.
      */
     @Test
     void lateAnswersOfAHandlerWhoseLeaseRanOutLeaveTheNewHoldersTaskAlone() throws Exception {
@@ -226,6 +227,8 @@ class QueueContractTest extends EveryLayout {
         try (Connection c = ds.getConnection()) {
             store.retry(c, Map.of(late.get(0), Duration.ZERO));
             store.deadLetter(c, Map.of(late.get(0), "the late handler's error"));
+            store.reenqueue(c, Map.of(late.get(0), Duration.ZERO));
+            store.release(c, late);
         }
         assertEquals(0, new DeadLetters(ds, queue).count());
         double leaseLeft = secondsUntilDue(id);
