@@ -5,14 +5,17 @@ import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.queue.BatchHandler;
 import io.dbqueue.queue.Layout;
+import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLimits;
 import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.QueueTable;
 import io.dbqueue.queue.QueueWorkers;
+import io.dbqueue.queue.Wakeup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
@@ -144,6 +147,25 @@ class QueueLimitsTest {
             door.consume(QueueConfig.of(queue).withLimits(QueueLimits.rate(100, 10)),
                     batch -> batch.tasks().forEach(t -> started.countDown()));
             assertTrue(started.await(10, TimeUnit.SECONDS), "the tasks started within seconds");
+        }
+    }
+
+    /**
+     * With notify wakeups, a claim the in-flight limit cut short is followed by the between-task poll: the places its
+     * batch frees wake nobody, and the worker used to wait the whole no-task poll (here ten minutes) with a backlog.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Wakeup.class, names = {"NOTIFY", "ADAPTIVE"})
+    void aClaimTheInFlightLimitCutShortIsFollowedSoon(Wakeup wakeup) throws Exception {
+        QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("capped");
+        enqueue(queue, 12);
+        QueueConfig config = QueueConfig.of(queue).withWakeup(wakeup).withLimits(QueueLimits.inFlight(2))
+                .withPoll(PollSettings.DEFAULT.withBatchSize(10).withTimeouts(Duration.ofMillis(20),
+                        Duration.ofMinutes(10), Duration.ofSeconds(1)));
+        AtomicInteger handled = new AtomicInteger();
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
+            dbq.consume(config, batch -> handled.addAndGet(batch.tasks().size()));
+            Await.until(Duration.ofSeconds(30), "every task handled, two at a time", () -> handled.get() == 12);
         }
     }
 

@@ -56,6 +56,11 @@ final class BatchProcessor implements AutoCloseable {
         this.leases = new LeaseKeeper(dataSource, store, queue, config.leaseTimeout(), limiter);
     }
 
+    /** Whether the queue's in-flight or per-key limit can take fewer tasks than a claim asks for. */
+    boolean placesCapClaims() {
+        return limiter != null && limiter.holdsPlaces();
+    }
+
     /** Whether {@link #untilNextDue} can tell, on this queue's layout. */
     boolean knowsNextDue() {
         return store.knowsNextDue();

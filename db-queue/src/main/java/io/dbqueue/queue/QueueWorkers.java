@@ -62,6 +62,11 @@ public final class QueueWorkers implements AutoCloseable {
     private final Executor handlers;
     private final int maxBatchesInFlight;
     private final Semaphore batchesInFlight;
+    /**
+     * Whether an in-flight or per-key limit can cut a claim short: places freed later wake no worker (no
+     * notification says so), so a partial claim is followed by the between-task poll even with notify wakeups.
+     */
+    private final boolean placesCapClaims;
     private final boolean looksUpNextDue;
     private volatile boolean running = true;
     private volatile boolean paused;
@@ -92,6 +97,7 @@ public final class QueueWorkers implements AutoCloseable {
         // A group's queues would take a look-up each per idle cycle; its workers wake for their own retries only.
         this.looksUpNextDue = config.wakeup() != Wakeup.POLL && processors.size() == 1
                 && processors.get(0).knowsNextDue();
+        this.placesCapClaims = processors.stream().anyMatch(BatchProcessor::placesCapClaims);
     }
 
     public static QueueWorkers start(DataSource dataSource, QueueConfig config, BatchHandler handler) {
@@ -476,8 +482,8 @@ public final class QueueWorkers implements AutoCloseable {
         }
         boolean tight = switch (config.wakeup()) {
             case POLL -> claimed > 0;
-            case NOTIFY -> false;
-            case ADAPTIVE -> adaptive.pollTightly(now);
+            case NOTIFY -> claimed > 0 && placesCapClaims;
+            case ADAPTIVE -> adaptive.pollTightly(now) || (claimed > 0 && placesCapClaims);
         };
         return tight ? poll.betweenTaskTimeout().toNanos() : poll.noTaskTimeout().toNanos();
     }
