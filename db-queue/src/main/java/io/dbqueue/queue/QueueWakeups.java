@@ -48,11 +48,14 @@ public final class QueueWakeups implements AutoCloseable {
 
     /** Wakes {@code added}'s idle workers too; returns once listening for them (or as {@link #start} does). */
     public void add(QueueWorkers added) {
-        workers.add(added);
         for (QueueLocation q : added.locations()) {
             listener.on(WakeupChannel.of(q.table()), q.queueName(), () -> added.notified(q));
         }
+        workers.add(added); // announced only now: its channels are LISTENed to once the above is taken up
         listener.awaitChannels();
+        // The workers started, and may have found nothing, before this listened: what producers enqueued meanwhile
+        // notified nobody, so they look once more, as after a reconnect.
+        added.locations().forEach(added::notified);
     }
 
     private Set<String> wanted() {

@@ -38,6 +38,8 @@ public final class ChannelListener implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChannelListener.class);
     private static final int RECEIVE_TIMEOUT_MILLIS = 250;
+    /** How often the receiving connection is checked for an answer, and how long the check waits. */
+    private static final Duration LIVENESS_CHECK = Duration.ofSeconds(10);
     /** How long a change of the wanted channels takes at most to be announced. */
     public static final Duration PRESENCE_DELAY = Duration.ofMillis(RECEIVE_TIMEOUT_MILLIS);
     private static final Duration MAX_RECONNECT_PAUSE = Duration.ofSeconds(5);
@@ -229,8 +231,17 @@ public final class ChannelListener implements AutoCloseable {
 
     private void receive(Connection c) throws SQLException {
         PGConnection connection = c.unwrap(PGConnection.class);
+        long checkAt = System.nanoTime() + LIVENESS_CHECK.toNanos();
         while (running) {
             listenNewChannels(c);
+            if (System.nanoTime() - checkAt >= 0) {
+                // Receiving only reads: a connection a NAT or load balancer dropped without a reset would look
+                // quiet forever, with every wakeup lost. A round trip, bounded by isValid's timeout, finds it out.
+                if (!c.isValid((int) LIVENESS_CHECK.toSeconds())) {
+                    throw new SQLException("the LISTEN connection did not answer a check within " + LIVENESS_CHECK);
+                }
+                checkAt = System.nanoTime() + LIVENESS_CHECK.toNanos();
+            }
             PGNotification[] notifications = connection.getNotifications(RECEIVE_TIMEOUT_MILLIS);
             if (notifications == null) {
                 continue;
