@@ -260,11 +260,12 @@ final class QueueSql {
                 + " FROM unnest(?::bigint[], ?::bigint[], ?::int[]) AS r(id, delay, attempt)"
                 + " WHERE t.id = r.id AND t.attempt BETWEEN r.attempt - 1 AND r.attempt" + ofTasks("t.");
         // Hands claimed but unstarted tasks back without counting the attempt; only those still held by the claim's
-        // lease (at least once: the attempt is the claimed one), not those another worker claimed since.
-        // params: bigint[] ids, int[] attempts, [queue, lowest id, highest id]
-        release = "UPDATE " + t + " t SET next_process_at = now(), attempt = greatest(t.attempt - 1, 0),"
-                + " total_attempt = greatest(t.total_attempt - 1, 0) FROM unnest(?::bigint[], ?::int[]) AS r(id, attempt)"
-                + " WHERE t.id = r.id AND t.attempt = r.attempt" + ofTasks("t.");
+        // lease (at least once: the attempt is the claimed one), not those another worker claimed since. The ids stay
+        // one id = ANY(...), which the plans of statements by id are checked for; each row's claimed attempt is looked
+        // up by its place in the ids. params: bigint[] ids, int[] attempts, bigint[] ids, [queue, lowest id, highest id]
+        release = "UPDATE " + t + " SET next_process_at = now(), attempt = greatest(attempt - 1, 0),"
+                + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])"
+                + " AND attempt = (?::int[])[array_position(?::bigint[], id)]" + ofTasks("");
         // The heartbeat of a running batch: only a lease this claim still holds (same attempt) is pushed forward.
         // params: lease in microseconds, bigint[] ids, int[] attempts, [queue, lowest id, highest id]
         extendLeases = "UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond'"

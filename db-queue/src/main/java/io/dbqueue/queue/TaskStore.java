@@ -234,8 +234,9 @@ final class TaskStore {
 
     void release(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
-            Jdbc.update(c, sql.release, byId(tasks, Jdbc.longs(c, ids(tasks)),
-                    Jdbc.ints(c, counter(tasks, Task::attempt))));
+            long[] ids = ids(tasks);
+            Jdbc.update(c, sql.release, byId(tasks, Jdbc.longs(c, ids), Jdbc.ints(c, counter(tasks, Task::attempt)),
+                    Jdbc.longs(c, ids)));
         }
     }
 

@@ -49,11 +49,7 @@ class CachedTest {
         CountDownLatch laterFail = new CountDownLatch(1);
         Cached<Integer> cached = new Cached<>(() -> {
             int read = reads.incrementAndGet();
-            try {
-                (read == 2 ? secondAnswers : read > 2 ? laterFail : new CountDownLatch(0)).await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
+            await(read == 2 ? secondAnswers : read > 2 ? laterFail : new CountDownLatch(0));
             if (read > 2) {
                 throw new IllegalStateException("connection refused");
             }
@@ -96,11 +92,7 @@ class CachedTest {
         AtomicInteger reads = new AtomicInteger();
         Cached<Boolean> reachable = new Cached<>(() -> {
             if (reads.incrementAndGet() > 1) {
-                try {
-                    answer.await();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
+                await(answer);
             }
             return true;
         }, Duration.ZERO, Duration.ofMillis(100), System::nanoTime, executor);
@@ -120,11 +112,7 @@ class CachedTest {
         AtomicInteger reads = new AtomicInteger();
         Cached<Integer> cached = new Cached<>(() -> {
             reads.incrementAndGet();
-            try {
-                answer.await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
+            await(answer);
             return 42;
         }, Duration.ofSeconds(5), Duration.ofMillis(100), System::nanoTime, executor);
         try {
@@ -145,6 +133,15 @@ class CachedTest {
             assertEquals(1, reads.get(), "one read, shared by every caller");
         } finally {
             executor.shutdownNow();
+        }
+    }
+
+    /** A read that waits for {@code latch}, as one waits for a database. */
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

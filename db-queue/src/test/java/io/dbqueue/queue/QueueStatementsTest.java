@@ -259,7 +259,12 @@ class QueueStatementsTest {
                 c.setAutoCommit(false);
                 for (String statement : new String[] {sql.finish, sql.release}) {
                     try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + statement)) {
-                        ps.setArray(1, c.createArrayOf("bigint", new Long[] {1L, 2L, 3L}));
+                        Long[] ids = {1L, 2L, 3L};
+                        ps.setArray(1, c.createArrayOf("bigint", ids));
+                        if (statement.equals(sql.release)) { // and the claimed attempts, by the ids' places
+                            ps.setArray(2, c.createArrayOf("int", new Integer[] {1, 1, 1}));
+                            ps.setArray(3, c.createArrayOf("bigint", ids));
+                        }
                         String plan = lines(ps);
                         assertTrue(plan.contains(table + "_pkey"), layout.name() + ":\n" + plan);
                         assertFalse(plan.contains(index), layout.name() + ":\n" + plan);
@@ -290,8 +295,9 @@ class QueueStatementsTest {
             c.setAutoCommit(false);
             st.execute(QueueSql.GENERIC_PLANS);
             String ids = "('{70001,70002,70003}', 'claims', 70001, 70003)"; // ids, queue, lowest, highest
+            String released = "('{70001,70002,70003}', '{1,1,1}', '{70001,70002,70003}', 'claims', 70001, 70003)";
             String floor = String.valueOf(ClaimCursor.Floor.FROM_START.id(0));
-            Map<String, String> statements = Map.of(sql.finish, ids, sql.release, ids,
+            Map<String, String> statements = Map.of(sql.finish, ids, sql.release, released,
                     sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100), "(30000000, 'claims', " + floor + ", 'claims')",
                     sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100), "('claims', " + floor + ", 'claims')");
             int n = 0;
@@ -373,9 +379,10 @@ class QueueStatementsTest {
         TestDatabase.execute("VACUUM ANALYZE " + table);
         QueueSql sql = new QueueSql(queue.table());
         String tasks = "('{10101,10102}', 'claims', 10101, 10102, 1, 1)"; // ids, queue, id range, priority range
+        String released = "('{10101,10102}', '{1,1}', '{10101,10102}', 'claims', 10101, 10102, 1, 1)";
         String fromStart = "'{" + QueueProducer.MIN_PRIORITY + "}', '{" + QueueProducer.MAX_PRIORITY + "}', '{" + Long.MIN_VALUE
                 + "}', 'claims', 'claims')"; // the claim's ranges (one), queue, queue
-        Map<String, String> statements = Map.of(sql.finish, tasks, sql.release, tasks,
+        Map<String, String> statements = Map.of(sql.finish, tasks, sql.release, released,
                 sql.claim(Delivery.of(DeliveryMode.AT_LEAST_ONCE), 100), "(30000000, " + fromStart,
                 sql.claim(Delivery.of(DeliveryMode.AT_MOST_ONCE), 100), "(" + fromStart);
         try (Connection c = TestDatabase.server().connect(); Statement st = c.createStatement()) {
