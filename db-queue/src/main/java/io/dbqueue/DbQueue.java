@@ -304,17 +304,10 @@ public final class DbQueue implements AutoCloseable {
     }
 
     private void awaitClosed() {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                closeDone.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        try {
+            closeDone.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the first call finishes the closing
         }
     }
 

@@ -17,9 +17,9 @@ import java.util.function.Supplier;
  * older than {@code maxAge}, a call starts a new read and answers at once with the value it has, for up to
  * {@link #STALE_LIMIT} more: a read that takes longer than the timeout (a count of a deep backlog) must not fail every
  * probe. With a max age of zero every call reads anew and waits for it: a check that must see the database now (is
- * it reachable?) never answers with an old value. Without such a value a caller waits at most {@code timeout}, so that a database that does not answer cannot
- * hold up a scrape or a probe. A failed read drops the value: the next call reads again and waits for it, so the
- * failure shows, and a value is back as soon as the database is.
+ * it reachable?) never answers with an old value. Without such a value a caller waits at most {@code timeout}, so
+ * that a database that does not answer cannot hold up a scrape or a probe. A failed read drops the value: the next
+ * call reads again and waits for it, so the failure shows, and a value is back as soon as the database is.
  */
 public final class Cached<T> implements Supplier<T> {
 
@@ -72,25 +72,39 @@ public final class Cached<T> implements Supplier<T> {
      */
     @Override
     public T get() {
-        CompletableFuture<T> current;
-        synchronized (this) {
-            long age = readAt == null ? Long.MAX_VALUE : clock.getAsLong() - readAt;
-            if (age < maxAgeNanos) {
-                return value;
-            }
-            current = reading;
-            if (current == null) {
-                CompletableFuture<T> started = CompletableFuture.supplyAsync(read, executor);
-                reading = started;
-                started.whenComplete((result, failure) -> done(started, result, failure)); // at once if it is done
-                current = started;
-            }
-            if (maxAgeNanos > 0 && !current.isDone() && age - maxAgeNanos < STALE_LIMIT.toNanos()) {
-                return value;
-            }
+        return await(fetch(), System.nanoTime() + timeout.toNanos());
+    }
+
+    /**
+     * What {@link #get()} waits for, without waiting: the value it may answer at once, or the read it shares, started
+     * if need be. A caller of several values starts them all, then {@link #await}s each by one deadline.
+     */
+    public synchronized CompletableFuture<T> fetch() {
+        long age = readAt == null ? Long.MAX_VALUE : clock.getAsLong() - readAt;
+        if (age < maxAgeNanos) {
+            return CompletableFuture.completedFuture(value);
         }
+        CompletableFuture<T> current = reading;
+        if (current == null) {
+            CompletableFuture<T> started = CompletableFuture.supplyAsync(read, executor);
+            reading = started;
+            started.whenComplete((result, failure) -> done(started, result, failure)); // at once if it is done
+            current = started;
+        }
+        if (maxAgeNanos > 0 && !current.isDone() && age - maxAgeNanos < STALE_LIMIT.toNanos()) {
+            return CompletableFuture.completedFuture(value);
+        }
+        return current;
+    }
+
+    /**
+     * The value of {@code fetched} (from {@link #fetch()}), as {@link #get()} answers it, waiting at most until
+     * {@code deadline} ({@link System#nanoTime()}) and never longer than the timeout.
+     */
+    public T await(CompletableFuture<T> fetched, long deadline) {
+        long wait = Math.min(deadline - System.nanoTime(), timeout.toNanos());
         try {
-            return current.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return fetched.get(Math.max(0, wait), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new ReadTimeoutException(timeout);
         } catch (ExecutionException e) {

@@ -4,6 +4,7 @@ import io.dbqueue.Await;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -101,6 +102,29 @@ class CachedTest {
             assertThrows(Cached.ReadTimeoutException.class, reachable::get, "no old answer while the read hangs");
         } finally {
             answer.countDown();
+            executor.shutdownNow();
+        }
+    }
+
+    /** Values fetched together and awaited by one deadline (the shards' pings): each read once, none waited past it. */
+    @Test
+    void aFetchedReadIsAwaitedByADeadlineAndNotStartedAgain() throws Exception {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        CountDownLatch answer = new CountDownLatch(1);
+        AtomicInteger reads = new AtomicInteger();
+        Cached<Boolean> ping = new Cached<>(() -> {
+            reads.incrementAndGet();
+            await(answer);
+            return true;
+        }, Duration.ZERO, Duration.ofSeconds(30), System::nanoTime, executor);
+        try {
+            CompletableFuture<Boolean> fetched = ping.fetch();
+            assertThrows(Cached.ReadTimeoutException.class, () -> ping.await(fetched, System.nanoTime()),
+                    "a deadline already passed waits no further");
+            answer.countDown();
+            assertTrue(ping.await(fetched, System.nanoTime() + Duration.ofSeconds(30).toNanos()));
+            assertEquals(1, reads.get(), "one read, fetched once and awaited twice");
+        } finally {
             executor.shutdownNow();
         }
     }

@@ -18,11 +18,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 
 /**
  * Health {@code dbQueue}: UP when the database answers, every queue's depth and dead letters can be read and are
@@ -41,11 +38,6 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
 
     /** How long a check waits for each shard to answer, so that one shard down leaves time for the others. */
     static final Duration SHARD_TIMEOUT = Duration.ofMillis(400);
-    private static final Executor PINGS = Executors.newCachedThreadPool(ping -> {
-        Thread thread = new Thread(ping, "dbq-shard-ping");
-        thread.setDaemon(true);
-        return thread;
-    });
 
     private final DbQueues queues;
     private final DbQueueHealthProperties properties;
@@ -138,23 +130,19 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
     /** Each shard's health by name; puts the problem of each that does not answer in {@code unreachable}. */
     private Map<String, Object> shardDetails(Map<String, String> unreachable) {
         // all at once: one after another, a few unreachable shards would outlast the whole check's second
-        Map<String, CompletableFuture<String>> problems = new LinkedHashMap<>();
-        shardReachable.forEach((name, ping) -> problems.put(name, CompletableFuture.supplyAsync(() -> {
-            try {
-                ping.get();
-                return null;
-            } catch (RuntimeException e) {
-                return Objects.requireNonNullElse(e.getMessage(), e.toString());
-            }
-        }, PINGS)));
+        Map<String, CompletableFuture<Boolean>> pings = new LinkedHashMap<>();
+        shardReachable.forEach((name, ping) -> pings.put(name, ping.fetch()));
+        long deadline = System.nanoTime() + SHARD_TIMEOUT.toNanos();
         Map<String, Object> all = new LinkedHashMap<>();
-        problems.forEach((name, problem) -> {
+        shardReachable.forEach((name, ping) -> {
             Map<String, Object> shard = new LinkedHashMap<>();
-            String failure = problem.join();
-            if (failure != null) {
-                unreachable.put(name, failure);
+            try {
+                ping.await(pings.get(name), deadline);
+                shard.put("up", true);
+            } catch (RuntimeException e) {
+                unreachable.put(name, e.getMessage());
+                shard.put("up", false);
             }
-            shard.put("up", failure == null);
             shard.put("listening", shards.shard(name).isListening());
             if (unreachable.containsKey(name)) {
                 shard.put("problem", unreachable.get(name));
