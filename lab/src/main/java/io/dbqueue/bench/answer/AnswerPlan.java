@@ -32,6 +32,8 @@ public record AnswerPlan(String name, List<AnswerShape> shapes, int repeat, Dura
     public static final int HEADLINE_TARGET_MS = 50;
     /** A rate is kept up when both the sending and the delivering side reach this share of it. */
     public static final double KEPT_UP = 0.95;
+    /** ... and at most this share of the window's deliveries, in percent, is still owed a second after it ends. */
+    public static final double OWED_PERCENT = 1.0;
 
     public AnswerPlan {
         shapes = List.copyOf(shapes);

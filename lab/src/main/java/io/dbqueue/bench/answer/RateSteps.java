@@ -1,9 +1,12 @@
 package io.dbqueue.bench.answer;
 
+import io.dbqueue.bench.metrics.CohortLatency;
+import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.run.Sample;
 
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /** Turns an offered rate's repetitions into a {@link RateStep}: every figure per repetition first, then their median. */
 final class RateSteps {
@@ -15,11 +18,29 @@ final class RateSteps {
         return new RateStep(offered, samples.size(),
                 Range.overPresent(samples, s -> s.processedPerSecond() / groups),
                 Range.overPresent(samples, Sample::enqueuedPerSecond),
-                Range.overPresent(samples, s -> s.latencyMs().measured() ? s.latencyMs().p50() : null),
-                Range.overPresent(samples, s -> s.latencyMs().measured() ? s.latencyMs().p99() : null),
+                Range.preciseOverPresent(samples, s -> latency(s, CohortLatency::p50, LatencySummary::p50)),
+                Range.preciseOverPresent(samples, s -> latency(s, CohortLatency::p99, LatencySummary::p99)),
                 Range.overPresent(samples, RateSteps::serverCpuUs),
                 Range.overPresent(samples, RateSteps::writtenBytes),
-                Range.overPresent(samples, RateSteps::clientCpuUs));
+                Range.overPresent(samples, RateSteps::clientCpuUs),
+                Range.preciseOverPresent(samples, RateSteps::owedPercent));
+    }
+
+    /**
+     * A repetition's latency figure: over the messages sent in its window, followed past its end, where the lab
+     * followed them; otherwise over what the window delivered. Null when none was measured.
+     */
+    private static Double latency(Sample s, ToDoubleFunction<CohortLatency> followed,
+                                  ToDoubleFunction<LatencySummary> delivered) {
+        if (s.cohortLatencyMs() != null) {
+            return followed.applyAsDouble(s.cohortLatencyMs());
+        }
+        return s.latencyMs().measured() ? delivered.applyAsDouble(s.latencyMs()) : null;
+    }
+
+    private static Double owedPercent(Sample s) {
+        CohortLatency cohort = s.cohortLatencyMs();
+        return cohort == null ? null : 100.0 * cohort.unfinished() / cohort.deliveries();
     }
 
     /** The server's CPU per message sent: PostgreSQL's processes, or the broker's process. */

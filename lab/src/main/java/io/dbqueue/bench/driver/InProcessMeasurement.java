@@ -3,6 +3,7 @@ package io.dbqueue.bench.driver;
 import io.dbqueue.bench.metrics.BrokerProcess;
 import io.dbqueue.bench.metrics.BrokerStats;
 import io.dbqueue.bench.metrics.ClientStats;
+import io.dbqueue.bench.metrics.CohortLatency;
 import io.dbqueue.bench.metrics.Measurement;
 import io.dbqueue.bench.metrics.Meter;
 import io.dbqueue.bench.metrics.ProcUsage;
@@ -13,6 +14,7 @@ import io.dbqueue.bench.metrics.Window;
 import io.dbqueue.bench.workload.Workload;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,9 @@ public final class InProcessMeasurement {
 
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long the messages of a window are followed after it closes: longer than any latency target. */
+    public static final Duration COHORT_GRACE = Duration.ofSeconds(1);
+    private static final long COHORT_POLL = TimeUnit.MILLISECONDS.toNanos(5);
 
     private InProcessMeasurement() {
     }
@@ -96,8 +101,9 @@ public final class InProcessMeasurement {
                     () -> context.serverProbe().since(mark, tables, measurement.processed()))
                     : shards.isEmpty() ? null
                     : ServerStats.combined(shards.stream().map(ShardStats::server).toList(), measurement.processed());
+            CohortLatency cohort = interrupted ? null : followCohort(meter, context.stop());
             return new Repetition(measurement, server, client, minutes == null ? List.of() : minutes.minutes(),
-                    brokerStats, shards);
+                    brokerStats, shards, cohort);
         }
     }
 
@@ -125,6 +131,21 @@ public final class InProcessMeasurement {
             failIfDied(load);
             context.stop().await(Math.min(TICK, Math.min(nextSecond, end) - now));
         }
+    }
+
+    /**
+     * Keeps the load running until every message stamped in the window is delivered, or for {@link #COHORT_GRACE}:
+     * the window's latency leaves out what was still waiting when it closed, the cohort's counts it.
+     */
+    private static CohortLatency followCohort(Meter meter, StopSignal stop) {
+        long closed = System.nanoTime();
+        long deadline = closed + COHORT_GRACE.toNanos();
+        long now = closed;
+        while (meter.cohortUnfinished() > 0 && now < deadline && !stop.isStopped()) {
+            stop.await(Math.min(deadline - now, COHORT_POLL));
+            now = System.nanoTime();
+        }
+        return meter.cohortLatency(Math.floor((System.nanoTime() - closed) / 1e6));
     }
 
     /** What the window will probably see, from the warm-up's rate: it sets the size of the latency buckets. */

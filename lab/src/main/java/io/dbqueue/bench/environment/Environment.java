@@ -32,9 +32,13 @@ public record Environment(Cpu cpu, long memoryBytes, Os os, Jdk jdk, Postgres po
      * @param nonDefaultSettings  every setting the server took from somewhere other than PostgreSQL's built-in
      *                            default (a configuration file, the command line, ALTER DATABASE ...), by name;
      *                            null in results written before they were recorded (and left out when written again)
+     * @param storage             an embedded server's data directory: its file system's type and device, "ext4 on
+     *                            /dev/vda" (a flush costs what that disk takes; on tmpfs it costs nothing); null for
+     *                            an external server, whose disk the lab cannot see
      */
     public record Postgres(String version, boolean embedded, String jdbcUrl, Map<String, String> settings,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) List<Setting> nonDefaultSettings) {
+                           @JsonInclude(JsonInclude.Include.NON_NULL) List<Setting> nonDefaultSettings,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) String storage) {
     }
 
     /**

@@ -5,6 +5,7 @@ import io.dbqueue.postgres.PostgresServer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -69,10 +70,17 @@ public final class EnvironmentProbe {
         Map<String, String> settings = new LinkedHashMap<>();
         List<Environment.Setting> nonDefault = new ArrayList<>();
         String version;
+        String storage = null;
         try (Connection c = server.connect(); Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("SHOW server_version")) {
                 rs.next();
                 version = rs.getString(1);
+            }
+            if (server.isEmbedded()) {
+                try (ResultSet rs = st.executeQuery("SHOW data_directory")) {
+                    rs.next();
+                    storage = storage(Path.of(rs.getString(1)));
+                }
             }
             Set<String> names = new LinkedHashSet<>(SETTINGS);
             names.addAll(extraSettings);
@@ -91,7 +99,17 @@ public final class EnvironmentProbe {
         }
         // results are committed: a password in the URL must not be
         String url = server.jdbcUrl().replaceAll("(?i)password=[^&]*", "password=***");
-        return new Environment.Postgres(version, server.isEmbedded(), url, settings, nonDefault);
+        return new Environment.Postgres(version, server.isEmbedded(), url, settings, nonDefault, storage);
+    }
+
+    /** The file system {@code dir} is on: "ext4 on /dev/vda", or "unknown". */
+    static String storage(Path dir) {
+        try {
+            FileStore store = Files.getFileStore(dir);
+            return store.type() + " on " + store.name();
+        } catch (IOException | RuntimeException e) {
+            return UNKNOWN;
+        }
     }
 
     private static String cpuModel() {

@@ -35,6 +35,7 @@ public final class Meter {
     private final AtomicLong lastEviction = new AtomicLong(System.nanoTime());
     private final long initialBacklog;
     private final int fanOut;
+    private volatile Cohort cohort; // the messages stamped in the open (or last) window
 
     /** {@code fanOut}: how many times each message is processed (the groups reading a topic). */
     public Meter(long initialBacklog, int fanOut) {
@@ -57,6 +58,10 @@ public final class Meter {
         acknowledgedAt.put(stamp, now);
         acknowledging = true;
         enqueued.add(count);
+        Cohort open = cohort;
+        if (open != null) {
+            open.sent(count, stamp);
+        }
     }
 
     /** A batch whose finish just committed; {@code stamps} are the enqueue stamps of its first {@code count} messages. */
@@ -64,9 +69,13 @@ public final class Meter {
         long now = System.nanoTime();
         long stamp = 0;
         Long acknowledged = null;
+        Cohort open = cohort;
         for (int i = 0; i < count; i++) {
             if (stamps[i] != 0) {
                 latency.recordValue(micros(now - stamps[i]));
+                if (open != null) {
+                    open.delivered(stamps[i], micros(now - stamps[i]));
+                }
                 if (stamps[i] != stamp) { // the messages of a batch share a stamp: one lookup a batch
                     stamp = stamps[i];
                     acknowledged = acknowledgedAt.get(stamp);
@@ -101,6 +110,32 @@ public final class Meter {
 
     private static long micros(long nanos) {
         return Math.min(MAX_LATENCY_MICROS, Math.max(0, nanos / 1000));
+    }
+
+    /** Starts following the messages stamped from {@code fromNanos} on to their delivery ({@link Cohort}). */
+    void openCohort(long fromNanos) {
+        cohort = new Cohort(fromNanos, fanOut);
+    }
+
+    /** Follows no message stamped from {@code untilNanos} on; those stamped before are still followed. */
+    void closeCohort(long untilNanos) {
+        cohort.close(untilNanos);
+    }
+
+    /** Deliveries the cohort still owes; 0 when none was opened. */
+    public long cohortUnfinished() {
+        Cohort followed = cohort;
+        return followed == null ? 0 : followed.unfinished();
+    }
+
+    /**
+     * The cohort's latency, each delivery still owed counted as at least {@code waitedMs}; null when no cohort was
+     * opened or nothing in it was sent.
+     */
+    public CohortLatency cohortLatency(double waitedMs) {
+        Cohort followed = cohort;
+        CohortLatency latency = followed == null ? null : followed.latency(waitedMs);
+        return latency == null || !latency.measured() ? null : latency;
     }
 
     /**

@@ -44,6 +44,7 @@ public final class Window {
         meter.claimTimeSinceLastCall();
         this.claimedAtStart = meter.claimedTotal();
         this.startNanos = System.nanoTime();
+        meter.openCohort(startNanos);
         this.enqueuedAtStart = meter.enqueuedTotal();
         this.processedAtStart = meter.processedTotal();
         this.secondEnqueuedStart = enqueuedAtStart;
@@ -100,6 +101,7 @@ public final class Window {
 
     /** Ends the window: the last (partial) second and bucket are closed. */
     public Measurement close(boolean interrupted) {
+        meter.closeCohort(System.nanoTime());
         closeSecond();
         if (bucket.getTotalCount() > 0) {
             closeBucket(processed());

@@ -7,6 +7,7 @@ import io.dbqueue.bench.answer.AnswerSystem;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.driver.LatencyEnd;
+import io.dbqueue.bench.run.Range;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -97,10 +98,20 @@ public final class AnswerTable {
                         ms(step.p50Ms() == null ? null : step.p50Ms().median()),
                         step.p99Ms() == null ? "-" : ms(step.p99Ms().median()) + (step.repetitions() <= 1 ? ""
                                 : " (" + ms(step.p99Ms().min()) + "-" + ms(step.p99Ms().max()) + ")"),
-                        step.keptUp() ? "yes" : "no"));
+                        keptUp(step)));
             }
         }
         doc.table(header, rows);
+    }
+
+    /** "yes", or "no" with the share still undelivered a second after the window when that is why. */
+    private static String keptUp(RateStep step) {
+        if (step.keptUp()) {
+            return "yes";
+        }
+        Range owed = step.owedPercent();
+        return owed == null || owed.median() <= AnswerPlan.OWED_PERCENT ? "no"
+                : String.format(Locale.ROOT, "no (%.1f %% undelivered 1 s after)", owed.median());
     }
 
     private static List<AnswerSystem> systems(AnswerResults results) {

@@ -59,16 +59,20 @@ public final class Decision {
         return text;
     }
 
-    /** In one shape, the queue (at least once) against the work-queue brokers. */
+    /**
+     * In one shape, the queue against the work-queue brokers: in the delivery mode that holds the most here (at
+     * least once on a tie), as a user free to choose the mode would run it.
+     */
     private static Optional<String> workQueues(AnswerResults results, AnswerShape shape, int target) {
-        Sweep queue = results.sweep(QUEUE_AT_LEAST_ONCE, shape.messageSize(), shape.batchSize());
-        if (queue == null || !queue.measured()) {
+        Optional<Sweep> strongest = workQueueSweeps(results, shape, true).stream()
+                .reduce((a, b) -> b.capacity(target) > a.capacity(target) ? b : a);
+        if (strongest.isEmpty()) {
             return Optional.empty();
         }
-        List<Sweep> brokers = shape.systems().stream().filter(s -> !s.onPostgres()
-                        && s.kind() == AnswerSystem.Kind.WORK_QUEUE)
-                .map(s -> results.sweep(s, shape.messageSize(), shape.batchSize())).filter(Objects::nonNull)
-                .filter(Sweep::measured).toList();
+        Sweep queue = strongest.get();
+        String postgres = queue.system() == QUEUE_AT_LEAST_ONCE ? "PostgreSQL"
+                : "PostgreSQL (" + queue.system().label() + ")";
+        List<Sweep> brokers = workQueueSweeps(results, shape, false);
         String all = "With " + shape.title() + " at p99 ≤ " + target + " ms: "
                 + holds(results, shape, target, AnswerSystem.Kind.WORK_QUEUE) + " messages/s.";
         if (brokers.isEmpty()) {
@@ -80,7 +84,7 @@ public final class Decision {
         int ours = queue.capacity(target);
         String lowest = number(shape.rates().get(0));
         List<Sweep> durable = brokers.stream().filter(s -> s.system().flushesBeforeAcknowledging()).toList();
-        String verdict = durable.isEmpty() ? " PostgreSQL holds " + capacity(queue, target) + " messages/s here; no"
+        String verdict = durable.isEmpty() ? " " + postgres + " holds " + capacity(queue, target) + " messages/s here; no"
                 + " broker that also flushes before it acknowledges was measured to compare with." : "";
         if (!durable.isEmpty()) {
             Sweep best = durable.stream().max(Comparator.comparingInt(s -> s.capacity(target))).orElseThrow();
@@ -88,12 +92,12 @@ public final class Decision {
             if (ours == 0 && theirs == 0) {
                 verdict = " None of them holds " + lowest + " messages/s within the target on this machine.";
             } else if (ours >= theirs) {
-                verdict = " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here"
+                verdict = " " + postgres + " is enough up to " + capacity(queue, target) + " messages/s here"
                         + spread(queue, target) + ": no broker"
                         + " measured that also flushes before it acknowledges holds more at this target.";
             } else {
-                verdict = (ours == 0 ? " PostgreSQL's queue misses the target already at " + lowest + " messages/s; "
-                        : " PostgreSQL is enough up to " + capacity(queue, target) + " messages/s here"
+                verdict = (ours == 0 ? " " + postgres + " misses the target already at " + lowest + " messages/s; "
+                        : " " + postgres + " is enough up to " + capacity(queue, target) + " messages/s here"
                         + spread(queue, target) + "; beyond that ")
                         + best.system().label() + " holds " + capacity(best, target) + spread(best, target) + ".";
             }
@@ -103,6 +107,14 @@ public final class Decision {
                         + " but acknowledges before its data is on disk")
                 .collect(Collectors.joining("; "));
         return Optional.of(all + verdict + (unflushed.isEmpty() ? "" : " " + unflushed + "."));
+    }
+
+    /** The measured work-queue sweeps of the shape on PostgreSQL ({@code onPostgres}) or on a broker. */
+    private static List<Sweep> workQueueSweeps(AnswerResults results, AnswerShape shape, boolean onPostgres) {
+        return shape.systems().stream().filter(s -> s.onPostgres() == onPostgres
+                        && s.kind() == AnswerSystem.Kind.WORK_QUEUE)
+                .map(s -> results.sweep(s, shape.messageSize(), shape.batchSize())).filter(Objects::nonNull)
+                .filter(Sweep::measured).toList();
     }
 
     /** The log against Kafka, one group each. */

@@ -66,6 +66,9 @@ final class ReportDocument {
         rows.add(List.of("JDK", env.jdk().version() + " " + env.jdk().vendor() + " " + env.jdk().vm()));
         rows.add(List.of("PostgreSQL", env.postgres().version() + (env.postgres().embedded() ? " (embedded)"
                 : " (external, " + env.postgres().jdbcUrl() + ")")));
+        if (env.postgres().storage() != null) {
+            rows.add(List.of("data directory", env.postgres().storage()));
+        }
         env.postgres().settings().forEach((k, v) -> rows.add(List.of(k, v)));
         rows.add(List.of("git commit", env.gitCommit() + (Boolean.TRUE.equals(env.gitDirty()) ? " (with local changes)"
                 : "")));

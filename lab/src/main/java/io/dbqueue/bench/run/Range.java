@@ -34,8 +34,18 @@ public record Range(double median, double min, double max) {
 
     /** The range of a figure that some items may lack (null): over those that have it, or null when none has. */
     public static <T> Range overPresent(List<T> items, Function<T, Double> figure) {
-        List<Double> present = items.stream().map(figure).filter(Objects::nonNull).toList();
+        List<Double> present = present(items, figure);
         return present.isEmpty() ? null : of(present);
+    }
+
+    /** As {@link #overPresent}, rounded to thousandths: a latency compared with a target must not be rounded to it. */
+    public static <T> Range preciseOverPresent(List<T> items, Function<T, Double> figure) {
+        List<Double> present = present(items, figure);
+        return present.isEmpty() ? null : precise(present);
+    }
+
+    private static <T> List<Double> present(List<T> items, Function<T, Double> figure) {
+        return items.stream().map(figure).filter(Objects::nonNull).toList();
     }
 
     private static Range of(List<Double> values, double scale) {

@@ -2,6 +2,7 @@ package io.dbqueue.bench.answer;
 
 import io.dbqueue.bench.metrics.BrokerStats;
 import io.dbqueue.bench.metrics.ClientStats;
+import io.dbqueue.bench.metrics.CohortLatency;
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.run.Sample;
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RateStepsTest {
 
@@ -41,6 +44,36 @@ class RateStepsTest {
         RateStep step = RateSteps.of(10_000, 1, List.of(sample(1, 10_000, 10, null, broker)));
         assertEquals(50, step.serverCpuUs().median());
         assertEquals(2_000, step.writtenBytes().median());
+    }
+
+    /** The figures compared with a target keep their microseconds: 50.04 ms must not round to a p99 that meets 50. */
+    @Test
+    void latencyIsNotRoundedToTenthsBeforeItMeetsATarget() {
+        RateStep step = RateSteps.of(10_000, 1, List.of(sample(1, 10_000, 50.04)));
+        assertEquals(50.04, step.p99Ms().median());
+        assertFalse(step.meets(50));
+    }
+
+    /** Where the lab followed the window's messages past its end, their latency is the one the step quotes. */
+    @Test
+    void theFollowedMessagesLatencyIsQuotedAndWhatIsStillOwedIsCounted() {
+        CohortLatency followed = new CohortLatency(20_000, 400, 1_000, 30, 1_000);
+        RateStep step = RateSteps.of(10_000, 1, List.of(withCohort(sample(1, 10_000, 10), followed)));
+        assertEquals(1_000, step.p99Ms().median(), "not the 10 ms of what the window delivered");
+        assertEquals(2.0, step.owedPercent().median());
+        assertFalse(step.keptUp(), "2 % of the window's messages undelivered a second after it: falling behind");
+
+        CohortLatency caughtUp = new CohortLatency(20_000, 0, 1_000, 5, 12);
+        RateStep kept = RateSteps.of(10_000, 1, List.of(withCohort(sample(1, 10_000, 10), caughtUp)));
+        assertEquals(12, kept.p99Ms().median());
+        assertTrue(kept.keptUp());
+    }
+
+    private static Sample withCohort(Sample s, CohortLatency cohort) {
+        return new Sample(s.repetition(), s.seconds(), s.enqueued(), s.processed(), s.processedPerSecond(),
+                s.enqueuedPerSecond(), s.interrupted(), s.latencyMs(), s.writeLatencyMs(), s.readLatencyMs(), s.server(),
+                s.client(), s.series(), s.latencyBuckets(), s.serverMinutes(), s.broker(), s.shards(), s.claims(),
+                cohort);
     }
 
     private static Sample sample(int repetition, double processedPerSecond, double p99) {

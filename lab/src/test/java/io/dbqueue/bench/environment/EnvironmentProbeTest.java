@@ -4,9 +4,11 @@ import io.dbqueue.bench.ProjectDir;
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.postgres.PostgresVersion;
 import io.dbqueue.postgres.ServerProfile;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,13 @@ class EnvironmentProbeTest {
                     "the connection's own settings are not the server's");
             assertEquals(List.of("Not stock: autovacuum = off (command line)"),
                     StockSettings.openingLines(postgres.nonDefaultSettings()));
+            assertTrue(postgres.storage().matches("\\S+ on \\S+"), "the data directory's file system: "
+                    + postgres.storage());
         }
+    }
+
+    @Test
+    void aDirectoryThatIsNotThereHasAnUnknownStorage() {
+        assertEquals("unknown", EnvironmentProbe.storage(Path.of("/no/such/directory")));
     }
 }

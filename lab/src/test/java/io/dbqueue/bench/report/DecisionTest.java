@@ -12,6 +12,7 @@ import static io.dbqueue.bench.answer.AnswerSystem.KAFKA_FSYNC_1_GROUP;
 import static io.dbqueue.bench.answer.AnswerSystem.LOG_1_GROUP;
 import static io.dbqueue.bench.answer.AnswerSystem.NATS_JETSTREAM;
 import static io.dbqueue.bench.answer.AnswerSystem.QUEUE_AT_LEAST_ONCE;
+import static io.dbqueue.bench.answer.AnswerSystem.QUEUE_EXACTLY_ONCE;
 import static io.dbqueue.bench.answer.AnswerSystem.RABBITMQ_CLASSIC;
 import static io.dbqueue.bench.report.Steps.kept;
 import static io.dbqueue.bench.report.Steps.keptWithRuns;
@@ -45,6 +46,18 @@ class DecisionTest {
                 sweep(RABBITMQ_CLASSIC, shape, kept(1_000, 70)))));
         assertTrue(text.contains("PostgreSQL is enough up to 1,000 messages/s here (at 2,000 its runs' p99 were"
                 + " 12.3-197.6 ms, on both sides of the target)"), text);
+    }
+
+    /** The queue's best delivery mode is weighed: at batch 1 exactly once held more than at least once. */
+    @Test
+    void theQueueIsWeighedInTheDeliveryModeThatHoldsTheMost() {
+        AnswerShape modes = shape(List.of(QUEUE_AT_LEAST_ONCE, QUEUE_EXACTLY_ONCE, RABBITMQ_CLASSIC));
+        String text = String.join("\n", Decision.of(results(
+                sweep(QUEUE_AT_LEAST_ONCE, modes, kept(1_000, 5), kept(2_000, 70)),
+                sweep(QUEUE_EXACTLY_ONCE, modes, kept(1_000, 5), kept(2_000, 5), kept(5_000, 70)),
+                sweep(RABBITMQ_CLASSIC, modes, kept(1_000, 5), kept(2_000, 70)))));
+        assertTrue(text.contains("PostgreSQL (PostgreSQL queue, exactly once) is enough up to 2,000 messages/s here:"
+                + " no broker measured"), text);
     }
 
     /** Without a broker that flushes to compare with, PostgreSQL's figure still stands, saying so. */

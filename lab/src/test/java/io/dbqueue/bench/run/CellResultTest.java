@@ -108,7 +108,8 @@ class CellResultTest {
     private static Sample withClaims(Sample s, ClaimSummary claims) {
         return new Sample(s.repetition(), s.seconds(), s.enqueued(), s.processed(), s.processedPerSecond(),
                 s.enqueuedPerSecond(), s.interrupted(), s.latencyMs(), s.writeLatencyMs(), s.readLatencyMs(), s.server(),
-                s.client(), s.series(), s.latencyBuckets(), s.serverMinutes(), s.broker(), s.shards(), claims);
+                s.client(), s.series(), s.latencyBuckets(), s.serverMinutes(), s.broker(), s.shards(), claims,
+                s.cohortLatencyMs());
     }
 
     private static LatencySummary latency(double p50, double p99) {

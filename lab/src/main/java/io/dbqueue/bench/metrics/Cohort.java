@@ -1,0 +1,65 @@
+package io.dbqueue.bench.metrics;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The messages stamped while a window was open, followed to their delivery even after it closed. A window's own
+ * latency covers what was delivered during it, so a message still waiting when it closes is left out, and a system
+ * falling behind looks faster than it is. The cohort keeps each such message: delivered later, with its latency;
+ * never delivered, as slower than every delivered one.
+ */
+final class Cohort {
+
+    private static final long MAX_LATENCY_MICROS = TimeUnit.HOURS.toMicros(1);
+
+    private final long from;
+    private volatile long until = Long.MAX_VALUE;
+    private final int fanOut;
+    private final LongAdder sent = new LongAdder();
+    private final LongAdder delivered = new LongAdder();
+    private final Recorder latency = new Recorder(MAX_LATENCY_MICROS, 3);
+
+    /** The messages stamped from {@code fromNanos} on, each delivered {@code fanOut} times. */
+    Cohort(long fromNanos, int fanOut) {
+        this.from = fromNanos;
+        this.fanOut = fanOut;
+    }
+
+    /** Admits no message stamped from {@code untilNanos} on: the window has closed. */
+    void close(long untilNanos) {
+        until = untilNanos;
+    }
+
+    private boolean holds(long stamp) {
+        return stamp >= from && stamp < until;
+    }
+
+    void sent(int count, long stamp) {
+        if (holds(stamp)) {
+            sent.add(count);
+        }
+    }
+
+    void delivered(long stamp, long micros) {
+        if (holds(stamp)) {
+            latency.recordValue(Math.min(micros, MAX_LATENCY_MICROS));
+            delivered.increment();
+        }
+    }
+
+    /** Deliveries still owed: each message sent in the window, once per reader, not yet delivered. */
+    long unfinished() {
+        return Math.max(0, sent.sum() * fanOut - delivered.sum());
+    }
+
+    /** The cohort's latency now; a message not delivered yet counts as at least {@code waitedMs}. */
+    CohortLatency latency(double waitedMs) {
+        Histogram histogram = latency.getIntervalHistogram(); // before the count, so none is both delivered and owed
+        long owed = Math.max(0, sent.sum() * fanOut - histogram.getTotalCount());
+        return CohortLatency.of(histogram, owed, waitedMs);
+    }
+}
