@@ -44,7 +44,7 @@ public record AnswerPlan(String name, List<AnswerShape> shapes, int repeat, Dura
             RABBITMQ_CLASSIC, RABBITMQ_QUORUM, NATS_JETSTREAM);
 
     /**
-     * The whole answer: about 85 minutes on 2 cores. Each rate's window is 8 s: over 3 s the p99 of the slowest
+     * The whole answer: about 90 minutes on 2 cores. Each rate's window is 8 s: over 3 s the p99 of the slowest
      * rates rested on a handful of messages (250 messages/s: 7 above it), and a capacity near a target moved with them.
      */
     public static AnswerPlan full() {
