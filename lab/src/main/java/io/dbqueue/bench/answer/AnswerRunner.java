@@ -144,7 +144,7 @@ public final class AnswerRunner {
         return String.format(Locale.ROOT, "answer: %-22s %-16s %,7d/s offered: delivered %,.0f/s, %s%s%s",
                 system.id(), shape.title(), step.offered(), step.delivered().median(), p99 == null ? "no latency"
                         : String.format(Locale.ROOT, "p99 %.1f ms (%.1f-%.1f)", p99.median(), p99.min(), p99.max()),
-                step.keptUp() ? "" : ", not kept up", step.owedPercent() == null || step.owedPercent().max() == 0 ? ""
-                        : String.format(Locale.ROOT, ", %.2f %% undelivered 1 s after", step.owedPercent().median()));
+                step.keptUp() ? "" : ", not kept up", step.owedPercent() == null || step.owedPercent().median() == 0 ? ""
+                        : String.format(Locale.ROOT, ", %.2f %% owed 1 s after", step.owedPercent().median()));
     }
 }

@@ -138,14 +138,13 @@ public final class InProcessMeasurement {
      * the window's latency leaves out what was still waiting when it closed, the cohort's counts it.
      */
     private static CohortLatency followCohort(Meter meter, StopSignal stop) {
-        long closed = System.nanoTime();
-        long deadline = closed + COHORT_GRACE.toNanos();
-        long now = closed;
+        long deadline = meter.cohortClosedNanos() + COHORT_GRACE.toNanos(); // from the window's close, not from now
+        long now = System.nanoTime();
         while (meter.cohortUnfinished() > 0 && now < deadline && !stop.isStopped()) {
             stop.await(Math.min(deadline - now, COHORT_POLL));
             now = System.nanoTime();
         }
-        return meter.cohortLatency(Math.floor((System.nanoTime() - closed) / 1e6));
+        return meter.cohortLatency();
     }
 
     /** What the window will probably see, from the warm-up's rate: it sets the size of the latency buckets. */

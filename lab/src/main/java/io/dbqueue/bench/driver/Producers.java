@@ -71,6 +71,7 @@ public final class Producers implements AutoCloseable {
                     continue;
                 }
                 long stamp = pacing.nextDue(System.nanoTime());
+                meter.due(batchSize, stamp);
                 LockSupport.parkNanos(stamp - System.nanoTime());
                 for (int i = 0; i < batchSize; i++) {
                     batch[i] = payloads.create(stamp);

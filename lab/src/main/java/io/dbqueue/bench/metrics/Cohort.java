@@ -19,7 +19,7 @@ final class Cohort {
     private final long from;
     private volatile long until = Long.MAX_VALUE;
     private final int fanOut;
-    private final LongAdder sent = new LongAdder();
+    private final LongAdder due = new LongAdder();
     private final LongAdder delivered = new LongAdder();
     private final Recorder latency = new Recorder(MAX_LATENCY_MICROS, 3);
 
@@ -34,13 +34,18 @@ final class Cohort {
         until = untilNanos;
     }
 
+    /** When the window closed; {@link Long#MAX_VALUE} while it is open. */
+    long until() {
+        return until;
+    }
+
     private boolean holds(long stamp) {
         return stamp >= from && stamp < until;
     }
 
-    void sent(int count, long stamp) {
+    void due(int count, long stamp) {
         if (holds(stamp)) {
-            sent.add(count);
+            due.add(count);
         }
     }
 
@@ -51,15 +56,15 @@ final class Cohort {
         }
     }
 
-    /** Deliveries still owed: each message sent in the window, once per reader, not yet delivered. */
+    /** Deliveries still owed: each message due in the window, once per reader, not yet delivered. */
     long unfinished() {
-        return Math.max(0, sent.sum() * fanOut - delivered.sum());
+        return Math.max(0, due.sum() * fanOut - delivered.sum());
     }
 
-    /** The cohort's latency now; a message not delivered yet counts as at least {@code waitedMs}. */
+    /** The cohort's latency now, {@code waitedMs} after it closed: a delivery still owed counts as at least that. */
     CohortLatency latency(double waitedMs) {
         Histogram histogram = latency.getIntervalHistogram(); // before the count, so none is both delivered and owed
-        long owed = Math.max(0, sent.sum() * fanOut - histogram.getTotalCount());
+        long owed = Math.max(0, due.sum() * fanOut - histogram.getTotalCount());
         return CohortLatency.of(histogram, owed, waitedMs);
     }
 }

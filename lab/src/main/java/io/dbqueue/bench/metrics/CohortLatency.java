@@ -5,8 +5,8 @@ import org.HdrHistogram.Histogram;
 /**
  * The latency of a window's cohort ({@link Cohort}): every delivery of the messages stamped while the window was
  * open, whenever it came, and those still owed when the lab stopped waiting, {@code waitedMs} after the window
- * closed, counted as slower than every delivered one. A percentile that falls among them is {@code waitedMs}: a
- * lower bound, and {@link #bounded} says whether it is one.
+ * closed, counted as slower than every delivered one. A percentile that falls among them is {@code waitedMs} or the
+ * slowest delivered latency, whichever is longer: a lower bound, and {@link #bounded} says whether it is one.
  *
  * @param deliveries deliveries counted: delivered and owed, once per reader
  * @param unfinished deliveries still owed when the lab stopped waiting
@@ -31,7 +31,7 @@ public record CohortLatency(long deliveries, long unfinished, double waitedMs, d
 
     /**
      * The latency at {@code percent} with the owed deliveries ranked above every delivered one, in milliseconds;
-     * {@code waitedMs} when the rank falls among them, 0 when there was nothing.
+     * at least {@code waitedMs} when the rank falls among them, 0 when there was nothing.
      */
     static double percentile(Histogram micros, long unfinished, double percent, double waitedMs) {
         long delivered = micros.getTotalCount();
@@ -39,8 +39,8 @@ public record CohortLatency(long deliveries, long unfinished, double waitedMs, d
         if (rank == 0) {
             return 0;
         }
-        if (rank > delivered) {
-            return waitedMs;
+        if (rank > delivered) { // owed: slower than the wait, and than every delivered one
+            return Math.max(waitedMs, Math.round(micros.getMaxValue()) / 1000.0);
         }
         return Math.round(micros.getValueAtPercentile(100.0 * rank / delivered)) / 1000.0;
     }

@@ -58,9 +58,16 @@ public final class Meter {
         acknowledgedAt.put(stamp, now);
         acknowledging = true;
         enqueued.add(count);
+    }
+
+    /**
+     * A batch of {@code count} about to be sent, stamped {@code stamp} (when it was due): the cohort counts it from
+     * now, so that one whose send is slow to be acknowledged is owed, not left out.
+     */
+    public void due(int count, long stamp) {
         Cohort open = cohort;
         if (open != null) {
-            open.sent(count, stamp);
+            open.due(count, stamp);
         }
     }
 
@@ -122,6 +129,12 @@ public final class Meter {
         cohort.close(untilNanos);
     }
 
+    /** When the last cohort closed (System.nanoTime); {@link Long#MAX_VALUE} while open or when none was opened. */
+    public long cohortClosedNanos() {
+        Cohort followed = cohort;
+        return followed == null ? Long.MAX_VALUE : followed.until();
+    }
+
     /** Deliveries the cohort still owes; 0 when none was opened. */
     public long cohortUnfinished() {
         Cohort followed = cohort;
@@ -129,12 +142,13 @@ public final class Meter {
     }
 
     /**
-     * The cohort's latency, each delivery still owed counted as at least {@code waitedMs}; null when no cohort was
-     * opened or nothing in it was sent.
+     * The closed cohort's latency, each delivery still owed counted as at least the time since it closed; null when
+     * no cohort was opened or nothing in it was due.
      */
-    public CohortLatency cohortLatency(double waitedMs) {
+    public CohortLatency cohortLatency() {
         Cohort followed = cohort;
-        CohortLatency latency = followed == null ? null : followed.latency(waitedMs);
+        CohortLatency latency = followed == null ? null
+                : followed.latency(Math.floor((System.nanoTime() - followed.until()) / 1e6));
         return latency == null || !latency.measured() ? null : latency;
     }
 

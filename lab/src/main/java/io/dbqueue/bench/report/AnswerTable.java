@@ -111,7 +111,7 @@ public final class AnswerTable {
         }
         Range owed = step.owedPercent();
         return owed == null || owed.median() <= AnswerPlan.OWED_PERCENT ? "no"
-                : String.format(Locale.ROOT, "no (%.1f %% undelivered 1 s after)", owed.median());
+                : String.format(Locale.ROOT, "no (%.1f %% owed 1 s after)", owed.median());
     }
 
     private static List<AnswerSystem> systems(AnswerResults results) {

@@ -70,8 +70,8 @@ public final class Decision {
             return Optional.empty();
         }
         Sweep queue = strongest.get();
-        String postgres = queue.system() == QUEUE_AT_LEAST_ONCE ? "PostgreSQL"
-                : "PostgreSQL (" + queue.system().label() + ")";
+        String postgres = queue.system() == QUEUE_AT_LEAST_ONCE ? "PostgreSQL" : "PostgreSQL's queue "
+                + queue.system().mode().name().toLowerCase(Locale.ROOT).replace('_', ' ');
         List<Sweep> brokers = workQueueSweeps(results, shape, false);
         String all = "With " + shape.title() + " at p99 ≤ " + target + " ms: "
                 + holds(results, shape, target, AnswerSystem.Kind.WORK_QUEUE) + " messages/s.";

@@ -69,6 +69,14 @@ class RateStepsTest {
         assertTrue(kept.keptUp());
     }
 
+    /** Owed deliveries just over 1 % are not rounded down to a rate kept up. */
+    @Test
+    void justOverOnePercentOwedIsNotKeptUp() {
+        CohortLatency justOver = new CohortLatency(1_600_000, 16_001, 1_000, 30, 1_000);
+        RateStep step = RateSteps.of(10_000, 1, List.of(withCohort(sample(1, 10_000, 10), justOver)));
+        assertFalse(step.keptUp(), "owed " + step.owedPercent());
+    }
+
     private static Sample withCohort(Sample s, CohortLatency cohort) {
         return new Sample(s.repetition(), s.seconds(), s.enqueued(), s.processed(), s.processedPerSecond(),
                 s.enqueuedPerSecond(), s.interrupted(), s.latencyMs(), s.writeLatencyMs(), s.readLatencyMs(), s.server(),

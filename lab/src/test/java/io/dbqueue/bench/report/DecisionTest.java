@@ -56,7 +56,7 @@ class DecisionTest {
                 sweep(QUEUE_AT_LEAST_ONCE, modes, kept(1_000, 5), kept(2_000, 70)),
                 sweep(QUEUE_EXACTLY_ONCE, modes, kept(1_000, 5), kept(2_000, 5), kept(5_000, 70)),
                 sweep(RABBITMQ_CLASSIC, modes, kept(1_000, 5), kept(2_000, 70)))));
-        assertTrue(text.contains("PostgreSQL (PostgreSQL queue, exactly once) is enough up to 2,000 messages/s here:"
+        assertTrue(text.contains("PostgreSQL's queue exactly once is enough up to 2,000 messages/s here:"
                 + " no broker measured"), text);
     }
 
