@@ -71,8 +71,9 @@ public final class Producers implements AutoCloseable {
                     continue;
                 }
                 long stamp = pacing.nextDue(System.nanoTime());
-                meter.due(batchSize, stamp);
                 LockSupport.parkNanos(stamp - System.nanoTime());
+                // once due, not when the stamp is taken ahead: a window closing meanwhile would owe it forever
+                meter.due(batchSize, stamp);
                 for (int i = 0; i < batchSize; i++) {
                     batch[i] = payloads.create(stamp);
                 }
