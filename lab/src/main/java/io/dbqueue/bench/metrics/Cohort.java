@@ -3,7 +3,6 @@ package io.dbqueue.bench.metrics;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -14,14 +13,12 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class Cohort {
 
-    private static final long MAX_LATENCY_MICROS = TimeUnit.HOURS.toMicros(1);
-
     private final long from;
     private volatile long until = Long.MAX_VALUE;
     private final int fanOut;
     private final LongAdder due = new LongAdder();
     private final LongAdder delivered = new LongAdder();
-    private final Recorder latency = new Recorder(MAX_LATENCY_MICROS, 3);
+    private final Recorder latency = new Recorder(Meter.MAX_LATENCY_MICROS, 3);
 
     /** The messages stamped from {@code fromNanos} on, each delivered {@code fanOut} times. */
     Cohort(long fromNanos, int fanOut) {
@@ -51,7 +48,7 @@ final class Cohort {
 
     void delivered(long stamp, long micros) {
         if (holds(stamp)) {
-            latency.recordValue(Math.min(micros, MAX_LATENCY_MICROS));
+            latency.recordValue(micros); // clamped by the Meter
             delivered.increment();
         }
     }

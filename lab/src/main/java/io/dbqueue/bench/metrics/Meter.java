@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class Meter {
 
-    private static final long MAX_LATENCY_MICROS = TimeUnit.HOURS.toMicros(1);
+    static final long MAX_LATENCY_MICROS = TimeUnit.HOURS.toMicros(1);
     private static final long ACKNOWLEDGEMENT_KEPT_NANOS = TimeUnit.MINUTES.toNanos(2);
     private static final long EVICTION_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -79,9 +79,10 @@ public final class Meter {
         Cohort open = cohort;
         for (int i = 0; i < count; i++) {
             if (stamps[i] != 0) {
-                latency.recordValue(micros(now - stamps[i]));
+                long micros = micros(now - stamps[i]);
+                latency.recordValue(micros);
                 if (open != null) {
-                    open.delivered(stamps[i], micros(now - stamps[i]));
+                    open.delivered(stamps[i], micros);
                 }
                 if (stamps[i] != stamp) { // the messages of a batch share a stamp: one lookup a batch
                     stamp = stamps[i];
