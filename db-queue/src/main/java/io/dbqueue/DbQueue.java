@@ -45,6 +45,7 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
 
 /**
  * The front door: everything of db-queue on one {@link DataSource}, built by {@link #builder}. It
@@ -188,7 +189,7 @@ public final class DbQueue implements AutoCloseable {
     /** As {@link #consume(QueueConfig, BatchHandler)}, on threads from {@code threads}. */
     public synchronized QueueWorkers consume(QueueConfig config, BatchHandler handler, ThreadFactory threads) {
         openToStart();
-        return started(QueueWorkers.start(dataSource, config, handler, listenerFor(config), threads,
+        return started(threads, held -> QueueWorkers.start(dataSource, config, handler, listenerFor(config), held,
                 transactions));
     }
 
@@ -202,8 +203,8 @@ public final class DbQueue implements AutoCloseable {
     public synchronized QueueWorkers consumeGroup(QueueConfig config, QueueGroup group, BatchHandler handler,
                                                   ThreadFactory threads) {
         openToStart();
-        return started(QueueWorkers.startGroup(dataSource, config, group, handler, listenerFor(config), threads,
-                transactions));
+        return started(threads, held -> QueueWorkers.startGroup(dataSource, config, group, handler,
+                listenerFor(config), held, transactions));
     }
 
     /**
@@ -214,8 +215,8 @@ public final class DbQueue implements AutoCloseable {
                                                          ThreadFactory threads, Executor handlers,
                                                          int maxBatchesInFlight) {
         openToStart();
-        return started(QueueWorkers.startWithExecutor(dataSource, config, handler, listenerFor(config), threads,
-                handlers, maxBatchesInFlight));
+        return started(threads, held -> QueueWorkers.startWithExecutor(dataSource, config, handler,
+                listenerFor(config), held, handlers, maxBatchesInFlight));
     }
 
     /** Starts a member of {@code config}'s group reading its topic, woken when a producer appends. */
@@ -355,7 +356,42 @@ public final class DbQueue implements AutoCloseable {
         return listeners.size() == 1 ? listeners.get(0) : QueueListener.composite(listeners);
     }
 
-    private QueueWorkers started(QueueWorkers started) {
+    /**
+     * Starts workers through {@code start} on {@code threads}, each thread held until the pause watch has read their
+     * queues' pauses, so that a queue an operator paused is not claimed from once by a process that starts.
+     */
+    private QueueWorkers started(ThreadFactory threads, Function<ThreadFactory, QueueWorkers> start) {
+        Objects.requireNonNull(threads, "threads");
+        CountDownLatch watched = new CountDownLatch(1);
+        QueueWorkers started = start.apply(work -> threads.newThread(() -> {
+            awaitRegardless(watched);
+            work.run();
+        }));
+        try {
+            watched(started);
+        } finally {
+            watched.countDown();
+        }
+        return started;
+    }
+
+    /** Waits for {@code latch}, keeping an interrupt for what runs next (the workers' loop sees it as a stop). */
+    private static void awaitRegardless(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void watched(QueueWorkers started) {
         workers.add(started);
         if (pauses == null) {
             pauses = PauseWatch.start(dataSource, PauseWatch.DEFAULT_INTERVAL);
@@ -367,7 +403,6 @@ public final class DbQueue implements AutoCloseable {
             }
             queueWakeups.add(started);
         }
-        return started;
     }
 
     private ChannelListener channels() {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -122,6 +123,32 @@ class DbQueueTest {
                 dbq.producer(queue).enqueue(payload);
                 assertEquals(payload, handled.poll(30, TimeUnit.SECONDS), "each enqueue woke the idle worker");
             }
+        }
+    }
+
+    /**
+     * Workers the door starts claim nothing from a queue an operator paused, not even once before the pause watch's
+     * first read of them: many starts in a row, each a chance for that race, and the waiting task stays put until a
+     * resume.
+     */
+    @Test
+    void workersStartedOnAPausedQueueClaimNothingUntilItResumes() throws Exception {
+        QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("paused");
+        BlockingQueue<String> handled = new LinkedBlockingQueue<>();
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
+            dbq.producer(queue).enqueue("waits");
+            assertTrue(dbq.queueAdmin(queue).pause());
+            for (int i = 0; i < 20; i++) {
+                QueueWorkers workers = dbq.consume(QueueConfig.of(queue),
+                        batch -> batch.tasks().forEach(t -> handled.add(t.payload())));
+                assertEquals(Set.of(queue), workers.heldQueues(), "held as soon as started");
+            }
+        } // close() waits for every batch a worker claimed
+        assertEquals(List.of(), List.copyOf(handled), "nothing claimed from the paused queue");
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
+            assertTrue(dbq.queueAdmin(queue).resume());
+            dbq.consume(QueueConfig.of(queue), batch -> batch.tasks().forEach(t -> handled.add(t.payload())));
+            assertEquals("waits", handled.poll(30, TimeUnit.SECONDS), "claimed once resumed");
         }
     }
 
