@@ -45,6 +45,7 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -358,19 +359,40 @@ public final class DbQueue implements AutoCloseable {
 
     /**
      * Starts workers through {@code start} on {@code threads}, each thread held until the pause watch has read their
-     * queues' pauses, so that a queue an operator paused is not claimed from once by a process that starts.
+     * queues' pauses, so that a queue an operator paused is not claimed from once by a process that starts. Threads
+     * started before {@code start} failed are let go without working.
      */
     private QueueWorkers started(ThreadFactory threads, Function<ThreadFactory, QueueWorkers> start) {
         Objects.requireNonNull(threads, "threads");
         CountDownLatch watched = new CountDownLatch(1);
-        QueueWorkers started = start.apply(work -> threads.newThread(() -> {
-            awaitRegardless(watched);
-            work.run();
-        }));
+        AtomicBoolean failed = new AtomicBoolean();
+        QueueWorkers started;
         try {
-            watched(started);
+            started = start.apply(work -> threads.newThread(() -> {
+                awaitRegardless(watched);
+                if (!failed.get()) {
+                    work.run();
+                }
+            }));
+        } catch (RuntimeException | Error e) {
+            failed.set(true);
+            watched.countDown();
+            throw e;
+        }
+        try {
+            workers.add(started);
+            if (pauses == null) {
+                pauses = PauseWatch.start(dataSource, PauseWatch.DEFAULT_INTERVAL);
+            }
+            pauses.add(started);
         } finally {
             watched.countDown();
+        }
+        if (started.config().wakeup() != Wakeup.POLL) {
+            if (queueWakeups == null) {
+                queueWakeups = QueueWakeups.on(channels());
+            }
+            queueWakeups.add(started);
         }
         return started;
     }
@@ -388,20 +410,6 @@ public final class DbQueue implements AutoCloseable {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private void watched(QueueWorkers started) {
-        workers.add(started);
-        if (pauses == null) {
-            pauses = PauseWatch.start(dataSource, PauseWatch.DEFAULT_INTERVAL);
-        }
-        pauses.add(started);
-        if (started.config().wakeup() != Wakeup.POLL) {
-            if (queueWakeups == null) {
-                queueWakeups = QueueWakeups.on(channels());
-            }
-            queueWakeups.add(started);
         }
     }
 

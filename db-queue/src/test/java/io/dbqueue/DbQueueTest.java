@@ -17,6 +17,9 @@ import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.queue.Wakeup;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -24,6 +27,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -128,24 +132,42 @@ class DbQueueTest {
 
     /**
      * Workers the door starts claim nothing from a queue an operator paused, not even once before the pause watch's
-     * first read of them: many starts in a row, each a chance for that race, and the waiting task stays put until a
-     * resume.
+     * first read of them. The race is made certain: every connection the starting thread takes during {@code consume}
+     * (the pause watch's first read among them) waits until a batch was handled, or two seconds. Without the door's
+     * hold the worker claims the waiting task meanwhile; with it, the worker waits for that read, and the task stays
+     * put until a resume.
      */
     @Test
     void workersStartedOnAPausedQueueClaimNothingUntilItResumes() throws Exception {
         QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("paused");
         BlockingQueue<String> handled = new LinkedBlockingQueue<>();
-        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
+        CountDownLatch aBatchHandled = new CountDownLatch(1);
+        AtomicReference<Thread> starting = new AtomicReference<>();
+        DataSource target = TestDatabase.dataSource();
+        DataSource startingWaits = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{DataSource.class}, (self, method, args) -> {
+                    if (method.getName().equals("getConnection") && Thread.currentThread() == starting.get()) {
+                        aBatchHandled.await(2, TimeUnit.SECONDS);
+                    }
+                    try {
+                        return method.invoke(target, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        try (DbQueue dbq = DbQueue.builder(startingWaits).build()) {
             dbq.producer(queue).enqueue("waits");
             assertTrue(dbq.queueAdmin(queue).pause());
-            for (int i = 0; i < 20; i++) {
-                QueueWorkers workers = dbq.consume(QueueConfig.of(queue),
-                        batch -> batch.tasks().forEach(t -> handled.add(t.payload())));
-                assertEquals(Set.of(queue), workers.heldQueues(), "held as soon as started");
-            }
+            starting.set(Thread.currentThread());
+            QueueWorkers workers = dbq.consume(QueueConfig.of(queue), batch -> {
+                batch.tasks().forEach(t -> handled.add(t.payload()));
+                aBatchHandled.countDown();
+            });
+            starting.set(null);
+            assertEquals(Set.of(queue), workers.heldQueues(), "held as soon as started");
         } // close() waits for every batch a worker claimed
         assertEquals(List.of(), List.copyOf(handled), "nothing claimed from the paused queue");
-        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
+        try (DbQueue dbq = DbQueue.builder(target).build()) {
             assertTrue(dbq.queueAdmin(queue).resume());
             dbq.consume(QueueConfig.of(queue), batch -> batch.tasks().forEach(t -> handled.add(t.payload())));
             assertEquals("waits", handled.poll(30, TimeUnit.SECONDS), "claimed once resumed");

@@ -284,10 +284,10 @@ class ShardedDbQueueTest {
 
     /**
      * Four producers enqueue numbered tasks without pause while the queue moves from shard a to b;
-     * one consumer thread sees every task once and each producer's tasks in the order it sent them.
+     * one consumer thread sees every task once, and each producer's tasks on shard a before its first on b.
      */
     @Test
-    void aQueueMovesUnderLoadLosingAndReorderingNothing() throws Exception {
+    void aQueueMovesUnderLoadLosingNothingAndHandingNothingOutAheadOfTheMove() throws Exception {
         QueueLocation queue = TABLE.queue("moving");
         int producers = 4;
         try (ShardedDbQueue dbq = DbQueue.builder(shards).placement(Placement.hashed().queue("moving", "a")).build()) {
