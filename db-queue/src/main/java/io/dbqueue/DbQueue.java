@@ -369,7 +369,12 @@ public final class DbQueue implements AutoCloseable {
         QueueWorkers started;
         try {
             started = start.apply(work -> threads.newThread(() -> {
-                awaitRegardless(watched);
+                try {
+                    watched.await();
+                } catch (InterruptedException e) { // only a stop interrupts the workers: nothing to work for
+                    Thread.currentThread().interrupt();
+                    return;
+                }
                 if (!failed.get()) {
                     work.run();
                 }
@@ -395,22 +400,6 @@ public final class DbQueue implements AutoCloseable {
             queueWakeups.add(started);
         }
         return started;
-    }
-
-    /** Waits for {@code latch}, keeping an interrupt for what runs next (the workers' loop sees it as a stop). */
-    private static void awaitRegardless(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private ChannelListener channels() {
