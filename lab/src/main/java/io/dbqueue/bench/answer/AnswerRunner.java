@@ -5,6 +5,7 @@ import io.dbqueue.bench.run.MatrixRunner;
 import io.dbqueue.bench.run.NotMeasured;
 import io.dbqueue.bench.run.Progress;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.common.DeliveryMode;
@@ -24,7 +25,8 @@ import java.util.TreeMap;
 /**
  * Runs an answer plan: for every shape and system, an open-loop sweep of offered rates, lowest
  * first, each rate repeated, until the system no longer keeps up or its p99 passes the largest
- * target. Every system runs through its lab driver, as {@code bench run} runs it.
+ * target; then, where the shape has the queue, its ceiling: pgbench running the queue's statements
+ * flat out. Every system runs through its lab driver, as {@code bench run} runs it.
  */
 public final class AnswerRunner {
 
@@ -50,18 +52,26 @@ public final class AnswerRunner {
         this.console = console;
     }
 
-    /** Every sweep of the plan, in its order; sweeps not run when stopped are left out. */
-    public List<Sweep> run() {
+    /** What a run measured: its sweeps and ceilings, in the plan's order. */
+    public record Measured(List<Sweep> sweeps, List<Ceiling> ceilings) {
+    }
+
+    /** Every sweep and ceiling of the plan, in its order; those not run when stopped are left out. */
+    public Measured run() {
         List<Sweep> sweeps = new ArrayList<>();
+        List<Ceiling> ceilings = new ArrayList<>();
         for (AnswerShape shape : plan.shapes()) {
             for (AnswerSystem system : shape.systems()) {
                 if (stop.isStopped()) {
-                    return sweeps;
+                    return new Measured(sweeps, ceilings);
                 }
                 sweeps.add(sweep(system, shape));
             }
+            if (shape.systems().contains(Ceiling.OF) && !stop.isStopped()) {
+                ceilings.add(ceiling(shape));
+            }
         }
-        return sweeps;
+        return new Measured(sweeps, ceilings);
     }
 
     /** The brokers the sweeps measured, by system, as each names itself (product, version, where). */
@@ -107,6 +117,33 @@ public final class AnswerRunner {
     }
 
     /**
+     * pgbench running the queue's statements flat out, each repetition on a fresh table as the sweeps' rates are;
+     * a stop while it runs leaves it out, as its last window was cut short.
+     */
+    private Ceiling ceiling(AnswerShape shape) {
+        Optional<String> reason = matrix.unavailableReason(DriverName.PGBENCH);
+        if (reason.isPresent()) {
+            console.println("answer: skipped the ceiling: " + reason.get());
+            return new Ceiling(shape, null, "skipped: " + reason.get());
+        }
+        MatrixRunner.Outcome outcome = measure(workload(DriverName.PGBENCH, Ceiling.OF.mode(), 1, shape, 0,
+                plan.repeat(), plan.warmup(), plan.duration()));
+        if (stop.isStopped()) {
+            return new Ceiling(shape, null, "interrupted");
+        }
+        Optional<String> failure = outcome.notMeasured().stream().map(NotMeasured::reason).findFirst();
+        if (failure.isPresent() || outcome.runs().isEmpty()) {
+            String why = failure.orElse("nothing measured");
+            console.println("answer: the ceiling of " + shape.title() + " failed: " + why);
+            return new Ceiling(shape, null, "failed: " + why);
+        }
+        RateStep step = RateSteps.of(0, 1, outcome.runs().get(0).samples());
+        console.println(String.format(Locale.ROOT, "answer: %-22s %-16s flat out: delivered %,.0f/s", "ceiling (pgbench)",
+                shape.title(), step.delivered().median()));
+        return new Ceiling(shape, step, null);
+    }
+
+    /**
      * Runs the system once, uncounted, before its first rate: a just-started client, JIT compiler or
      * broker spends many times its steady CPU per message in its first seconds.
      */
@@ -126,15 +163,22 @@ public final class AnswerRunner {
     /** The workload of one offered rate: the same for every system but for the driver and its own settings. */
     Workload workload(AnswerSystem system, AnswerShape shape, int rate, int repeat, Duration warmup,
                       Duration duration) {
+        return workload(system.driver(), system.mode() == null ? DeliveryMode.AT_LEAST_ONCE : system.mode(),
+                system.groups(), shape, rate, repeat, warmup, duration);
+    }
+
+    /** The workload of one offered rate ({@code rate} 0: flat out) for {@code driver}. */
+    private Workload workload(DriverName driver, DeliveryMode mode, int groups, AnswerShape shape, int rate,
+                              int repeat, Duration warmup, Duration duration) {
         LogLoad log = base.log();
         return base.toBuilder()
-                .layouts(List.of(layout)).batchSizes(List.of(shape.batchSize())).drivers(List.of(system.driver()))
+                .layouts(List.of(layout)).batchSizes(List.of(shape.batchSize())).drivers(List.of(driver))
                 .repeat(repeat).warmup(warmup).duration(duration).messages(0).backlog(0)
                 .messageSize(shape.messageSize()).producerRate(rate).producers(plan.producers(shape.batchSize()))
-                .consumers(plan.consumers()).maxBacklog(Math.max(100_000, rate * BACKLOG_SECONDS) * system.groups())
-                .mode(system.mode() == null ? DeliveryMode.AT_LEAST_ONCE : system.mode())
+                .consumers(plan.consumers()).maxBacklog(Math.max(100_000, rate * BACKLOG_SECONDS) * groups)
+                .mode(mode)
                 .wakeup(Wakeup.ADAPTIVE).consumerBatch(plan.consumerBatch())
-                .log(new LogLoad(log.partitions(), system.groups(), plan.consumerBatch(), log.segmentSize(),
+                .log(new LogLoad(log.partitions(), groups, plan.consumerBatch(), log.segmentSize(),
                         log.retention()))
                 .build();
     }

@@ -7,7 +7,6 @@ import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerRunner;
 import io.dbqueue.bench.answer.AnswerSystem;
 import io.dbqueue.bench.report.Decision;
-import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.driver.Drivers;
 import io.dbqueue.bench.environment.Environment;
 import io.dbqueue.bench.environment.EnvironmentProbe;
@@ -36,6 +35,7 @@ import java.util.concurrent.Callable;
 @Command(name = "answer", mixinStandardHelpOptions = true, version = BenchCommand.VERSION,
         description = "Sweeps offered rates for every system (the PostgreSQL queue and log, RabbitMQ, NATS, Kafka) on"
                 + " stock settings and reports the highest rate each holds with p99 at or under 10, 50 and 200 ms."
+                + " PostgreSQL's own pgbench, running the queue's statements flat out, gives the ceiling of each shape."
                 + " A broker that is not reachable is skipped with one line; Kafka is started by the lab. About 90"
                 + " minutes; --quick about 5.")
 final class AnswerCommand implements Callable<Integer> {
@@ -83,12 +83,13 @@ final class AnswerCommand implements Callable<Integer> {
                     .withoutJvmWarmUp();
             AnswerRunner runner = new AnswerRunner(plan, WorkloadFile.profile("default"), layout, matrix, ctrlC.stop(),
                     console);
-            List<Sweep> sweeps = runner.run();
+            AnswerRunner.Measured measured = runner.run();
             AnswerResults results = new AnswerResults(AnswerResults.KIND, AnswerResults.SCHEMA_VERSION,
                     started.toString(), Instant.now().toString(), ctrlC.stop().isStopped(), plan.name(), layout,
                     plan.repeat(), plan.warmup().toMillis() / 1000.0, plan.duration().toMillis() / 1000.0,
                     plan.producersBatched(), plan.producersSingle(), plan.consumers(), plan.consumerBatch(),
-                    plan.targetsMs(), environment, runner.servers(sweeps), sweeps);
+                    plan.targetsMs(), environment, runner.servers(measured.sweeps()), measured.sweeps(),
+                    measured.ceilings());
             AnswerReportWriter.write(dir, results);
             console.println("bench: wrote " + dir.resolve("report.md"));
             Decision.of(results).forEach(line -> console.println("  " + line));

@@ -131,6 +131,15 @@ public final class AnswerReportWriter {
                 + " processes or the broker's process; written is PostgreSQL's WAL or the bytes the broker's process"
                 + " wrote to storage (/proc/PID/io); all per message sent, compared at the highest rate every system"
                 + " of the shape kept up.");
+        if (results.ceilings() != null) {
+            doc.paragraph(String.format(Locale.ROOT, "The ceiling is PostgreSQL's own client, pgbench, running the"
+                    + " statements the queue runs at least once (the producers' batched insert, the consumers' claim"
+                    + " and finish) on the same server and layout: one pgbench process of %d clients enqueueing (%d"
+                    + " for a batch of 1), one of %d claiming, flat out, each repetition on a fresh table. Its"
+                    + " messages are counted from the table. Between it and the queue lie what the library adds:"
+                    + " JDBC, the JVM, its bookkeeping and its wakeups.", results.producersBatched(),
+                    results.producersSingle(), results.consumers()));
+        }
         if (!once) {
             doc.heading(2, "Repetitions");
             doc.paragraph("Repetitions of one rate within 15 % of their median: delivered rate "

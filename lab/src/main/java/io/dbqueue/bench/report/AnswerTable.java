@@ -4,6 +4,7 @@ import io.dbqueue.bench.answer.AnswerPlan;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.AnswerSystem;
+import io.dbqueue.bench.answer.Ceiling;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.driver.LatencyEnd;
@@ -19,6 +20,9 @@ import java.util.Locale;
  * generated from a committed run by {@code bench docs}.
  */
 public final class AnswerTable {
+
+    /** How the tables name the ceiling's row. */
+    static final String CEILING = "ceiling: PostgreSQL's own pgbench, the queue's statements";
 
     private AnswerTable() {
     }
@@ -54,7 +58,24 @@ public final class AnswerTable {
             row.add(costs(sweep == null ? null : sweep.keptUpAt(common)));
             rows.add(row);
         }
+        Ceiling ceiling = results.ceiling(headline);
+        if (ceiling != null) {
+            List<String> row = new ArrayList<>(List.of(CEILING));
+            shapes.forEach(s -> row.add("-"));
+            row.add(ceiling(ceiling));
+            row.add("-");
+            rows.add(row);
+        }
         doc.table(header, rows);
+    }
+
+    /** The ceiling's delivered rate, or whether it was skipped or failed. */
+    static String ceiling(Ceiling ceiling) {
+        if (ceiling.measured()) {
+            return AnswerFigures.number(ceiling.delivered());
+        }
+        return ceiling.note().startsWith("skipped") ? "skipped" : ceiling.note().startsWith("failed") ? "failed"
+                : "-";
     }
 
     /** One shape's table: capacity at each target, saturation, costs at the shape's common rate. */
@@ -79,6 +100,18 @@ public final class AnswerTable {
             row.add(sweep != null && sweep.note() != null ? setup + "; " + sweep.note() : setup);
             rows.add(row);
         }
+        Ceiling ceiling = results.ceiling(shape);
+        if (ceiling != null) {
+            List<String> row = new ArrayList<>(List.of(CEILING));
+            results.targetsMs().forEach(t -> row.add("-"));
+            row.add(ceiling(ceiling));
+            row.addAll(List.of("-", "-", "-"));
+            String setup = "pgbench runs the queue's " + Ceiling.OF.mode().name().toLowerCase(Locale.ROOT)
+                    .replace('_', ' ') + " statements with the same layout, batch and threads, flat out; no latency"
+                    + " (its payloads carry no time)";
+            row.add(ceiling.note() == null ? setup : setup + "; " + ceiling.note());
+            rows.add(row);
+        }
         doc.table(header, rows);
     }
 
@@ -100,6 +133,11 @@ public final class AnswerTable {
                                 : " (" + ms(step.p99Ms().min()) + "-" + ms(step.p99Ms().max()) + ")"),
                         keptUp(step)));
             }
+        }
+        Ceiling ceiling = results.ceiling(shape);
+        if (ceiling != null && ceiling.measured()) {
+            rows.add(List.of(CEILING, "flat out", AnswerFigures.number(ceiling.step().sent().median()),
+                    AnswerFigures.number(ceiling.delivered()), "-", "-", "-"));
         }
         doc.table(header, rows);
     }

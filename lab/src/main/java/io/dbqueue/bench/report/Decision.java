@@ -4,8 +4,10 @@ import io.dbqueue.bench.answer.AnswerPlan;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.AnswerSystem;
+import io.dbqueue.bench.answer.Ceiling;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
+import io.dbqueue.bench.run.Range;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
 import static io.dbqueue.bench.answer.AnswerSystem.KAFKA_1_GROUP;
@@ -43,6 +46,7 @@ public final class Decision {
         List<String> text = new ArrayList<>();
         for (AnswerShape shape : results.shapes()) {
             workQueues(results, shape, target).ifPresent(text::add);
+            ceiling(results, shape).ifPresent(text::add);
             if (shape.messageSize() == HEADLINE_SIZE && shape.batchSize() == HEADLINE_BATCH) {
                 topics(results, target).ifPresent(text::add);
             } else if (shape.systems().stream().anyMatch(s -> s.kind() == AnswerSystem.Kind.TOPIC)) {
@@ -107,6 +111,40 @@ public final class Decision {
                         + " but acknowledges before its data is on disk")
                 .collect(Collectors.joining("; "));
         return Optional.of(all + verdict + (unflushed.isEmpty() ? "" : " " + unflushed + "."));
+    }
+
+    /**
+     * The queue's most delivered against PostgreSQL's own pgbench running its statements flat out, in the same run:
+     * how much of what the server can do the library reaches. Both are measured rates, not rates of the ladder.
+     */
+    private static Optional<String> ceiling(AnswerResults results, AnswerShape shape) {
+        Ceiling ceiling = results.ceiling(shape);
+        if (ceiling == null) {
+            return Optional.empty();
+        }
+        if (!ceiling.measured()) {
+            return Optional.of("The ceiling of " + shape.title() + " (PostgreSQL's own pgbench) was not measured: "
+                    + ceiling.note() + ".");
+        }
+        Sweep queue = results.sweep(Ceiling.OF, shape.messageSize(), shape.batchSize());
+        String flatOut = "PostgreSQL's own client, pgbench, running the queue's statements flat out on the same"
+                + " server, layout, batch and threads, delivered " + number(ceiling.delivered()) + " messages/s"
+                + spread(ceiling.step().delivered());
+        OptionalDouble reached = ceiling.percentReached(queue);
+        if (reached.isEmpty()) {
+            return Optional.of(flatOut + ".");
+        }
+        String mode = Ceiling.OF.mode().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+        String most = number(queue.saturation().orElseThrow());
+        return Optional.of(flatOut + String.format(Locale.ROOT, queue.saturated()
+                ? "; the queue, %s, delivered at most %s: %.0f %% of that ceiling."
+                : "; the queue, %s, delivered %s before its sweep ended, short of its limit: %.0f %% or more of that"
+                + " ceiling.", mode, most, reached.getAsDouble()));
+    }
+
+    /** " (runs 33,120-35,870)" for a figure run more than once, else "". */
+    private static String spread(Range range) {
+        return range.min() == range.max() ? "" : " (runs " + number(range.min()) + "-" + number(range.max()) + ")";
     }
 
     /** The measured work-queue sweeps of the shape on PostgreSQL ({@code onPostgres}) or on a broker. */

@@ -1,6 +1,7 @@
 package io.dbqueue.bench.cli;
 
 import io.dbqueue.bench.answer.AnswerResults;
+import io.dbqueue.bench.answer.Ceiling;
 import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.report.AnswerReportWriter;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,13 @@ class AnswerCommandTest {
             if (sweep.measured() && !sweep.system().onPostgres()) {
                 assertTrue(results.servers().containsKey(sweep.system().id()), results.servers().toString());
             }
+        }
+        Ceiling ceiling = results.ceiling(queue.shape()); // pgbench ran the queue's statements flat out, or says why not
+        assertTrue(ceiling.measured() || ceiling.note().startsWith("skipped: "), ceiling.toString());
+        if (ceiling.measured()) {
+            assertTrue(ceiling.delivered() > queue.steps().get(0).delivered().median(), ceiling.toString());
+            assertTrue(report.contains("PostgreSQL's own client, pgbench, running the queue's statements flat out"),
+                    report);
         }
         assertTrue(Files.size(out.resolve("charts/answer-p99-1kib-batch100.png")) > 0);
         assertTrue(Files.size(out.resolve("charts/answer-delivered-1kib-batch100.png")) > 0);

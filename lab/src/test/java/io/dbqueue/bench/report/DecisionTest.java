@@ -2,7 +2,10 @@ package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
+import io.dbqueue.bench.answer.Ceiling;
+import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
+import io.dbqueue.bench.run.Range;
 
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +21,9 @@ import static io.dbqueue.bench.report.Steps.kept;
 import static io.dbqueue.bench.report.Steps.keptWithRuns;
 import static io.dbqueue.bench.report.Steps.results;
 import static io.dbqueue.bench.report.Steps.shape;
+import static io.dbqueue.bench.report.Steps.step;
 import static io.dbqueue.bench.report.Steps.sweep;
+import static io.dbqueue.bench.report.Steps.withCeilings;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -111,5 +116,44 @@ class DecisionTest {
                 text);
         assertTrue(text.contains("The log's latency ends in the read handler, before its offset commit"), text);
         assertTrue(text.contains("No broker was measured to compare with"), text);
+    }
+
+    /** The queue's most delivered, weighed against pgbench running its statements flat out in the same run. */
+    @Test
+    void theQueueIsWeighedAgainstItsCeiling() {
+        Ceiling ceiling = new Ceiling(shape, new RateStep(0, 3, new Range(40_000, 38_000, 41_000),
+                new Range(52_000, 50_000, 53_000), null, null, null, null, null), null);
+        String saturated = String.join("\n", Decision.of(withCeilings(results(
+                sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), step(2_000, 1_900, 5), step(5_000, 3_000, 5))),
+                ceiling)));
+        assertTrue(saturated.contains("pgbench, running the queue's statements flat out on the same server, layout,"
+                + " batch and threads, delivered 40,000 messages/s (runs 38,000-41,000); the queue, at least once,"
+                + " delivered at most 3,000: 8 % of that ceiling."), saturated);
+
+        String stoppedEarly = String.join("\n", Decision.of(withCeilings(results(
+                sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), kept(2_000, 500))), ceiling)));
+        assertTrue(stoppedEarly.contains("the queue, at least once, delivered 2,000 before its sweep ended, short of"
+                + " its limit: 5 % or more of that ceiling."),
+                stoppedEarly);
+    }
+
+    @Test
+    void aCeilingNotMeasuredSaysWhy() {
+        String text = String.join("\n", Decision.of(withCeilings(results(
+                sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5))),
+                new Ceiling(shape, null, "skipped: pgbench is not on the PATH"))));
+        assertTrue(text.contains("The ceiling of 1 KiB, batch 100 (PostgreSQL's own pgbench) was not measured:"
+                + " skipped: pgbench is not on the PATH."), text);
+    }
+
+    /** The summary table, as the README shows it, gives the ceiling a row of its own. */
+    @Test
+    void theSummaryTableHasTheCeilingsRow() {
+        String table = AnswerTable.summaryMarkdown(withCeilings(results(
+                sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), step(2_000, 1_500, 5))),
+                new Ceiling(shape, new RateStep(0, 3, new Range(40_000, 38_000, 41_000),
+                        new Range(52_000, 50_000, 53_000), null, null, null, null, null), null)));
+        assertTrue(table.contains("| PostgreSQL queue, at least once | 1,000 | 1,500 |"), table);
+        assertTrue(table.contains("| " + AnswerTable.CEILING + " | - | 40,000 | - |"), table);
     }
 }

@@ -3,6 +3,7 @@ package io.dbqueue.bench.report;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.AnswerSystem;
+import io.dbqueue.bench.answer.Ceiling;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
 
@@ -48,6 +49,15 @@ public final class Steps {
     public static AnswerResults results(Sweep... sweeps) {
         return new AnswerResults(AnswerResults.KIND, AnswerResults.SCHEMA_VERSION, "2026-11-26T00:00:00Z",
                 "2026-11-26T00:30:00Z", false, "answer", "dbq_seq_pk", 3, 2, 3, 4, 16, 4, 100, List.of(10, 50, 200),
-                null, null, List.of(sweeps));
+                null, null, List.of(sweeps), null);
+    }
+
+    /** {@code results} with these ceilings. */
+    public static AnswerResults withCeilings(AnswerResults results, Ceiling... ceilings) {
+        return new AnswerResults(results.kind(), results.schemaVersion(), results.startedAt(), results.finishedAt(),
+                results.interrupted(), results.plan(), results.layout(), results.repeat(), results.warmupSeconds(),
+                results.windowSeconds(), results.producersBatched(), results.producersSingle(), results.consumers(),
+                results.consumerBatch(), results.targetsMs(), results.environment(), results.servers(),
+                results.sweeps(), List.of(ceilings));
     }
 }
