@@ -41,8 +41,8 @@ public record AnswerResults(String kind, int schemaVersion, String startedAt, St
 
     /** The ceiling of {@code shape}, or null when the run did not include one. */
     public Ceiling ceiling(AnswerShape shape) {
-        return ceilings == null ? null : ceilings.stream().filter(c -> c.shape().equals(shape)).findFirst()
-                .orElse(null);
+        return ceilings == null ? null : ceilings.stream().filter(c -> c.shape().messageSize() == shape.messageSize()
+                && c.shape().batchSize() == shape.batchSize()).findFirst().orElse(null);
     }
 
     /** The shapes measured, in run order. */

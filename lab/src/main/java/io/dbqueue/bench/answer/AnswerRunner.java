@@ -32,6 +32,8 @@ public final class AnswerRunner {
 
     /** Producers hold back past this many seconds of the offered rate waiting, so a system far behind cannot fill the disk. */
     private static final long BACKLOG_SECONDS = 30;
+    /** The ceiling's producers hold back past this many waiting, as in the ceiling profile: a deep table is not its point. */
+    public static final long CEILING_BACKLOG = 10_000;
 
     private final AnswerPlan plan;
     private final Workload base;
@@ -118,7 +120,7 @@ public final class AnswerRunner {
 
     /**
      * pgbench running the queue's statements flat out, each repetition on a fresh table as the sweeps' rates are;
-     * a stop while it runs leaves it out, as its last window was cut short.
+     * a stop while it runs records it as interrupted, as its last window was cut short.
      */
     private Ceiling ceiling(AnswerShape shape) {
         Optional<String> reason = matrix.unavailableReason(DriverName.PGBENCH);
@@ -175,7 +177,8 @@ public final class AnswerRunner {
                 .layouts(List.of(layout)).batchSizes(List.of(shape.batchSize())).drivers(List.of(driver))
                 .repeat(repeat).warmup(warmup).duration(duration).messages(0).backlog(0)
                 .messageSize(shape.messageSize()).producerRate(rate).producers(plan.producers(shape.batchSize()))
-                .consumers(plan.consumers()).maxBacklog(Math.max(100_000, rate * BACKLOG_SECONDS) * groups)
+                .consumers(plan.consumers())
+                .maxBacklog(rate == 0 ? CEILING_BACKLOG : Math.max(100_000, rate * BACKLOG_SECONDS) * groups)
                 .mode(mode)
                 .wakeup(Wakeup.ADAPTIVE).consumerBatch(plan.consumerBatch())
                 .log(new LogLoad(log.partitions(), groups, plan.consumerBatch(), log.segmentSize(),

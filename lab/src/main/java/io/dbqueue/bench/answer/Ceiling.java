@@ -9,9 +9,16 @@ import java.util.OptionalDouble;
  *
  * @param step its repetitions' figures, offered 0 (nothing is offered: it runs flat out); no latency, as
  *             pgbench's payloads carry no time. Null when it did not run
- * @param note null, or why it did not run (pgbench is not installed) or failed
+ * @param note null, or why it did not run (pgbench is not installed), failed or was interrupted
  */
 public record Ceiling(AnswerShape shape, RateStep step, String note) {
+
+    public Ceiling {
+        if ((step == null) == (note == null)) {
+            throw new IllegalArgumentException("a ceiling has either a step (measured) or a note (why not), had "
+                    + (step == null ? "neither" : "both"));
+        }
+    }
 
     /** The system whose statements the ceiling runs. */
     public static final AnswerSystem OF = AnswerSystem.QUEUE_AT_LEAST_ONCE;

@@ -3,6 +3,7 @@ package io.dbqueue.bench.report;
 import io.dbqueue.bench.ProjectDir;
 import io.dbqueue.bench.answer.AnswerPlan;
 import io.dbqueue.bench.answer.AnswerResults;
+import io.dbqueue.bench.answer.AnswerRunner;
 import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.AnswerSystem;
 import io.dbqueue.bench.answer.RateStep;
@@ -131,14 +132,14 @@ public final class AnswerReportWriter {
                 + " processes or the broker's process; written is PostgreSQL's WAL or the bytes the broker's process"
                 + " wrote to storage (/proc/PID/io); all per message sent, compared at the highest rate every system"
                 + " of the shape kept up.");
-        if (results.ceilings() != null) {
+        if (results.ceilings() != null && !results.ceilings().isEmpty()) {
             doc.paragraph(String.format(Locale.ROOT, "The ceiling is PostgreSQL's own client, pgbench, running the"
                     + " statements the queue runs at least once (the producers' batched insert, the consumers' claim"
                     + " and finish) on the same server and layout: one pgbench process of %d clients enqueueing (%d"
-                    + " for a batch of 1), one of %d claiming, flat out, each repetition on a fresh table. Its"
-                    + " messages are counted from the table. Between it and the queue lie what the library adds:"
+                    + " for a batch of 1), one of %d claiming up to %d at a time, flat out, each repetition on a fresh"
+                    + " table, its producers held back past %,d waiting. Its messages are counted from the table. Between it and the queue lie what the library adds:"
                     + " JDBC, the JVM, its bookkeeping and its wakeups.", results.producersBatched(),
-                    results.producersSingle(), results.consumers()));
+                    results.producersSingle(), results.consumers(), results.consumerBatch(), AnswerRunner.CEILING_BACKLOG));
         }
         if (!once) {
             doc.heading(2, "Repetitions");

@@ -119,14 +119,14 @@ public final class PgbenchDriver implements Driver {
         PgbenchScripts.Script consumer;
         CellContext measured;
         if (kind == Kind.LIBRARY) {
-            PgbenchScripts.Statements sql = statements(context.location().table(), batchSize, workload.mode());
-            producer = PgbenchScripts.producer(sql, batchSize, workload.messageSize());
-            consumer = PgbenchScripts.consumer(sql, workload.mode(), batchSize);
+            producer = PgbenchScripts.producer(statements(context.location().table(), batchSize, workload.mode()),
+                    batchSize, workload.messageSize());
+            consumer = libraryConsumer(context.location().table(), workload, batchSize);
             measured = context;
         } else {
             createOwnQueue(context, kind.ownQueue);
             producer = kind.ownQueue.producer(batchSize, workload.messageSize());
-            consumer = kind.ownQueue.consumer(batchSize);
+            consumer = kind.ownQueue.consumer(workload.claimBatch(batchSize));
             QueueTable table = new QueueTable(kind.ownQueue.table(), context.location().table().layout());
             measured = new CellContext(context.cell(), workload,
                     new QueueLocation(table, context.location().queueName()), context.server(), context.admin(),
@@ -150,6 +150,15 @@ public final class PgbenchDriver implements Driver {
                 dropOwnQueue(context, kind.ownQueue);
             }
         }
+    }
+
+    /**
+     * The consumers' script of the library's statements: claiming what the library's workers claim in the cell
+     * ({@link Workload#claimBatch}: {@code consumer_batch}, else the cell's batch), whatever the producers' batch.
+     */
+    static PgbenchScripts.Script libraryConsumer(QueueTable table, Workload workload, int batchSize) {
+        int claim = workload.claimBatch(batchSize);
+        return PgbenchScripts.consumer(statements(table, claim, workload.mode()), workload.mode(), claim);
     }
 
     /** The library's statements for the table, batch size and mode, as the scripts take them. */

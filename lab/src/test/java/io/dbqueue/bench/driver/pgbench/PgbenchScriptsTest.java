@@ -3,6 +3,8 @@ package io.dbqueue.bench.driver.pgbench;
 import io.dbqueue.bench.driver.pgbench.PgbenchScripts.QueryMode;
 import io.dbqueue.bench.driver.pgbench.PgbenchScripts.Script;
 import io.dbqueue.bench.driver.pgbench.PgbenchScripts.Statements;
+import io.dbqueue.bench.workload.Workload;
+import io.dbqueue.bench.workload.WorkloadFile;
 import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueTable;
@@ -51,6 +53,17 @@ class PgbenchScriptsTest {
         assertTrue(producer.startsWith("\\if :ready = 0\n"), producer);
         assertTrue(producer.contains("SELECT array_agg('0;"), producer);
         assertTrue(producer.contains("generate_series(1, 10)"), producer);
+    }
+
+    /** The ceiling claims as the library's workers do: consumer_batch where the workload sets one, else the cell's. */
+    @Test
+    void theLibrarysConsumersClaimWhatItsWorkersClaimWhateverTheProducersBatch() {
+        Workload base = WorkloadFile.profile("default");
+        QueueTable table = QueueTable.of(Layout.DBQ_SEQ_PK);
+        String set = PgbenchDriver.libraryConsumer(table, base.toBuilder().consumerBatch(100).build(), 1).text();
+        assertTrue(set.contains(" LIMIT 100 FOR UPDATE SKIP LOCKED"), set);
+        String unset = PgbenchDriver.libraryConsumer(table, base.toBuilder().consumerBatch(0).build(), 1).text();
+        assertTrue(unset.contains(" LIMIT 1 FOR UPDATE SKIP LOCKED"), unset);
     }
 
     @Test
