@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.util.function.Supplier;
 
 /** Plumbing shared by the queue and the log, not API. Small JDBC helpers: one transaction around some work, and arrays for batch parameters. */
@@ -89,6 +90,35 @@ public final class Jdbc {
             c.close();
         } catch (SQLException e) {
             // The pool has lost a connection; the write has its answer already.
+        }
+    }
+
+    /** The SQLState of a statement PostgreSQL failed to break a deadlock, its locks released. */
+    static final String DEADLOCK_DETECTED = "40P01";
+
+    /**
+     * Runs one statement's {@code work} on {@code c}, again when PostgreSQL fails it to break a deadlock, up to
+     * {@code attempts} times. In a transaction it runs under a savepoint, so that the failed try's locks are released
+     * and the transaction goes on; in auto-commit the failed statement was rolled back on its own. Only for work that
+     * can be sent again: one statement whose effects all roll back with it.
+     */
+    public static <T> T retriedOnDeadlock(Connection c, int attempts, Work<T> work) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            Savepoint savepoint = c.getAutoCommit() ? null : c.setSavepoint();
+            try {
+                T result = work.run(c);
+                if (savepoint != null) {
+                    c.releaseSavepoint(savepoint);
+                }
+                return result;
+            } catch (SQLException e) {
+                if (!DEADLOCK_DETECTED.equals(e.getSQLState()) || attempt >= attempts) {
+                    throw e;
+                }
+                if (savepoint != null) {
+                    c.rollback(savepoint);
+                }
+            }
         }
     }
 

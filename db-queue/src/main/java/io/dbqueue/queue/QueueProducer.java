@@ -72,6 +72,8 @@ public final class QueueProducer {
     /** The lowest and highest priority a task can have (the {@code priority} column is a smallint). */
     public static final int MIN_PRIORITY = Short.MIN_VALUE;
     public static final int MAX_PRIORITY = Short.MAX_VALUE;
+    /** How often a unique enqueue's round is sent when PostgreSQL keeps failing it to break deadlocks. */
+    private static final int DEADLOCK_ATTEMPTS = 3;
 
     private final DataSource dataSource;
     private final QueueLocation location;
@@ -480,42 +482,65 @@ public final class QueueProducer {
      * The answers to the batch's distinct keys under the other modes of {@code uniqueness}. The keys that
      * another producer changed while the statement ran are sent again, until none is left: each round
      * needs another producer's commit on the key, and one inside a transaction holds the key's lock after.
+     * A round PostgreSQL failed to break a deadlock is sent again: it locks the keys that exist in key order,
+     * then the new ones, and a key stored after its snapshot began can close a cycle with a producer that locks
+     * it before the keys this round holds.
      */
     private List<Enqueued> insertUnique(Connection c, QueueSql statements, KeyedBatch batch, Duration delay,
                                         Uniqueness uniqueness, Map<String, String> added) throws SQLException {
         Enqueued[] answers = new Enqueued[batch.keys.length];
         List<Integer> pending = IntStream.range(0, batch.keys.length).boxed().toList();
         while (!pending.isEmpty()) {
+            List<Integer> round = pending;
+            List<UniqueAnswer> rows = Jdbc.retriedOnDeadlock(c, DEADLOCK_ATTEMPTS,
+                    conn -> sendUnique(conn, statements, batch, round, delay, uniqueness, added));
             List<Integer> again = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(statements.enqueueUnique)) {
-                ps.setLong(1, delay.toNanos() / 1000);
-                ps.setString(2, location.queueName());
-                ps.setBoolean(3, uniqueness.freesRunning());
-                ps.setBoolean(4, uniqueness.freesGone());
-                ps.setBoolean(5, uniqueness.replaces());
-                int p = 6;
-                if (statements.headers) {
-                    ps.setString(p++, TaskHeaders.json(added));
-                }
-                ps.setArray(p++, Jdbc.texts(c, pick(batch.keys, pending)));
-                ps.setArray(p++, Jdbc.texts(c, pick(batch.payloads, pending)));
-                ps.setArray(p, Jdbc.texts(c, pick(batch.fingerprints, pending)));
-                try (ResultSet rs = ps.executeQuery()) {
-                    for (int k = 0; rs.next(); k++) {
-                        int at = pending.get(k);
-                        if (rs.getBoolean(5)) {
-                            again.add(at);
-                        } else if (rs.getBoolean(4)) {
-                            throw new IdempotencyKeyReusedException(batch.keys[at], rs.getLong(1));
-                        } else {
-                            answers[at] = new Enqueued(rs.getLong(1), rs.getBoolean(2), rs.getBoolean(3));
-                        }
-                    }
+            for (int k = 0; k < rows.size(); k++) {
+                int at = round.get(k);
+                UniqueAnswer row = rows.get(k);
+                if (row.retry()) {
+                    again.add(at);
+                } else if (row.reused()) {
+                    throw new IdempotencyKeyReusedException(batch.keys[at], row.id());
+                } else {
+                    answers[at] = new Enqueued(row.id(), row.stored(), row.replaced());
                 }
             }
             pending = again;
         }
         return Arrays.asList(answers);
+    }
+
+    /** One round of {@link #insertUnique}: the statement for the keys at {@code round}, its rows in their order. */
+    private List<UniqueAnswer> sendUnique(Connection c, QueueSql statements, KeyedBatch batch, List<Integer> round,
+                                          Duration delay, Uniqueness uniqueness, Map<String, String> added)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(statements.enqueueUnique)) {
+            ps.setLong(1, delay.toNanos() / 1000);
+            ps.setString(2, location.queueName());
+            ps.setBoolean(3, uniqueness.freesRunning());
+            ps.setBoolean(4, uniqueness.freesGone());
+            ps.setBoolean(5, uniqueness.replaces());
+            int p = 6;
+            if (statements.headers) {
+                ps.setString(p++, TaskHeaders.json(added));
+            }
+            ps.setArray(p++, Jdbc.texts(c, pick(batch.keys, round)));
+            ps.setArray(p++, Jdbc.texts(c, pick(batch.payloads, round)));
+            ps.setArray(p, Jdbc.texts(c, pick(batch.fingerprints, round)));
+            List<UniqueAnswer> rows = new ArrayList<>(round.size());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new UniqueAnswer(rs.getLong(1), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4),
+                            rs.getBoolean(5)));
+                }
+            }
+            return rows;
+        }
+    }
+
+    /** A row of the unique enqueue: the key's task, what the statement did, and whether to send the key again. */
+    private record UniqueAnswer(long id, boolean stored, boolean replaced, boolean reused, boolean retry) {
     }
 
     private static String[] pick(String[] values, List<Integer> at) {

@@ -286,6 +286,32 @@ class UniqueTaskContractTest extends EveryLayout {
         assertEquals(3, rows());
     }
 
+    /**
+     * Two producers taking one pair of keys in opposite orders: a transaction that stored key "a" and then waits on
+     * key "b", and a batch of both whose statement holds "b" (it existed) and waits on "a" (stored after that
+     * statement's snapshot). PostgreSQL fails the batch's statement to break the deadlock; the producer sends it
+     * again, and both enqueues answer with the tasks that were there.
+     */
+    @Test
+    void aStatementFailedToBreakADeadlockIsSentAgain() throws Exception {
+        long b = producer.enqueueOnce("b", "first", HOUR, Uniqueness.WHILE_WAITING).id();
+        try (Connection other = ds.getConnection()) {
+            other.setAutoCommit(false);
+            long a = producer.enqueueAllOnce(other, List.of("a"), List.of("theirs"), HOUR, Uniqueness.WHILE_WAITING)
+                    .get(0).id();
+            CompletableFuture<List<Enqueued>> batch = CompletableFuture.supplyAsync(() -> producer.enqueueAllOnce(
+                    List.of("a", "b"), null, List.of("mine", "mine"), HOUR, Uniqueness.WHILE_WAITING));
+            Await.until(Duration.ofSeconds(30), "the batch holds b and waits on a", () -> TestDatabase.queryLong(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH mode%'") == 1);
+            assertEquals(List.of(new Enqueued(b, false, false)), producer.enqueueAllOnce(other, List.of("b"),
+                    List.of("theirs"), HOUR, Uniqueness.WHILE_WAITING));
+            other.commit();
+            assertEquals(List.of(new Enqueued(a, false, false), new Enqueued(b, false, false)),
+                    batch.get(30, TimeUnit.SECONDS));
+        }
+        assertEquals(2, rows());
+    }
+
     private static List<Enqueued> together(ExecutorService pool, int n, java.util.concurrent.Callable<Enqueued> send)
             throws Exception {
         CyclicBarrier start = new CyclicBarrier(n);
