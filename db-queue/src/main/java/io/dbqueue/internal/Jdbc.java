@@ -9,11 +9,15 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.util.function.Supplier;
 
 /** Plumbing shared by the queue and the log, not API. Small JDBC helpers: one transaction around some work, and arrays for batch parameters. */
 public final class Jdbc {
+
+    /** The SQLState of a statement PostgreSQL failed to break a deadlock. */
+    static final String DEADLOCK_DETECTED = "40P01";
+    /** Tries of a write that PostgreSQL keeps failing to break deadlocks. */
+    static final int WRITE_ATTEMPTS = 3;
 
     @FunctionalInterface
     public interface Work<T> {
@@ -44,8 +48,26 @@ public final class Jdbc {
      * {@code work} throws). A failure before the commit was sent throws {@link QueueException}: not
      * stored. The connection lost once it was sent throws {@link CommitOutcomeUnknownException}: the
      * server may have committed just before it went, so "not stored" would be a guess.
+     *
+     * <p>A write PostgreSQL failed to break a deadlock ({@value #DEADLOCK_DETECTED}) is done again from the start,
+     * up to {@value #WRITE_ATTEMPTS} tries in all: the failed try rolled back whole, in its transaction or its one
+     * statement, and its locks went with it. So {@code work} must hold nothing but its SQL between tries, and in
+     * auto-commit must be one statement, or statements of which only the last stores anything.
      */
     public static <T> T written(DataSource dataSource, String what, boolean ownTransaction, Work<T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return writtenOnce(dataSource, what, ownTransaction, work);
+            } catch (QueueException e) {
+                if (attempt >= WRITE_ATTEMPTS || !(e.getCause() instanceof SQLException s)
+                        || !DEADLOCK_DETECTED.equals(s.getSQLState())) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static <T> T writtenOnce(DataSource dataSource, String what, boolean ownTransaction, Work<T> work) {
         Connection c;
         try {
             c = dataSource.getConnection();
@@ -90,35 +112,6 @@ public final class Jdbc {
             c.close();
         } catch (SQLException e) {
             // The pool has lost a connection; the write has its answer already.
-        }
-    }
-
-    /** The SQLState of a statement PostgreSQL failed to break a deadlock, its locks released. */
-    static final String DEADLOCK_DETECTED = "40P01";
-
-    /**
-     * Runs one statement's {@code work} on {@code c}, again when PostgreSQL fails it to break a deadlock, up to
-     * {@code attempts} times. In a transaction it runs under a savepoint, so that the failed try's locks are released
-     * and the transaction goes on; in auto-commit the failed statement was rolled back on its own. Only for work that
-     * can be sent again: one statement whose effects all roll back with it.
-     */
-    public static <T> T retriedOnDeadlock(Connection c, int attempts, Work<T> work) throws SQLException {
-        for (int attempt = 1; ; attempt++) {
-            Savepoint savepoint = c.getAutoCommit() ? null : c.setSavepoint();
-            try {
-                T result = work.run(c);
-                if (savepoint != null) {
-                    c.releaseSavepoint(savepoint);
-                }
-                return result;
-            } catch (SQLException e) {
-                if (!DEADLOCK_DETECTED.equals(e.getSQLState()) || attempt >= attempts) {
-                    throw e;
-                }
-                if (savepoint != null) {
-                    c.rollback(savepoint);
-                }
-            }
         }
     }
 

@@ -72,8 +72,6 @@ public final class QueueProducer {
     /** The lowest and highest priority a task can have (the {@code priority} column is a smallint). */
     public static final int MIN_PRIORITY = Short.MIN_VALUE;
     public static final int MAX_PRIORITY = Short.MAX_VALUE;
-    /** How often a unique enqueue's round is sent when PostgreSQL keeps failing it to break deadlocks. */
-    private static final int DEADLOCK_ATTEMPTS = 3;
 
     private final DataSource dataSource;
     private final QueueLocation location;
@@ -482,21 +480,19 @@ public final class QueueProducer {
      * The answers to the batch's distinct keys under the other modes of {@code uniqueness}. The keys that
      * another producer changed while the statement ran are sent again, until none is left: each round
      * needs another producer's commit on the key, and one inside a transaction holds the key's lock after.
-     * A round PostgreSQL failed to break a deadlock is sent again: it locks the keys that exist in key order,
-     * then the new ones, and a key stored after its snapshot began can close a cycle with a producer that locks
-     * it before the keys this round holds.
+     * A round locks the keys that exist in key order, then the new ones, so a key stored after its snapshot
+     * began can close a deadlock with a transaction that holds it and waits on a key the round holds; where
+     * PostgreSQL fails the round, the write is done again ({@link Jdbc#written}).
      */
     private List<Enqueued> insertUnique(Connection c, QueueSql statements, KeyedBatch batch, Duration delay,
                                         Uniqueness uniqueness, Map<String, String> added) throws SQLException {
         Enqueued[] answers = new Enqueued[batch.keys.length];
         List<Integer> pending = IntStream.range(0, batch.keys.length).boxed().toList();
         while (!pending.isEmpty()) {
-            List<Integer> round = pending;
-            List<UniqueAnswer> rows = Jdbc.retriedOnDeadlock(c, DEADLOCK_ATTEMPTS,
-                    conn -> sendUnique(conn, statements, batch, round, delay, uniqueness, added));
+            List<UniqueAnswer> rows = sendUnique(c, statements, batch, pending, delay, uniqueness, added);
             List<Integer> again = new ArrayList<>();
             for (int k = 0; k < rows.size(); k++) {
-                int at = round.get(k);
+                int at = pending.get(k);
                 UniqueAnswer row = rows.get(k);
                 if (row.retry()) {
                     again.add(at);
