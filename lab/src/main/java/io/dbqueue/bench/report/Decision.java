@@ -136,10 +136,13 @@ public final class Decision {
         }
         String mode = Ceiling.OF.mode().name().toLowerCase(Locale.ROOT).replace('_', ' ');
         String most = number(queue.saturation().orElseThrow());
+        double percent = reached.getAsDouble();
         return Optional.of(flatOut + String.format(Locale.ROOT, queue.saturated()
-                ? "; the queue, %s, delivered at most %s: %.0f %% of that ceiling."
-                : "; the queue, %s, delivered %s before its sweep ended, short of its limit: %.0f %% or more of that"
-                + " ceiling.", mode, most, reached.getAsDouble()));
+                ? "; the queue, %s, delivered at most %s: %.0f %% of pgbench's rate."
+                : "; the queue, %s, delivered %s before its sweep ended, short of its limit: %.0f %% or more of"
+                + " pgbench's rate.", mode, most, percent)
+                + (percent > 100 ? " Over 100 %: the library's client outran PostgreSQL's own with the same statements."
+                : ""));
     }
 
     /** " (runs 33,120-35,870)" for a figure run more than once, else "". */

@@ -128,13 +128,18 @@ class DecisionTest {
                 ceiling)));
         assertTrue(saturated.contains("pgbench, running the queue's statements flat out on the same server, layout,"
                 + " batch and threads, delivered 40,000 messages/s (runs 38,000-41,000); the queue, at least once,"
-                + " delivered at most 3,000: 8 % of that ceiling."), saturated);
+                + " delivered at most 3,000: 8 % of pgbench's rate."), saturated);
 
         String stoppedEarly = String.join("\n", Decision.of(withCeilings(results(
                 sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), kept(2_000, 500))), ceiling)));
         assertTrue(stoppedEarly.contains("the queue, at least once, delivered 2,000 before its sweep ended, short of"
-                + " its limit: 5 % or more of that ceiling."),
+                + " its limit: 5 % or more of pgbench's rate."),
                 stoppedEarly);
+
+        String outran = String.join("\n", Decision.of(withCeilings(results(
+                sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), step(80_000, 50_000, 5))), ceiling)));
+        assertTrue(outran.contains("delivered at most 50,000: 125 % of pgbench's rate. Over 100 %: the library's"
+                + " client outran PostgreSQL's own with the same statements."), outran);
     }
 
     @Test
