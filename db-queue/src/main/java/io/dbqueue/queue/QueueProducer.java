@@ -489,54 +489,36 @@ public final class QueueProducer {
         Enqueued[] answers = new Enqueued[batch.keys.length];
         List<Integer> pending = IntStream.range(0, batch.keys.length).boxed().toList();
         while (!pending.isEmpty()) {
-            List<UniqueAnswer> rows = sendUnique(c, statements, batch, pending, delay, uniqueness, added);
             List<Integer> again = new ArrayList<>();
-            for (int k = 0; k < rows.size(); k++) {
-                int at = pending.get(k);
-                UniqueAnswer row = rows.get(k);
-                if (row.retry()) {
-                    again.add(at);
-                } else if (row.reused()) {
-                    throw new IdempotencyKeyReusedException(batch.keys[at], row.id());
-                } else {
-                    answers[at] = new Enqueued(row.id(), row.stored(), row.replaced());
+            try (PreparedStatement ps = c.prepareStatement(statements.enqueueUnique)) {
+                ps.setLong(1, delay.toNanos() / 1000);
+                ps.setString(2, location.queueName());
+                ps.setBoolean(3, uniqueness.freesRunning());
+                ps.setBoolean(4, uniqueness.freesGone());
+                ps.setBoolean(5, uniqueness.replaces());
+                int p = 6;
+                if (statements.headers) {
+                    ps.setString(p++, TaskHeaders.json(added));
+                }
+                ps.setArray(p++, Jdbc.texts(c, pick(batch.keys, pending)));
+                ps.setArray(p++, Jdbc.texts(c, pick(batch.payloads, pending)));
+                ps.setArray(p, Jdbc.texts(c, pick(batch.fingerprints, pending)));
+                try (ResultSet rs = ps.executeQuery()) {
+                    for (int k = 0; rs.next(); k++) {
+                        int at = pending.get(k);
+                        if (rs.getBoolean(5)) {
+                            again.add(at);
+                        } else if (rs.getBoolean(4)) {
+                            throw new IdempotencyKeyReusedException(batch.keys[at], rs.getLong(1));
+                        } else {
+                            answers[at] = new Enqueued(rs.getLong(1), rs.getBoolean(2), rs.getBoolean(3));
+                        }
+                    }
                 }
             }
             pending = again;
         }
         return Arrays.asList(answers);
-    }
-
-    /** One round of {@link #insertUnique}: the statement for the keys at {@code round}, its rows in their order. */
-    private List<UniqueAnswer> sendUnique(Connection c, QueueSql statements, KeyedBatch batch, List<Integer> round,
-                                          Duration delay, Uniqueness uniqueness, Map<String, String> added)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(statements.enqueueUnique)) {
-            ps.setLong(1, delay.toNanos() / 1000);
-            ps.setString(2, location.queueName());
-            ps.setBoolean(3, uniqueness.freesRunning());
-            ps.setBoolean(4, uniqueness.freesGone());
-            ps.setBoolean(5, uniqueness.replaces());
-            int p = 6;
-            if (statements.headers) {
-                ps.setString(p++, TaskHeaders.json(added));
-            }
-            ps.setArray(p++, Jdbc.texts(c, pick(batch.keys, round)));
-            ps.setArray(p++, Jdbc.texts(c, pick(batch.payloads, round)));
-            ps.setArray(p, Jdbc.texts(c, pick(batch.fingerprints, round)));
-            List<UniqueAnswer> rows = new ArrayList<>(round.size());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(new UniqueAnswer(rs.getLong(1), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4),
-                            rs.getBoolean(5)));
-                }
-            }
-            return rows;
-        }
-    }
-
-    /** A row of the unique enqueue: the key's task, what the statement did, and whether to send the key again. */
-    private record UniqueAnswer(long id, boolean stored, boolean replaced, boolean reused, boolean retry) {
     }
 
     private static String[] pick(String[] values, List<Integer> at) {

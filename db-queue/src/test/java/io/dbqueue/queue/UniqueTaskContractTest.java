@@ -251,8 +251,7 @@ class UniqueTaskContractTest extends EveryLayout {
             CompletableFuture<Enqueued> mine = CompletableFuture.supplyAsync(() -> producer.enqueueOnce("held", "v2",
                     HOUR, Uniqueness.DEBOUNCE));
             Await.until(Duration.ofSeconds(30), "the repeat answered, or waiting for the other transaction",
-                    () -> mine.isDone() || TestDatabase.queryLong("SELECT count(*) FROM pg_stat_activity"
-                            + " WHERE wait_event_type = 'Lock' AND query LIKE 'WITH mode%'") == 1);
+                    () -> mine.isDone() || uniqueEnqueuesWaitingOnALock() == 1);
             other.commit();
             assertEquals(new Enqueued(id, false, true), mine.get(30, TimeUnit.SECONDS));
         }
@@ -276,8 +275,8 @@ class UniqueTaskContractTest extends EveryLayout {
                 assertTrue(theirs.stored(), key);
                 CompletableFuture<Enqueued> mine = CompletableFuture.supplyAsync(() -> producer.enqueueOnce(key, "mine",
                         HOUR, Uniqueness.DEBOUNCE));
-                Await.until(Duration.ofSeconds(30), "the producer waits on the other's key", () -> TestDatabase.queryLong(
-                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH mode%'") == 1);
+                Await.until(Duration.ofSeconds(30), "the producer waits on the other's key",
+                        () -> uniqueEnqueuesWaitingOnALock() == 1);
                 other.commit();
                 assertEquals(new Enqueued(theirs.id(), false, true), mine.get(30, TimeUnit.SECONDS), key);
                 assertEquals("mine", payload(theirs.id()));
@@ -305,8 +304,8 @@ class UniqueTaskContractTest extends EveryLayout {
                     .get(0).id();
             CompletableFuture<List<Enqueued>> batch = CompletableFuture.supplyAsync(() -> producer.enqueueAllOnce(
                     List.of("a", "b"), null, List.of("mine", "mine"), HOUR, Uniqueness.WHILE_WAITING));
-            Await.until(Duration.ofSeconds(30), "the batch holds b and waits on a", () -> TestDatabase.queryLong(
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH mode%'") == 1);
+            Await.until(Duration.ofSeconds(30), "the batch holds b and waits on a",
+                    () -> uniqueEnqueuesWaitingOnALock() == 1);
             assertEquals(List.of(new Enqueued(b, false, false)), producer.enqueueAllOnce(other, List.of("b"),
                     List.of("theirs"), HOUR, Uniqueness.WHILE_WAITING));
             other.commit();
@@ -345,6 +344,12 @@ class UniqueTaskContractTest extends EveryLayout {
         try (Connection c = ds.getConnection()) {
             return store.claim(c, 10, mode, Duration.ofMinutes(5));
         }
+    }
+
+    /** Unique enqueue statements (they open with {@code WITH mode}) waiting on a lock now. */
+    private static long uniqueEnqueuesWaitingOnALock() throws SQLException {
+        return TestDatabase.queryLong("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                + " AND query LIKE 'WITH mode%'");
     }
 
     private long rows() throws SQLException {

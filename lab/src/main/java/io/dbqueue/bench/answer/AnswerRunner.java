@@ -102,9 +102,9 @@ public final class AnswerRunner {
             if (stop.isStopped()) { // the last window was cut short: it says nothing about this rate
                 return new Sweep(system, shape, steps, "interrupted at " + at);
             }
-            Optional<String> failure = outcome.notMeasured().stream().map(NotMeasured::reason).findFirst();
-            if (failure.isPresent() || outcome.runs().isEmpty()) {
-                String why = failure.orElse("nothing measured");
+            Optional<String> failure = failure(outcome);
+            if (failure.isPresent()) {
+                String why = failure.get();
                 console.println("answer: " + system.id() + " at " + rate + "/s failed: " + why);
                 return new Sweep(system, shape, steps, "failed at " + at + ": " + why);
             }
@@ -133,9 +133,9 @@ public final class AnswerRunner {
         if (stop.isStopped()) {
             return new Ceiling(shape, null, "interrupted");
         }
-        Optional<String> failure = outcome.notMeasured().stream().map(NotMeasured::reason).findFirst();
-        if (failure.isPresent() || outcome.runs().isEmpty()) {
-            String why = failure.orElse("nothing measured");
+        Optional<String> failure = failure(outcome);
+        if (failure.isPresent()) {
+            String why = failure.get();
             console.println("answer: the ceiling of " + shape.title() + " failed: " + why);
             return new Ceiling(shape, null, "failed: " + why);
         }
@@ -143,6 +143,12 @@ public final class AnswerRunner {
         console.println(String.format(Locale.ROOT, "answer: %-22s %-16s flat out: delivered %,.0f/s", "ceiling (pgbench)",
                 shape.title(), step.delivered().median()));
         return new Ceiling(shape, step, null);
+    }
+
+    /** Why {@code outcome} measured nothing: a repetition's reason, or empty when it measured. */
+    private static Optional<String> failure(MatrixRunner.Outcome outcome) {
+        Optional<String> reason = outcome.notMeasured().stream().map(NotMeasured::reason).findFirst();
+        return reason.isPresent() || !outcome.runs().isEmpty() ? reason : Optional.of("nothing measured");
     }
 
     /**

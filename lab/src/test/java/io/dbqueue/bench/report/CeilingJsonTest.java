@@ -4,7 +4,6 @@ import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.Ceiling;
 import io.dbqueue.bench.answer.RateStep;
-import io.dbqueue.bench.run.Range;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -27,8 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CeilingJsonTest {
 
     private final AnswerShape shape = shape(List.of(QUEUE_AT_LEAST_ONCE));
-    private final RateStep flatOut = new RateStep(0, 3, new Range(40_000, 38_000, 41_000),
-            new Range(52_000, 50_000, 53_000), null, null, null, null, null);
+    private final RateStep flatOut = Steps.flatOut();
 
     @Test
     void aCeilingHasAStepOrANoteSayingWhyNot() {

@@ -3,9 +3,7 @@ package io.dbqueue.bench.report;
 import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.Ceiling;
-import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
-import io.dbqueue.bench.run.Range;
 
 import org.junit.jupiter.api.Test;
 
@@ -121,8 +119,7 @@ class DecisionTest {
     /** The queue's most delivered, weighed against pgbench running its statements flat out in the same run. */
     @Test
     void theQueueIsWeighedAgainstItsCeiling() {
-        Ceiling ceiling = new Ceiling(shape, new RateStep(0, 3, new Range(40_000, 38_000, 41_000),
-                new Range(52_000, 50_000, 53_000), null, null, null, null, null), null);
+        Ceiling ceiling = new Ceiling(shape, Steps.flatOut(), null);
         String saturated = String.join("\n", Decision.of(withCeilings(results(
                 sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), step(2_000, 1_900, 5), step(5_000, 3_000, 5))),
                 ceiling)));
@@ -156,8 +153,7 @@ class DecisionTest {
     void theSummaryTableHasTheCeilingsRow() {
         String table = AnswerTable.summaryMarkdown(withCeilings(results(
                 sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5), step(2_000, 1_500, 5))),
-                new Ceiling(shape, new RateStep(0, 3, new Range(40_000, 38_000, 41_000),
-                        new Range(52_000, 50_000, 53_000), null, null, null, null, null), null)));
+                new Ceiling(shape, Steps.flatOut(), null)));
         assertTrue(table.contains("| PostgreSQL queue, at least once | 1,000 | 1,500 |"), table);
         assertTrue(table.contains("| " + AnswerTable.CEILING + " | - | 40,000 | - |"), table);
     }

@@ -52,6 +52,12 @@ public final class Steps {
                 null, null, List.of(sweeps), null);
     }
 
+    /** A ceiling's step: 40,000 delivered (runs 38,000-41,000) flat out, nothing offered, no latency. */
+    public static RateStep flatOut() {
+        return new RateStep(0, 3, new Range(40_000, 38_000, 41_000), new Range(52_000, 50_000, 53_000), null, null,
+                null, null, null);
+    }
+
     /** {@code results} with these ceilings. */
     public static AnswerResults withCeilings(AnswerResults results, Ceiling... ceilings) {
         return new AnswerResults(results.kind(), results.schemaVersion(), results.startedAt(), results.finishedAt(),
