@@ -40,8 +40,9 @@ public final class Cached<T> implements Supplier<T> {
     private final LongSupplier clock;
     private final Executor executor;
     private T value;
-    private Long readAt; // null before the first successful read
-    private CompletableFuture<T> reading; // the read in progress, or null
+    private Long readAt; // when the value's read started; null before the first successful read
+    private CompletableFuture<T> reading; // the read in progress (or finished, not yet settled), or null
+    private long readingSince;
 
     /** @param clock nanoseconds, as {@link System#nanoTime()}; {@code executor} runs the reads */
     Cached(Supplier<T> read, Duration maxAge, Duration timeout, LongSupplier clock, Executor executor) {
@@ -80,16 +81,20 @@ public final class Cached<T> implements Supplier<T> {
      * if need be. A caller of several values starts them all, then {@link #await}s each by one deadline.
      */
     public synchronized CompletableFuture<T> fetch() {
-        long age = readAt == null ? Long.MAX_VALUE : clock.getAsLong() - readAt;
+        if (reading != null && reading.isDone()) {
+            settleWhenDone(reading); // its callback may not have run yet, though a caller already has its value
+        }
+        long now = clock.getAsLong();
+        long age = readAt == null ? Long.MAX_VALUE : now - readAt;
         if (age < maxAgeNanos) {
             return CompletableFuture.completedFuture(value);
         }
         CompletableFuture<T> current = reading;
         if (current == null) {
-            CompletableFuture<T> started = CompletableFuture.supplyAsync(read, executor);
-            reading = started;
-            started.whenComplete((result, failure) -> done(started, result, failure)); // at once if it is done
-            current = started;
+            readingSince = now;
+            current = CompletableFuture.supplyAsync(read, executor);
+            reading = current;
+            settleWhenDone(current);
         }
         if (maxAgeNanos > 0 && !current.isDone() && age - maxAgeNanos < STALE_LIMIT.toNanos()) {
             return CompletableFuture.completedFuture(value);
@@ -115,17 +120,20 @@ public final class Cached<T> implements Supplier<T> {
         }
     }
 
-    private synchronized void done(CompletableFuture<T> finished, T result, Throwable failure) {
-        if (failure == null) {
-            value = result;
-            readAt = clock.getAsLong();
-        } else {
-            value = null;
-            readAt = null;
+    /** Keeps {@code read}'s outcome once it is done: at once if it is. */
+    private void settleWhenDone(CompletableFuture<T> read) {
+        read.whenComplete((result, failure) -> settle(read, result, failure));
+    }
+
+    /** Settles a read once, whichever of its callback and {@link #fetch()} comes first. */
+    private synchronized void settle(CompletableFuture<T> finished, T result, Throwable failure) {
+        if (reading != finished) {
+            return;
         }
-        if (reading == finished) {
-            reading = null;
-        }
+        reading = null;
+        // aged from the read's start, not its end: when the callback runs says nothing about the value
+        value = failure == null ? result : null;
+        readAt = failure == null ? readingSince : null;
     }
 
     /** A read that has not answered within its timeout. */

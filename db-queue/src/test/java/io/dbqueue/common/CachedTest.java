@@ -40,6 +40,26 @@ class CachedTest {
         assertEquals(4, reads.get());
     }
 
+    /**
+     * A value is as old as the start of its read. Aged from the read's end, it depended on when the read's callback
+     * ran, which may be after a caller already had the value: a value could look fresh long after it was read.
+     */
+    @Test
+    void aValueIsAgedFromTheStartOfItsRead() {
+        AtomicLong clock = new AtomicLong();
+        AtomicInteger reads = new AtomicInteger();
+        Cached<Integer> cached = new Cached<>(() -> {
+            clock.addAndGet(Duration.ofSeconds(3).toNanos()); // a read that takes 3 s
+            return reads.incrementAndGet();
+        }, Duration.ofSeconds(5), Duration.ofSeconds(1), clock::get, Runnable::run);
+
+        assertEquals(1, cached.get());
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
+        assertEquals(1, cached.get(), "read 4 s ago");
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
+        assertEquals(2, cached.get(), "read 5 s ago, though it answered only 2 s ago");
+    }
+
     /** A read slower than the timeout (a count of a deep backlog) used to fail every call once the value was stale. */
     @Test
     void aStaleValueIsAnsweredWhileASlowReadRunsUpToTheStaleLimit() throws Exception {
@@ -67,7 +87,7 @@ class CachedTest {
             secondAnswers.countDown();
             Await.until(Duration.ofSeconds(10), "the second read's value", () -> cached.get() == 2);
 
-            clock.addAndGet(Duration.ofSeconds(5).toNanos());
+            // the second read started at 5 s: at 65 s its value is stale too, and answered while a third read runs
             assertEquals(2, cached.get(), "stale while the third read runs");
             Await.until(Duration.ofSeconds(10), "the third read started", () -> reads.get() == 3);
             laterFail.countDown();
