@@ -25,8 +25,8 @@ import java.util.TreeMap;
 /**
  * Runs an answer plan: for every shape and system, an open-loop sweep of offered rates, lowest
  * first, each rate repeated, until the system no longer keeps up or its p99 passes the largest
- * target; then, where the shape has the queue, its ceiling: pgbench running the queue's statements
- * flat out. Every system runs through its lab driver, as {@code bench run} runs it.
+ * target; then, where the shape has the queue, its ceiling: pgbench running a minimal queue flat
+ * out. Every system runs through its lab driver, as {@code bench run} runs it.
  */
 public final class AnswerRunner {
 
@@ -119,30 +119,30 @@ public final class AnswerRunner {
     }
 
     /**
-     * pgbench running the queue's statements flat out, each repetition on a fresh table as the sweeps' rates are;
-     * a stop while it runs records it as interrupted, as its last window was cut short.
+     * pgbench running a minimal queue flat out, each repetition on a fresh table as the sweeps' rates are; a stop
+     * while it runs records it as interrupted, as its last window was cut short.
      */
     private Ceiling ceiling(AnswerShape shape) {
-        Optional<String> reason = matrix.unavailableReason(DriverName.PGBENCH);
+        Optional<String> reason = matrix.unavailableReason(Ceiling.DRIVER);
         if (reason.isPresent()) {
             console.println("answer: skipped the ceiling: " + reason.get());
-            return new Ceiling(shape, null, "skipped: " + reason.get());
+            return Ceiling.of(shape, null, "skipped: " + reason.get());
         }
-        MatrixRunner.Outcome outcome = measure(workload(DriverName.PGBENCH, Ceiling.OF.mode(), 1, shape, 0,
+        MatrixRunner.Outcome outcome = measure(workload(Ceiling.DRIVER, Ceiling.OF.mode(), 1, shape, 0,
                 plan.repeat(), plan.warmup(), plan.duration()));
         if (stop.isStopped()) {
-            return new Ceiling(shape, null, "interrupted");
+            return Ceiling.of(shape, null, "interrupted");
         }
         Optional<String> failure = failure(outcome);
         if (failure.isPresent()) {
             String why = failure.get();
             console.println("answer: the ceiling of " + shape.title() + " failed: " + why);
-            return new Ceiling(shape, null, "failed: " + why);
+            return Ceiling.of(shape, null, "failed: " + why);
         }
         RateStep step = RateSteps.of(0, 1, outcome.runs().get(0).samples());
-        console.println(String.format(Locale.ROOT, "answer: %-22s %-16s flat out: delivered %,.0f/s", "ceiling (pgbench)",
-                shape.title(), step.delivered().median()));
-        return new Ceiling(shape, step, null);
+        console.println(String.format(Locale.ROOT, "answer: %-22s %-16s flat out: delivered %,.0f/s",
+                "ceiling (" + Ceiling.DRIVER + ")", shape.title(), step.delivered().median()));
+        return Ceiling.of(shape, step, null);
     }
 
     /** Why {@code outcome} measured nothing: a repetition's reason, or empty when it measured. */

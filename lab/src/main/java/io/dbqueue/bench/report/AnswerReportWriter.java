@@ -8,6 +8,7 @@ import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.AnswerSystem;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.environment.EnvironmentProbe;
+import io.dbqueue.bench.workload.DriverName;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -133,13 +134,18 @@ public final class AnswerReportWriter {
                 + " wrote to storage (/proc/PID/io); all per message sent, compared at the highest rate every system"
                 + " of the shape kept up.");
         if (results.ceilings() != null && !results.ceilings().isEmpty()) {
-            doc.paragraph(String.format(Locale.ROOT, "The ceiling is PostgreSQL's own client, pgbench, running the"
-                    + " statements the queue runs at least once (the producers' batched insert, the consumers' claim"
-                    + " and finish) on the same server and layout: one pgbench process of %d clients enqueueing (%d"
-                    + " for a batch of 1), one of %d claiming up to %d at a time, flat out, each repetition on a fresh"
-                    + " table, its producers held back past %,d waiting. Its messages are counted from the table. Between it and the queue lie what the library adds:"
-                    + " JDBC, the JVM, its bookkeeping and its wakeups.", results.producersBatched(),
-                    results.producersSingle(), results.consumers(), results.consumerBatch(), AnswerRunner.CEILING_BACKLOG));
+            boolean minimal = results.ceilings().get(0).driver() == DriverName.PGBENCH_MINIMAL;
+            doc.paragraph(String.format(Locale.ROOT, "The ceiling is PostgreSQL's own client, pgbench, running "
+                    + (minimal ? "a minimal queue of its own (one index; the producers' batched insert, the consumers'"
+                    + " claiming delete) on the same server" : "the statements the queue runs at least once (the"
+                    + " producers' batched insert, the consumers' claim and finish) on the same server and layout")
+                    + ": one pgbench process of %d clients enqueueing (%d for a batch of 1), one of %d claiming up to"
+                    + " %d at a time, flat out, each repetition on a fresh table, its producers held back past %,d"
+                    + " waiting. Its messages are counted from the table. Between it and the queue lie what the"
+                    + " library adds: " + (minimal ? "a claim that keeps a message until it is finished (a second"
+                    + " statement), attempts and leases, " : "") + "JDBC, the JVM, its bookkeeping and its wakeups.",
+                    results.producersBatched(), results.producersSingle(), results.consumers(),
+                    results.consumerBatch(), AnswerRunner.CEILING_BACKLOG));
         }
         if (!once) {
             doc.heading(2, "Repetitions");

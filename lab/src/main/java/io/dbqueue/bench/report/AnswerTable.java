@@ -9,6 +9,7 @@ import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.driver.LatencyEnd;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.workload.DriverName;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,9 @@ import java.util.Locale;
 public final class AnswerTable {
 
     /** How the tables name the ceiling's row. */
-    static final String CEILING = "ceiling: PostgreSQL's own pgbench, the queue's statements";
+    static String label(Ceiling ceiling) {
+        return "ceiling: PostgreSQL's own pgbench, " + ceiling.ran();
+    }
 
     private AnswerTable() {
     }
@@ -60,7 +63,7 @@ public final class AnswerTable {
         }
         Ceiling ceiling = results.ceiling(headline);
         if (ceiling != null) {
-            List<String> row = new ArrayList<>(List.of(CEILING));
+            List<String> row = new ArrayList<>(List.of(label(ceiling)));
             shapes.forEach(s -> row.add("-"));
             row.add(ceiling(ceiling));
             row.add("-");
@@ -102,13 +105,14 @@ public final class AnswerTable {
         }
         Ceiling ceiling = results.ceiling(shape);
         if (ceiling != null) {
-            List<String> row = new ArrayList<>(List.of(CEILING));
+            List<String> row = new ArrayList<>(List.of(label(ceiling)));
             results.targetsMs().forEach(t -> row.add("-"));
             row.add(ceiling(ceiling));
             row.addAll(List.of("-", "-", "-"));
-            String setup = "pgbench runs the queue's " + Ceiling.OF.mode().name().toLowerCase(Locale.ROOT)
-                    .replace('_', ' ') + " statements with the same layout, batch and threads, flat out; no latency"
-                    + " (its payloads carry no time)";
+            String setup = "pgbench runs " + (ceiling.driver() == DriverName.PGBENCH ? "the queue's "
+                    + Ceiling.OF.mode().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+                    + " statements with the same layout," : "a minimal queue with the same") + " batch and threads,"
+                    + " flat out; no latency (its payloads carry no time)";
             row.add(ceiling.note() == null ? setup : setup + "; " + ceiling.note());
             rows.add(row);
         }
@@ -136,7 +140,7 @@ public final class AnswerTable {
         }
         Ceiling ceiling = results.ceiling(shape);
         if (ceiling != null && ceiling.measured()) {
-            rows.add(List.of(CEILING, "flat out", AnswerFigures.number(ceiling.step().sent().median()),
+            rows.add(List.of(label(ceiling), "flat out", AnswerFigures.number(ceiling.step().sent().median()),
                     AnswerFigures.number(ceiling.delivered()), "-", "-", "-"));
         }
         doc.table(header, rows);

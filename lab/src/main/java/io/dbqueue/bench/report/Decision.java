@@ -8,6 +8,7 @@ import io.dbqueue.bench.answer.Ceiling;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.run.Range;
+import io.dbqueue.bench.workload.DriverName;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -114,8 +115,9 @@ public final class Decision {
     }
 
     /**
-     * The queue's most delivered against PostgreSQL's own pgbench running its statements flat out, in the same run:
-     * how much of what the server can do the library reaches. Both are measured rates, not rates of the ladder.
+     * The queue's most delivered against PostgreSQL's own pgbench running flat out (a minimal queue, or in older runs
+     * the queue's statements), in the same run: how much of what the server can do the library reaches. Both are
+     * measured rates, not rates of the ladder.
      */
     private static Optional<String> ceiling(AnswerResults results, AnswerShape shape) {
         Ceiling ceiling = results.ceiling(shape);
@@ -127,9 +129,10 @@ public final class Decision {
                     + ceiling.note() + ".");
         }
         Sweep queue = results.sweep(Ceiling.OF, shape.messageSize(), shape.batchSize());
-        String flatOut = "PostgreSQL's own client, pgbench, running the queue's statements flat out on the same"
-                + " server, layout, batch and threads, delivered " + number(ceiling.delivered()) + " messages/s"
-                + spread(ceiling.step().delivered());
+        boolean statements = ceiling.driver() == DriverName.PGBENCH;
+        String flatOut = "PostgreSQL's own client, pgbench, running " + ceiling.ran() + " flat out on the same server, "
+                + (statements ? "layout, " : "") + "batch and threads, delivered " + number(ceiling.delivered())
+                + " messages/s" + spread(ceiling.step().delivered());
         OptionalDouble reached = ceiling.percentReached(queue);
         if (reached.isEmpty()) {
             return Optional.of(flatOut + ".");
@@ -141,8 +144,9 @@ public final class Decision {
                 ? "; the queue, %s, delivered at most %s: %.0f %% of pgbench's rate."
                 : "; the queue, %s, delivered %s before its sweep ended, short of its limit: %.0f %% or more of"
                 + " pgbench's rate.", mode, most, percent)
-                + (percent > 100 ? " Over 100 %: the library's client outran PostgreSQL's own with the same statements."
-                : ""));
+                + (percent <= 100 ? "" : statements
+                ? " Over 100 %: the library's client outran PostgreSQL's own with the same statements."
+                : " Over 100 %: the queue outran PostgreSQL's own client on a minimal queue."));
     }
 
     /** " (runs 33,120-35,870)" for a figure run more than once, else "". */

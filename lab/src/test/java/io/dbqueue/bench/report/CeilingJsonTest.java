@@ -4,6 +4,7 @@ import io.dbqueue.bench.answer.AnswerResults;
 import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.Ceiling;
 import io.dbqueue.bench.answer.RateStep;
+import io.dbqueue.bench.workload.DriverName;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -30,18 +31,25 @@ class CeilingJsonTest {
 
     @Test
     void aCeilingHasAStepOrANoteSayingWhyNot() {
-        assertThrows(IllegalArgumentException.class, () -> new Ceiling(shape, null, null));
-        assertThrows(IllegalArgumentException.class, () -> new Ceiling(shape, flatOut, "skipped: no pgbench"));
-        assertFalse(new Ceiling(shape, null, "skipped: no pgbench").measured());
+        assertThrows(IllegalArgumentException.class, () -> Ceiling.of(shape, null, null));
+        assertThrows(IllegalArgumentException.class, () -> Ceiling.of(shape, flatOut, "skipped: no pgbench"));
+        assertFalse(Ceiling.of(shape, null, "skipped: no pgbench").measured());
+    }
+
+    @Test
+    void aCeilingIsRunByPgbench() {
+        assertEquals(DriverName.PGBENCH_MINIMAL, Ceiling.of(shape, flatOut, null).driver());
+        assertEquals("a ceiling is run by pgbench or pgbench-minimal, not direct", assertThrows(
+                IllegalArgumentException.class, () -> new Ceiling(shape, DriverName.DIRECT, flatOut, null)).getMessage());
     }
 
     @Test
     void theQueueIsWeighedByItsMostDelivered() {
-        Ceiling ceiling = new Ceiling(shape, flatOut, null);
+        Ceiling ceiling = Ceiling.of(shape, flatOut, null);
         assertEquals(25.0, ceiling.percentReached(sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5),
                 step(10_000, 10_000, 5), step(20_000, 9_000, 5))).orElseThrow(), 1e-9);
         assertTrue(ceiling.percentReached(null).isEmpty());
-        assertTrue(new Ceiling(shape, null, "failed: x").percentReached(sweep(QUEUE_AT_LEAST_ONCE, shape,
+        assertTrue(Ceiling.of(shape, null, "failed: x").percentReached(sweep(QUEUE_AT_LEAST_ONCE, shape,
                 kept(1_000, 5))).isEmpty());
     }
 
@@ -49,13 +57,24 @@ class CeilingJsonTest {
     void ceilingsComeBackFromResultsJsonAsWritten() throws Exception {
         AnswerShape single = new AnswerShape(1024, 1, List.of(QUEUE_AT_LEAST_ONCE), List.of(250, 500));
         AnswerResults written = withCeilings(results(sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5))),
-                new Ceiling(shape, flatOut, null), new Ceiling(single, null, "skipped: pgbench is not on the PATH"));
+                Ceiling.of(shape, flatOut, null), Ceiling.of(single, null, "skipped: pgbench is not on the PATH"));
         String json = ReportWriter.JSON.writeValueAsString(written);
         assertFalse(json.contains("\"measured\""), json);
         AnswerResults read = ReportWriter.JSON.readValue(json, AnswerResults.class);
         assertEquals(written.ceilings(), read.ceilings());
         assertEquals(40_000, read.ceiling(shape).delivered());
         assertNull(read.ceiling(single).step());
+    }
+
+    /** Until the minimal queue was the ceiling, pgbench ran the queue's statements, and results.json named no driver. */
+    @Test
+    void ceilingsWrittenWithoutADriverRanTheQueuesStatements() {
+        ObjectNode json = ReportWriter.JSON.valueToTree(withCeilings(results(sweep(QUEUE_AT_LEAST_ONCE, shape,
+                kept(1_000, 5))), Ceiling.of(shape, flatOut, null)));
+        ((ObjectNode) json.get("ceilings").get(0)).remove("driver");
+        Ceiling read = ReportWriter.JSON.treeToValue(json, AnswerResults.class).ceiling(shape);
+        assertEquals(DriverName.PGBENCH, read.driver());
+        assertEquals("the queue's statements", read.ran());
     }
 
     @Test
