@@ -40,9 +40,9 @@ public final class Cached<T> implements Supplier<T> {
     private final LongSupplier clock;
     private final Executor executor;
     private T value;
-    private Long readAt; // when the value's read started; null before the first successful read
+    private Long readAt; // when the value's read ended; null before the first successful read
     private CompletableFuture<T> reading; // the read in progress (or finished, not yet settled), or null
-    private long readingSince;
+    private volatile long readEndedAt; // noted by the read in progress, the only one, before its future completes
 
     /** @param clock nanoseconds, as {@link System#nanoTime()}; {@code executor} runs the reads */
     Cached(Supplier<T> read, Duration maxAge, Duration timeout, LongSupplier clock, Executor executor) {
@@ -84,15 +84,13 @@ public final class Cached<T> implements Supplier<T> {
         if (reading != null && reading.isDone()) {
             settleWhenDone(reading); // its callback may not have run yet, though a caller already has its value
         }
-        long now = clock.getAsLong();
-        long age = readAt == null ? Long.MAX_VALUE : now - readAt;
+        long age = readAt == null ? Long.MAX_VALUE : clock.getAsLong() - readAt;
         if (age < maxAgeNanos) {
             return CompletableFuture.completedFuture(value);
         }
         CompletableFuture<T> current = reading;
         if (current == null) {
-            readingSince = now;
-            current = CompletableFuture.supplyAsync(read, executor);
+            current = CompletableFuture.supplyAsync(this::readNoted, executor);
             reading = current;
             settleWhenDone(current);
         }
@@ -120,6 +118,16 @@ public final class Cached<T> implements Supplier<T> {
         }
     }
 
+    /**
+     * Reads, noting when the read ended before its future completes: a caller may have the value before the read
+     * is settled, so when it is settled says nothing about the value's age.
+     */
+    private T readNoted() {
+        T result = read.get();
+        readEndedAt = clock.getAsLong();
+        return result;
+    }
+
     /** Keeps {@code read}'s outcome once it is done: at once if it is. */
     private void settleWhenDone(CompletableFuture<T> read) {
         read.whenComplete((result, failure) -> settle(read, result, failure));
@@ -131,9 +139,8 @@ public final class Cached<T> implements Supplier<T> {
             return;
         }
         reading = null;
-        // aged from the read's start, not its end: when the callback runs says nothing about the value
         value = failure == null ? result : null;
-        readAt = failure == null ? readingSince : null;
+        readAt = failure == null ? readEndedAt : null;
     }
 
     /** A read that has not answered within its timeout. */

@@ -40,24 +40,22 @@ class CachedTest {
         assertEquals(4, reads.get());
     }
 
-    /**
-     * A value is as old as the start of its read. Aged from the read's end, it depended on when the read's callback
-     * ran, which may be after a caller already had the value: a value could look fresh long after it was read.
-     */
+    /** A value is as old as the end of its read: a read slower than the max age must not start the next at once. */
     @Test
-    void aValueIsAgedFromTheStartOfItsRead() {
+    void aValueIsAgedFromTheEndOfItsRead() {
         AtomicLong clock = new AtomicLong();
         AtomicInteger reads = new AtomicInteger();
         Cached<Integer> cached = new Cached<>(() -> {
-            clock.addAndGet(Duration.ofSeconds(3).toNanos()); // a read that takes 3 s
+            clock.addAndGet(Duration.ofSeconds(6).toNanos()); // a count of a deep backlog, slower than the max age
             return reads.incrementAndGet();
         }, Duration.ofSeconds(5), Duration.ofSeconds(1), clock::get, Runnable::run);
 
         assertEquals(1, cached.get());
+        clock.addAndGet(Duration.ofSeconds(4).toNanos());
+        assertEquals(1, cached.get(), "read 4 s ago, though it began 10 s ago");
+        assertEquals(1, reads.get());
         clock.addAndGet(Duration.ofSeconds(1).toNanos());
-        assertEquals(1, cached.get(), "read 4 s ago");
-        clock.addAndGet(Duration.ofSeconds(1).toNanos());
-        assertEquals(2, cached.get(), "read 5 s ago, though it answered only 2 s ago");
+        assertEquals(2, cached.get(), "read 5 s ago");
     }
 
     /** A read slower than the timeout (a count of a deep backlog) used to fail every call once the value was stale. */
@@ -85,9 +83,9 @@ class CachedTest {
             clock.addAndGet(1);
             assertThrows(Cached.ReadTimeoutException.class, cached::get, "past the limit a caller waits for the read");
             secondAnswers.countDown();
-            Await.until(Duration.ofSeconds(10), "the second read's value", () -> cached.get() == 2);
+            Await.until(Duration.ofSeconds(10), "the second read's value", () -> answers(cached, 2));
 
-            // the second read started at 5 s: at 65 s its value is stale too, and answered while a third read runs
+            clock.addAndGet(Duration.ofSeconds(5).toNanos());
             assertEquals(2, cached.get(), "stale while the third read runs");
             Await.until(Duration.ofSeconds(10), "the third read started", () -> reads.get() == 3);
             laterFail.countDown();
@@ -167,16 +165,19 @@ class CachedTest {
             assertThrows(Cached.ReadTimeoutException.class, cached::get);
 
             answer.countDown();
-            Await.until(Duration.ofSeconds(10), "the read's value", () -> {
-                try {
-                    return cached.get() == 42;
-                } catch (Cached.ReadTimeoutException e) {
-                    return false;
-                }
-            });
+            Await.until(Duration.ofSeconds(10), "the read's value", () -> answers(cached, 42));
             assertEquals(1, reads.get(), "one read, shared by every caller");
         } finally {
             executor.shutdownNow();
+        }
+    }
+
+    /** Whether {@code cached} answers {@code expected}; false while its read is still running. */
+    private static boolean answers(Cached<Integer> cached, int expected) {
+        try {
+            return cached.get() == expected;
+        } catch (Cached.ReadTimeoutException e) {
+            return false;
         }
     }
 
