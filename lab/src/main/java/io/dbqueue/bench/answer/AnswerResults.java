@@ -15,8 +15,9 @@ import java.util.Map;
  * @param consumerBatch    what a consumer claims, prefetches or reads at once
  * @param servers          the brokers measured, by system id, as each named itself (product, version, where);
  *                         absent (null) in results written before it was recorded
- * @param ceilings         per shape the queue ran in, PostgreSQL's own pgbench running its statements flat out;
- *                         absent (null) in results written before the answer measured it
+ * @param ceilings         per shape the queue ran in, PostgreSQL's own pgbench running flat out (a minimal queue, or
+ *                         in the first runs the queue's statements); absent (null) in results written before the
+ *                         answer measured it
  */
 public record AnswerResults(String kind, int schemaVersion, String startedAt, String finishedAt, boolean interrupted,
                             String plan, String layout, int repeat, double warmupSeconds, double windowSeconds,

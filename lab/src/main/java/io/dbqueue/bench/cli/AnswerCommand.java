@@ -35,7 +35,7 @@ import java.util.concurrent.Callable;
 @Command(name = "answer", mixinStandardHelpOptions = true, version = BenchCommand.VERSION,
         description = "Sweeps offered rates for every system (the PostgreSQL queue and log, RabbitMQ, NATS, Kafka) on"
                 + " stock settings and reports the highest rate each holds with p99 at or under 10, 50 and 200 ms."
-                + " PostgreSQL's own pgbench, running the queue's statements flat out, gives the ceiling of each shape."
+                + " PostgreSQL's own pgbench, running a minimal queue flat out, gives the ceiling of each shape."
                 + " A broker that is not reachable is skipped with one line; Kafka is started by the lab. About 90"
                 + " minutes; --quick about 5.")
 final class AnswerCommand implements Callable<Integer> {

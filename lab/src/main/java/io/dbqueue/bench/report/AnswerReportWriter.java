@@ -35,6 +35,24 @@ public final class AnswerReportWriter {
         render(dir, results, EnvironmentProbe.headCommit(ProjectDir.get()));
     }
 
+    /** How the run's ceilings were measured, and what lies between them and the queue. */
+    static String ceilingMethod(AnswerResults results) {
+        boolean minimal = results.ceilings().get(0).driver() == DriverName.PGBENCH_MINIMAL;
+        String runs = minimal ? "a minimal queue of its own (id, payload and time, one index; the producers' batched"
+                + " insert of payloads the server builds, the consumers' claiming delete) on the same server"
+                : "the statements the queue runs at least once (the producers' batched insert, the consumers' claim"
+                + " and finish) on the same server and layout";
+        String adds = (minimal ? "a claim that keeps a message until it is finished (a second statement), its table's"
+                + " columns for attempts, leases and due times, payloads sent by the client, " : "")
+                + "JDBC, the JVM, its bookkeeping and its wakeups";
+        return String.format(Locale.ROOT, "The ceiling is PostgreSQL's own client, pgbench, running %s: one pgbench"
+                + " process of %d clients enqueueing (%d for a batch of 1), one of %d claiming up to %d at a time, flat"
+                + " out, each repetition on a fresh table, its producers held back past %,d waiting. Its messages are"
+                + " counted from the table. Between it and the queue lie what the library adds: %s.", runs,
+                results.producersBatched(), results.producersSingle(), results.consumers(), results.consumerBatch(),
+                AnswerRunner.CEILING_BACKLOG, adds);
+    }
+
     /** The brokers measured, as each named itself when the run reached it. */
     private static void brokers(Document doc, AnswerResults results) {
         if (results.servers() == null) {
@@ -134,18 +152,7 @@ public final class AnswerReportWriter {
                 + " wrote to storage (/proc/PID/io); all per message sent, compared at the highest rate every system"
                 + " of the shape kept up.");
         if (results.ceilings() != null && !results.ceilings().isEmpty()) {
-            boolean minimal = results.ceilings().get(0).driver() == DriverName.PGBENCH_MINIMAL;
-            doc.paragraph(String.format(Locale.ROOT, "The ceiling is PostgreSQL's own client, pgbench, running "
-                    + (minimal ? "a minimal queue of its own (one index; the producers' batched insert, the consumers'"
-                    + " claiming delete) on the same server" : "the statements the queue runs at least once (the"
-                    + " producers' batched insert, the consumers' claim and finish) on the same server and layout")
-                    + ": one pgbench process of %d clients enqueueing (%d for a batch of 1), one of %d claiming up to"
-                    + " %d at a time, flat out, each repetition on a fresh table, its producers held back past %,d"
-                    + " waiting. Its messages are counted from the table. Between it and the queue lie what the"
-                    + " library adds: " + (minimal ? "a claim that keeps a message until it is finished (a second"
-                    + " statement), attempts and leases, " : "") + "JDBC, the JVM, its bookkeeping and its wakeups.",
-                    results.producersBatched(), results.producersSingle(), results.consumers(),
-                    results.consumerBatch(), AnswerRunner.CEILING_BACKLOG));
+            doc.paragraph(ceilingMethod(results));
         }
         if (!once) {
             doc.heading(2, "Repetitions");

@@ -60,6 +60,7 @@ class CeilingJsonTest {
                 Ceiling.of(shape, flatOut, null), Ceiling.of(single, null, "skipped: pgbench is not on the PATH"));
         String json = ReportWriter.JSON.writeValueAsString(written);
         assertFalse(json.contains("\"measured\""), json);
+        assertTrue(json.contains("\"driver\" : \"pgbench-minimal\""), json);
         AnswerResults read = ReportWriter.JSON.readValue(json, AnswerResults.class);
         assertEquals(written.ceilings(), read.ceilings());
         assertEquals(40_000, read.ceiling(shape).delivered());
@@ -75,6 +76,36 @@ class CeilingJsonTest {
         Ceiling read = ReportWriter.JSON.treeToValue(json, AnswerResults.class).ceiling(shape);
         assertEquals(DriverName.PGBENCH, read.driver());
         assertEquals("the queue's statements", read.ran());
+    }
+
+    /** The report says what pgbench ran, in the shape's table and in its methods, for either kind of ceiling. */
+    @Test
+    void theReportSaysWhatPgbenchRan() {
+        AnswerResults results = results(sweep(QUEUE_AT_LEAST_ONCE, shape, kept(1_000, 5)));
+        AnswerResults minimal = withCeilings(results, Ceiling.of(shape, flatOut, null));
+        AnswerResults statements = withCeilings(results, new Ceiling(shape, DriverName.PGBENCH, flatOut, null));
+
+        assertTrue(shapeTable(minimal).contains("| ceiling: PostgreSQL's own pgbench, a minimal queue | - | - | - |"
+                + " 40,000 | - | - | - | pgbench runs a minimal queue with the same batch and threads, flat out;"),
+                shapeTable(minimal));
+        assertTrue(shapeTable(statements).contains("| pgbench runs the queue's at least once statements with the same"
+                + " layout, batch and threads, flat out;"), shapeTable(statements));
+
+        assertTrue(AnswerReportWriter.ceilingMethod(minimal).startsWith("The ceiling is PostgreSQL's own client,"
+                + " pgbench, running a minimal queue of its own (id, payload and time, one index;"));
+        assertTrue(AnswerReportWriter.ceilingMethod(minimal).endsWith("what the library adds: a claim that keeps a"
+                + " message until it is finished (a second statement), its table's columns for attempts, leases and"
+                + " due times, payloads sent by the client, JDBC, the JVM, its bookkeeping and its wakeups."));
+        assertTrue(AnswerReportWriter.ceilingMethod(statements).startsWith("The ceiling is PostgreSQL's own client,"
+                + " pgbench, running the statements the queue runs at least once"));
+        assertTrue(AnswerReportWriter.ceilingMethod(statements).endsWith("what the library adds: JDBC, the JVM, its"
+                + " bookkeeping and its wakeups."));
+    }
+
+    private String shapeTable(AnswerResults results) {
+        Document doc = new Document();
+        AnswerTable.shape(doc, results, shape);
+        return MarkdownRenderer.render(doc);
     }
 
     @Test
