@@ -41,11 +41,6 @@ public record Ceiling(AnswerShape shape, DriverName driver, RateStep step, Strin
         return step != null;
     }
 
-    /** What pgbench ran, as the report names it: "a minimal queue" or "the queue's statements". */
-    public String ran() {
-        return driver == DriverName.PGBENCH ? "the queue's statements" : "a minimal queue";
-    }
-
     /** Messages per second delivered, median over the repetitions. */
     public double delivered() {
         return step.delivered().median();

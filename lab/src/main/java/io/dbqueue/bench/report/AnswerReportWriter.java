@@ -8,7 +8,6 @@ import io.dbqueue.bench.answer.AnswerShape;
 import io.dbqueue.bench.answer.AnswerSystem;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.environment.EnvironmentProbe;
-import io.dbqueue.bench.workload.DriverName;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,20 +36,13 @@ public final class AnswerReportWriter {
 
     /** How the run's ceilings were measured, and what lies between them and the queue. */
     static String ceilingMethod(AnswerResults results) {
-        boolean minimal = results.ceilings().get(0).driver() == DriverName.PGBENCH_MINIMAL;
-        String runs = minimal ? "a minimal queue of its own (id, payload and time, one index; the producers' batched"
-                + " insert of payloads the server builds, the consumers' claiming delete) on the same server"
-                : "the statements the queue runs at least once (the producers' batched insert, the consumers' claim"
-                + " and finish) on the same server and layout";
-        String adds = (minimal ? "a claim that keeps a message until it is finished (a second statement), its table's"
-                + " columns for attempts, leases and due times, payloads sent by the client, " : "")
-                + "JDBC, the JVM, its bookkeeping and its wakeups";
+        CeilingWords words = CeilingWords.of(results.ceilings().get(0));
         return String.format(Locale.ROOT, "The ceiling is PostgreSQL's own client, pgbench, running %s: one pgbench"
                 + " process of %d clients enqueueing (%d for a batch of 1), one of %d claiming up to %d at a time, flat"
                 + " out, each repetition on a fresh table, its producers held back past %,d waiting. Its messages are"
-                + " counted from the table. Between it and the queue lie what the library adds: %s.", runs,
-                results.producersBatched(), results.producersSingle(), results.consumers(), results.consumerBatch(),
-                AnswerRunner.CEILING_BACKLOG, adds);
+                + " counted from the table. Between it and the queue lie what the library adds: %sJDBC, the JVM, its"
+                + " bookkeeping and its wakeups.", words.method, results.producersBatched(), results.producersSingle(),
+                results.consumers(), results.consumerBatch(), AnswerRunner.CEILING_BACKLOG, words.adds);
     }
 
     /** The brokers measured, as each named itself when the run reached it. */

@@ -9,7 +9,6 @@ import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.driver.LatencyEnd;
 import io.dbqueue.bench.run.Range;
-import io.dbqueue.bench.workload.DriverName;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +23,7 @@ public final class AnswerTable {
 
     /** How the tables name the ceiling's row. */
     static String label(Ceiling ceiling) {
-        return "ceiling: PostgreSQL's own pgbench, " + ceiling.ran();
+        return "ceiling: PostgreSQL's own pgbench, " + CeilingWords.of(ceiling).ran;
     }
 
     private AnswerTable() {
@@ -109,10 +108,9 @@ public final class AnswerTable {
             results.targetsMs().forEach(t -> row.add("-"));
             row.add(ceiling(ceiling));
             row.addAll(List.of("-", "-", "-"));
-            String setup = "pgbench runs " + (ceiling.driver() == DriverName.PGBENCH ? "the queue's "
-                    + Ceiling.OF.mode().name().toLowerCase(Locale.ROOT).replace('_', ' ')
-                    + " statements with the same layout," : "a minimal queue with the same") + " batch and threads,"
-                    + " flat out; no latency (its payloads carry no time)";
+            CeilingWords words = CeilingWords.of(ceiling);
+            String setup = "pgbench runs " + words.setup + " with the same " + words.same + ", flat out; no latency"
+                    + " (its payloads carry no time)";
             row.add(ceiling.note() == null ? setup : setup + "; " + ceiling.note());
             rows.add(row);
         }

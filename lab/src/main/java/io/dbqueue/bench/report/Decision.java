@@ -8,7 +8,6 @@ import io.dbqueue.bench.answer.Ceiling;
 import io.dbqueue.bench.answer.RateStep;
 import io.dbqueue.bench.answer.Sweep;
 import io.dbqueue.bench.run.Range;
-import io.dbqueue.bench.workload.DriverName;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -129,10 +128,10 @@ public final class Decision {
                     + ceiling.note() + ".");
         }
         Sweep queue = results.sweep(Ceiling.OF, shape.messageSize(), shape.batchSize());
-        boolean statements = ceiling.driver() == DriverName.PGBENCH;
-        String flatOut = "PostgreSQL's own client, pgbench, running " + ceiling.ran() + " flat out on the same server, "
-                + (statements ? "layout, " : "") + "batch and threads, delivered " + number(ceiling.delivered())
-                + " messages/s" + spread(ceiling.step().delivered());
+        CeilingWords words = CeilingWords.of(ceiling);
+        String flatOut = "PostgreSQL's own client, pgbench, running " + words.ran + " flat out on the same server, "
+                + words.same + ", delivered " + number(ceiling.delivered()) + " messages/s"
+                + spread(ceiling.step().delivered());
         OptionalDouble reached = ceiling.percentReached(queue);
         if (reached.isEmpty()) {
             return Optional.of(flatOut + ".");
@@ -144,9 +143,7 @@ public final class Decision {
                 ? "; the queue, %s, delivered at most %s: %.0f %% of pgbench's rate."
                 : "; the queue, %s, delivered %s before its sweep ended, short of its limit: %.0f %% or more of"
                 + " pgbench's rate.", mode, most, percent)
-                + (percent <= 100 ? "" : statements
-                ? " Over 100 %: the library's client outran PostgreSQL's own with the same statements."
-                : " Over 100 %: the queue outran PostgreSQL's own client on a minimal queue."));
+                + (percent <= 100 ? "" : " Over 100 %: " + words.outran));
     }
 
     /** " (runs 33,120-35,870)" for a figure run more than once, else "". */
