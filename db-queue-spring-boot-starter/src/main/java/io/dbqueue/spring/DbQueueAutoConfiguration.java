@@ -179,16 +179,7 @@ public class DbQueueAutoConfiguration {
     @Bean
     @Conditional(ShardsCondition.None.class)
     public SmartLifecycle dbQueueClose(DbQueue door) {
-        return new DbQueueLifecycle(true, PHASE - 1) {
-            @Override
-            protected void doStart() {
-            }
-
-            @Override
-            protected void doStop() {
-                door.close();
-            }
-        };
+        return new DoorClose(door::close);
     }
 
     /** The application's one door holds every queue. */

@@ -37,6 +37,23 @@ public abstract class DbQueueLifecycle implements SmartLifecycle {
         doStop();
     }
 
+    /**
+     * Stops on a thread of its own and then tells Spring, so that the starter's lifecycles of one phase (the queues'
+     * workers, the topics' listeners) stop together, each within {@code dbq.shutdown-timeout}, rather than one after
+     * the other. Spring waits for a phase up to {@code spring.lifecycle.timeout-per-shutdown-phase}; the door's close,
+     * a phase later, stops on Spring's thread ({@link DoorClose}) and so waits for whatever is still stopping.
+     */
+    @Override
+    public void stop(Runnable callback) {
+        new Thread(() -> {
+            try {
+                stop();
+            } finally {
+                callback.run();
+            }
+        }, "dbq-stop-" + getClass().getSimpleName()).start();
+    }
+
     @Override
     public final boolean isRunning() {
         return running;

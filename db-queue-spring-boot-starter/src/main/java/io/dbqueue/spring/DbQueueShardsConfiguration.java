@@ -82,16 +82,7 @@ class DbQueueShardsConfiguration {
     /** Closes every shard's door as the context stops, in the phase after the consumers'. */
     @Bean
     SmartLifecycle dbQueueShardsClose(DbQueueShards shards) {
-        return new DbQueueLifecycle(true, DbQueueAutoConfiguration.PHASE - 1) {
-            @Override
-            protected void doStart() {
-            }
-
-            @Override
-            protected void doStop() {
-                shards.close();
-            }
-        };
+        return new DoorClose(shards::close);
     }
 
     /** Fails on what the starter does not yet run over shards, rather than run it on no database or the wrong one. */

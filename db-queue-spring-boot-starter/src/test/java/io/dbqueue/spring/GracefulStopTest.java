@@ -1,13 +1,19 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.log.GroupConsumer;
+import io.dbqueue.log.RecordBatch;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.TaskBatch;
+import io.dbqueue.spring.log.DbQueueTopics;
+import io.dbqueue.spring.log.TopicListener;
+import io.dbqueue.spring.log.TopicListenerContainers;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -84,5 +90,64 @@ class GracefulStopTest {
             assertThat(count("SELECT count(*) FROM " + table + " WHERE payload = 'stuck'"
                     + " AND next_process_at <= now()")).as("released, due again at once").isEqualTo(1);
         });
+    }
+
+    /** Blocks in its handler until released (or interrupted), as {@link BlockingConsumer} does for a queue. */
+    static final class BlockingListener implements TopicListener {
+        final String topic;
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        BlockingListener(String topic) {
+            this.topic = topic;
+        }
+
+        @Override
+        public String topic() {
+            return topic;
+        }
+
+        @Override
+        public String group() {
+            return "audit";
+        }
+
+        @Override
+        public void handle(RecordBatch batch) throws InterruptedException {
+            started.countDown();
+            release.await();
+        }
+    }
+
+    /**
+     * The queues' workers and the topics' listeners are lifecycles of one phase: they stop together, so that a stop
+     * waits {@code dbq.shutdown-timeout} once, not once for each. Stopped one after the other, the listeners would
+     * not begin to stop before the queue's batch had finished or the 20 s timeout had passed.
+     */
+    @Test
+    void queueWorkersAndTopicListenersStopTogether() throws Exception {
+        String table = createTable(Layout.DBQ_SEQ);
+        String topic = StarterTestSupport.uniqueTable();
+        BlockingConsumer consumer = new BlockingConsumer();
+        BlockingListener listener = new BlockingListener(topic);
+        blockingRunner(table, "20s", consumer)
+                .withPropertyValues("dbq.log.topics." + topic + ".partitions=1")
+                .withBean(BlockingListener.class, () -> listener)
+                .run(context -> {
+                    enqueueAndAwaitHandler(context, consumer, "slow");
+                    context.getBean(DbQueueTopics.class).producer(topic).send("k", "event");
+                    assertThat(listener.started.await(20, TimeUnit.SECONDS)).as("listener started").isTrue();
+                    QueueWorkers workers = context.getBean(DbQueues.class).workers("main").orElseThrow();
+                    List<GroupConsumer> members = context.getBean(TopicListenerContainers.class).members();
+
+                    CompletableFuture<Void> closed = CompletableFuture.runAsync(context::close);
+                    await(Duration.ofSeconds(10), "the workers and the listener to stop together",
+                            () -> !workers.isRunning() && members.stream().noneMatch(GroupConsumer::isRunning));
+                    assertThat(closed).isNotDone();
+                    consumer.release.countDown();
+                    listener.release.countDown();
+                    closed.get(20, TimeUnit.SECONDS);
+                    assertThat(count("SELECT count(*) FROM " + table)).as("finished task deleted").isZero();
+                });
     }
 }

@@ -339,10 +339,14 @@ public final class GroupConsumer implements AutoCloseable {
         }
     }
 
-    /** Stops {@code members} together: all stop taking batches at once, then each is waited for up to {@code timeout}. */
+    /**
+     * Stops {@code members} together: all stop taking batches at once, then they are waited for up to {@code timeout}
+     * in all, not each (members still busy then are interrupted as {@link #shutdown} says).
+     */
     public static void shutdownAll(Collection<GroupConsumer> members, Duration timeout) {
         members.forEach(GroupConsumer::stopReading);
-        members.forEach(m -> m.shutdown(timeout));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        members.forEach(m -> m.shutdown(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
     }
 
     @Override

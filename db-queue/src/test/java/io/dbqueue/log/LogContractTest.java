@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -483,4 +484,36 @@ class LogContractTest {
                 assertThrows(IllegalStateException.class, () -> next.send("k", "after close")).getMessage());
         assertEquals(0, totalNext());
     }
+
+    /**
+     * Stopping several members waits up to the timeout in all: each member of two groups holds a batch it does not
+     * finish, and waiting for each in turn the full timeout would take twice as long.
+     */
+    @Test
+    void membersStoppedTogetherAreWaitedForUpToTheTimeoutInAll() throws Exception {
+        CountDownLatch holding = new CountDownLatch(2);
+        List<Boolean> interrupted = new CopyOnWriteArrayList<>();
+        RecordHandler holds = batch -> {
+            holding.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.add(true);
+                throw e;
+            }
+        };
+        List<GroupConsumer> members = List.of(member(group("first"), holds), member(group("second"), holds));
+        dbq.topicProducer(TOPIC).send("k", "held");
+        assertTrue(holding.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "both members hold the record");
+
+        Duration timeout = Duration.ofSeconds(2);
+        long start = System.nanoTime();
+        GroupConsumer.shutdownAll(members, timeout);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertTrue(took.compareTo(timeout.multipliedBy(2)) < 0, "took " + took);
+        assertEquals(List.of(true, true), interrupted);
+        assertTrue(members.stream().noneMatch(GroupConsumer::isRunning));
+    }
 }
+
