@@ -354,29 +354,24 @@ final class QueueSql {
     /**
      * The parameters of a statement on {@code tasks} of queue {@code queueName} by id ({@link #ofTasks}):
      * {@code params}, then where the statement takes them, the queue name and the lowest and highest of the ids (and
-     * by priority, of the priorities).
+     * by priority, the tasks' priorities, an array made on {@code c}).
      */
-    Object[] byTaskIds(String queueName, List<Task> tasks, Object... params) {
+    Object[] byTaskIds(Connection c, String queueName, List<Task> tasks, Object... params) throws SQLException {
         if (!byIdNamesQueue) {
             return params;
         }
         long lowest = Long.MAX_VALUE;
         long highest = Long.MIN_VALUE;
-        int lowestPriority = Integer.MAX_VALUE;
-        int highestPriority = Integer.MIN_VALUE;
         for (Task task : tasks) {
             lowest = Math.min(lowest, task.id());
             highest = Math.max(highest, task.id());
-            lowestPriority = Math.min(lowestPriority, task.priority());
-            highestPriority = Math.max(highestPriority, task.priority());
         }
-        Object[] withQueue = Arrays.copyOf(params, params.length + (priorities ? 5 : 3));
+        Object[] withQueue = Arrays.copyOf(params, params.length + (priorities ? 4 : 3));
         withQueue[params.length] = queueName;
         withQueue[params.length + 1] = lowest;
         withQueue[params.length + 2] = highest;
         if (priorities) {
-            withQueue[params.length + 3] = lowestPriority;
-            withQueue[params.length + 4] = highestPriority;
+            withQueue[params.length + 3] = Jdbc.ints(c, tasks.stream().mapToInt(Task::priority).distinct().toArray());
         }
         return withQueue;
     }
@@ -689,13 +684,15 @@ final class QueueSql {
      * reading the whole queue (a lab run on PostgreSQL 15: 10,000 rows read per finish of 100, 1.2 ms instead of
      * 0.3, growing with the backlog); a range on id bounds such a scan to the batch. {@code alias}: the table's,
      * with its dot, where the statement joins another row source with an id. By priority, where the key is the
-     * claim index, the range of the tasks' priorities too, so that the key is read at their levels only: ageing
-     * changes only a due task's priority, never a held one's (a task whose lease ran out may be missed, and runs
-     * again, as at least once allows). params: [queue, lowest id, highest id, [lowest priority, highest priority]]
+     * claim index, the tasks' priorities too, so that the key is read at their levels only: ageing changes only a due
+     * task's priority, never a held one's (a task whose lease ran out may be missed, and runs again, as at least once
+     * allows). The priorities are a list, not a range: PostgreSQL 18 reads a range in the key with a skip scan, whose
+     * bookkeeping made a finish of 100 tasks of one level 12 % slower (0.114 ms against 0.100 on a scratch server).
+     * params: [queue, lowest id, highest id, [int[] priorities]]
      */
     private String ofTasks(String alias) {
         return !byIdNamesQueue ? "" : " AND " + alias + "queue_name = ? AND " + alias + "id BETWEEN ? AND ?"
-                + (priorities ? " AND " + alias + "priority BETWEEN ? AND ?" : "");
+                + (priorities ? " AND " + alias + "priority = ANY(?::int[])" : "");
     }
 
     /**

@@ -192,7 +192,7 @@ final class TaskStore {
         if (tasks.isEmpty()) {
             return 0;
         }
-        Object[] params = byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)));
+        Object[] params = byId(c, tasks, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)));
         Object[] withLease = new Object[params.length + 1];
         withLease[0] = micros(lease);
         System.arraycopy(params, 0, withLease, 1, params.length);
@@ -226,16 +226,16 @@ final class TaskStore {
     /** The ids, and with a history the counters of the attempt that finished them ({@link QueueSql#finishIntoHistory}). */
     private Object[] finishParams(Connection c, List<Task> tasks) throws SQLException {
         if (!keepsHistory) {
-            return byId(tasks, Jdbc.longs(c, ids(tasks)));
+            return byId(c, tasks, Jdbc.longs(c, ids(tasks)));
         }
-        return byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
+        return byId(c, tasks, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)),
                 Jdbc.ints(c, counter(tasks, Task::totalAttempt)));
     }
 
     void release(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
             long[] ids = ids(tasks);
-            Jdbc.update(c, sql.release, byId(tasks, Jdbc.longs(c, ids), Jdbc.ints(c, counter(tasks, Task::attempt)),
+            Jdbc.update(c, sql.release, byId(c, tasks, Jdbc.longs(c, ids), Jdbc.ints(c, counter(tasks, Task::attempt)),
                     Jdbc.longs(c, ids)));
         }
     }
@@ -246,7 +246,7 @@ final class TaskStore {
             return;
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
-        Jdbc.update(c, sql.retry, byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
+        Jdbc.update(c, sql.retry, byId(c, tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
                 Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt))));
     }
 
@@ -255,7 +255,7 @@ final class TaskStore {
             return;
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
-        Jdbc.update(c, sql.reenqueue, byId(tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
+        Jdbc.update(c, sql.reenqueue, byId(c, tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
                 Jdbc.ints(c, counter(tasks, Task::attempt))));
     }
 
@@ -269,13 +269,13 @@ final class TaskStore {
         for (int i = 0; i < tasks.size(); i++) {
             messages[i] = errors.get(tasks.get(i)).replace('\0', ' ');
         }
-        Jdbc.update(c, taskSql.on(c).deadLetter, byId(tasks, Jdbc.longs(c, ids(tasks)),
+        Jdbc.update(c, taskSql.on(c).deadLetter, byId(c, tasks, Jdbc.longs(c, ids(tasks)),
                 Jdbc.ints(c, counter(tasks, Task::attempt)),
                 Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.texts(c, messages)));
     }
 
-    private Object[] byId(List<Task> tasks, Object... params) {
-        return sql.byTaskIds(location.queueName(), tasks, params);
+    private Object[] byId(Connection c, List<Task> tasks, Object... params) throws SQLException {
+        return sql.byTaskIds(c, location.queueName(), tasks, params);
     }
 
     private static int[] counter(List<Task> tasks, ToIntFunction<Task> counter) {
