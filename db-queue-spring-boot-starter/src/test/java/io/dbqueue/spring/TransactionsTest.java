@@ -1,5 +1,6 @@
 package io.dbqueue.spring;
 
+import io.dbqueue.DbQueue;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.spring.log.DbQueueTopics;
 import io.dbqueue.queue.QueueListener;
@@ -7,6 +8,8 @@ import io.dbqueue.queue.QueueLocation;
 import io.dbqueue.queue.Task;
 import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.spring.listener.DbQueueListener;
+import io.dbqueue.spring.schedule.DbQueueScheduleAutoConfiguration;
+import io.dbqueue.spring.schedule.DbQueueScheduled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -203,6 +206,38 @@ class TransactionsTest {
                 throw new IllegalArgumentException("listener failed on " + message);
             }
         }
+    }
+
+    /** A scheduled method that records an effect, then fails. */
+    record FailingJob(JdbcTemplate jdbc, String table) {
+
+        @DbQueueScheduled(interval = "1h", queue = "main")
+        public void run() {
+            jdbc.update("INSERT INTO " + table + " (payload, via) VALUES ('tick', 'job')");
+            throw new IllegalStateException("job failed");
+        }
+    }
+
+    /**
+     * Exactly once, a {@code @DbQueueScheduled} method's failure rolls its writes back with the batch, as a listener
+     * method's does: its tick is retried, and what the failed attempt wrote is not committed.
+     */
+    @Test
+    void anExactlyOnceScheduledMethodsWritesRollBackWhenItThrows() {
+        String queue = createTable(Layout.DBQ_SEQ);
+        String effects = effectsTable();
+        Set<String> failed = ConcurrentHashMap.newKeySet();
+        exactlyOnce(queue, failed)
+                .withConfiguration(AutoConfigurations.of(DbQueueScheduleAutoConfiguration.class))
+                .withBean(FailingJob.class, effects)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    context.getBean(DbQueue.class).schedules().triggerNow("FailingJob.run");
+                    await(TIMEOUT, "the tick's failed attempt recorded", () -> failed.contains("FailingJob.run"));
+                    assertThat(count("SELECT count(*) FROM " + effects)).as("no effect of the failed method").isZero();
+                    assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'FailingJob.run'"))
+                            .as("the tick waits for its retry").isPositive();
+                });
     }
 
     /**

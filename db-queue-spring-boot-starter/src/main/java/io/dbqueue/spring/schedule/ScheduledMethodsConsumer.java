@@ -1,6 +1,7 @@
 package io.dbqueue.spring.schedule;
 
-import io.dbqueue.queue.Task;
+import io.dbqueue.queue.BatchHandler;
+import io.dbqueue.queue.DeadLetterException;
 import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.queue.TaskResult;
 import io.dbqueue.spring.QueueConsumer;
@@ -11,12 +12,23 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The consumer of a queue that carries the ticks of {@link DbQueueScheduled} methods: each task's
  * payload names a schedule, whose method it calls. A method that throws fails its task (retried per
- * the queue's policy); a task naming no method of this application is dead-lettered.
+ * the queue's policy); a task naming no method of this application is dead-lettered. Exactly once, a
+ * failure rolls the batch back with the methods' writes, as the core's per-task handler does
+ * ({@link BatchHandler#perTask}), rather than commit what a failed method wrote.
  */
 final class ScheduledMethodsConsumer implements QueueConsumer {
 
     private final String queueId;
     private final Map<String, ScheduledMethod> methods = new ConcurrentHashMap<>();
+    private final BatchHandler perTask = BatchHandler.perTask((task, batch) -> {
+        ScheduledMethod method = methods.get(task.payload());
+        if (method == null) {
+            throw new DeadLetterException(task, new IllegalStateException("no @DbQueueScheduled method of schedule '"
+                    + task.payload() + "' in this application"));
+        }
+        method.invoke();
+        return TaskResult.finish();
+    });
 
     ScheduledMethodsConsumer(String queueId) {
         this.queueId = queueId;
@@ -32,23 +44,8 @@ final class ScheduledMethodsConsumer implements QueueConsumer {
     }
 
     @Override
-    public void handle(TaskBatch batch) throws InterruptedException {
-        for (Task task : batch.tasks()) {
-            ScheduledMethod method = methods.get(task.payload());
-            if (method == null) {
-                batch.answer(task, TaskResult.deadLetter("no @DbQueueScheduled method of schedule '" + task.payload()
-                        + "' in this application"));
-                continue;
-            }
-            try {
-                method.invoke();
-                batch.answer(task, TaskResult.finish());
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                batch.answer(task, TaskResult.fail(TaskBatch.describe(e)));
-            }
-        }
+    public void handle(TaskBatch batch) throws Exception {
+        perTask.handle(batch);
     }
 
     @Override
