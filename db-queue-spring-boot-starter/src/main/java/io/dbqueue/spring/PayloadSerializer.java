@@ -40,5 +40,9 @@ public interface PayloadSerializer {
         public PayloadException(String message, Throwable cause) {
             super(message, cause);
         }
+
+        public PayloadException(String message) {
+            super(message);
+        }
     }
 }
