@@ -53,7 +53,10 @@ class EndpointHttpTest {
                     type -> assertThat(type).startsWith("application/problem+json"));
             assertThat(bad.body()).isEqualTo("{\"title\":\"Bad Request\",\"status\":400,\"detail\":\"give either id"
                     + " (a waiting task's id) or key (the idempotency key it was enqueued with)\"}");
-            assertThat(app.post("/jobs/cancel", "{\"id\":\"seven\"}").statusCode()).isEqualTo(400);
+            HttpResponse<String> notANumber = app.post("/jobs/cancel", "{\"id\":\"seven\"}");
+            assertThat(notANumber.statusCode()).isEqualTo(400);
+            assertThat(notANumber.body()).contains("\"detail\":\"id must be a whole number, was seven\"");
+            assertThat(app.post("/jobs/delete", "{\"all\":\"yes\"}").body()).contains("all must be true or false");
             assertThat(app.post("/jobs/requeue", "{\"ids\":\"7,x\"}").statusCode()).isEqualTo(400);
             assertThat(app.post("/jobs/restart", "{}").statusCode()).isEqualTo(400);
             assertThat(app.post("/nope/pause", "{}").statusCode()).isEqualTo(400);
@@ -68,6 +71,12 @@ class EndpointHttpTest {
             assertThat(noLimit.headers().firstValue("Content-Type")).hasValueSatisfying(
                     type -> assertThat(type).startsWith("application/problem+json"));
             assertThat(noLimit.body()).contains("limit must be at least 1, was 0");
+            HttpResponse<String> badLimit = app.get("/jobs/dead-letters?limit=x");
+            assertThat(badLimit.statusCode()).isEqualTo(400);
+            assertThat(badLimit.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(badLimit.body()).contains("limit must be a whole number, was x");
+            assertThat(app.get("/jobs/task?id=7x").body()).contains("id must be a whole number, was 7x");
             assertThat(app.get("/jobs/task").body()).contains("give either id");
             assertThat(app.get("/jobs/bogus").body()).contains("unknown view 'bogus'");
             assertThat(app.get("/jobs/dead-letters").statusCode()).isEqualTo(200);

@@ -29,17 +29,53 @@ public class DbQueueWebEndpointExtension {
         this.endpoint = endpoint;
     }
 
+    /**
+     * The fields arrive as text and are read here, so that one of the wrong type is refused with a problem that names
+     * it: typed parameters are converted by Actuator before this method runs, and a failure there was a 400 without
+     * a body.
+     */
     @WriteOperation
     public WebEndpointResponse<Object> change(@Selector String queue, @Selector String action, @Nullable String ids,
-                                              @Nullable Boolean all, @Nullable Long id, @Nullable String key,
+                                              @Nullable String all, @Nullable String id, @Nullable String key,
                                               @Nullable String dueAt) {
-        return answer(() -> endpoint.change(queue, action, ids, all, id, key, dueAt));
+        return answer(() -> endpoint.change(queue, action, ids, flag("all", all), number("id", id), key, dueAt));
     }
 
     @ReadOperation
-    public WebEndpointResponse<Object> view(@Selector String queue, @Selector String view, @Nullable Long id,
-                                            @Nullable String key, @Nullable Long after, @Nullable Integer limit) {
-        return answer(() -> endpoint.view(queue, view, id, key, after, limit));
+    public WebEndpointResponse<Object> view(@Selector String queue, @Selector String view, @Nullable String id,
+                                            @Nullable String key, @Nullable String after, @Nullable String limit) {
+        return answer(() -> {
+            Long afterId = number("after", after);
+            Long count = number("limit", limit);
+            return endpoint.view(queue, view, number("id", id), key, afterId,
+                    count == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, count)));
+        });
+    }
+
+    private static @Nullable Long number(String field, @Nullable String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            throw refused(field + " must be a whole number, was " + value);
+        }
+    }
+
+    private static @Nullable Boolean flag(String field, @Nullable String value) {
+        if (value == null) {
+            return null;
+        }
+        return switch (value.strip()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw refused(field + " must be true or false, was " + value);
+        };
+    }
+
+    private static InvalidEndpointRequestException refused(String reason) {
+        return new InvalidEndpointRequestException(reason, reason);
     }
 
     /**
