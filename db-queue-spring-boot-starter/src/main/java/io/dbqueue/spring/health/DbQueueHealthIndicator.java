@@ -10,6 +10,8 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 import javax.sql.DataSource;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -152,6 +154,21 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
         return all;
     }
 
+    /**
+     * Says that the oldest due task, {@code age} old, is older than {@code limit}: in whole seconds, or in
+     * milliseconds' precision where the limit has a part of a second (a limit of 500 ms read "0 s").
+     */
+    static String olderThan(Duration age, Duration limit) {
+        int scale = limit.toMillis() % 1000 == 0 ? 0 : 3;
+        return "oldest due task " + seconds(age, scale) + " s old, older than max-oldest-age " + seconds(limit, scale)
+                + " s";
+    }
+
+    private static String seconds(Duration duration, int scale) {
+        return BigDecimal.valueOf(duration.toMillis(), 3).setScale(scale, RoundingMode.DOWN).stripTrailingZeros()
+                .toPlainString();
+    }
+
     /** Puts queue {@code id}'s figures in {@code details}; whether they are readable and within its thresholds. */
     private boolean figures(String id, Map<String, Object> details) {
         try {
@@ -166,8 +183,7 @@ public final class DbQueueHealthIndicator extends AbstractHealthIndicator {
                 exceeded.add(deadLetters + " dead letters, more than max-dead-letters " + thresholds.maxDeadLetters());
             }
             if (thresholds.maxOldestAge() != null && depth.oldestAge().compareTo(thresholds.maxOldestAge()) > 0) {
-                exceeded.add("oldest due task " + depth.oldestAge().toSeconds() + " s old, older than max-oldest-age "
-                        + thresholds.maxOldestAge().toSeconds() + " s");
+                exceeded.add(olderThan(depth.oldestAge(), thresholds.maxOldestAge()));
             }
             if (!exceeded.isEmpty()) {
                 details.put("exceeded", exceeded);
