@@ -6,7 +6,6 @@ import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.spring.log.DbQueueTopics;
-import io.dbqueue.spring.log.TopicListener;
 import io.dbqueue.spring.log.TopicListenerContainers;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -92,24 +91,13 @@ class GracefulStopTest {
         });
     }
 
-    /** Blocks in its handler until released (or interrupted), as {@link BlockingConsumer} does for a queue. */
-    static final class BlockingListener implements TopicListener {
-        final String topic;
+    /** Reads in group "audit" and blocks in its handler until released (or interrupted), as a {@link BlockingConsumer}. */
+    static final class BlockingListener extends LogStarterTest.AuditListener {
         final CountDownLatch started = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
 
         BlockingListener(String topic) {
-            this.topic = topic;
-        }
-
-        @Override
-        public String topic() {
-            return topic;
-        }
-
-        @Override
-        public String group() {
-            return "audit";
+            super(topic);
         }
 
         @Override

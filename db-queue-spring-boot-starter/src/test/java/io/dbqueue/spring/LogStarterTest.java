@@ -28,7 +28,7 @@ class LogStarterTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     /** Collects what its group reads. */
-    static final class AuditListener implements TopicListener {
+    static class AuditListener implements TopicListener {
         private final String topic;
         final Set<String> payloads = ConcurrentHashMap.newKeySet();
 
@@ -47,7 +47,7 @@ class LogStarterTest {
         }
 
         @Override
-        public void handle(RecordBatch batch) {
+        public void handle(RecordBatch batch) throws Exception {
             batch.records().forEach(r -> payloads.add(r.payload()));
         }
     }
