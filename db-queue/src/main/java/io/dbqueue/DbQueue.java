@@ -290,7 +290,7 @@ public final class DbQueue implements AutoCloseable {
             long deadline = System.nanoTime() + shutdownTimeout.toNanos();
             stoppingMembers.forEach(GroupConsumer::stopReading);
             QueueWorkers.shutdownAll(stoppingWorkers, shutdownTimeout);
-            stoppingMembers.forEach(m -> m.shutdown(left(deadline)));
+            GroupConsumer.shutdownAll(stoppingMembers, left(deadline));
             synchronized (this) {
                 closed = true;
                 producers.forEach(DbQueue::closeQuietly);

@@ -1,9 +1,13 @@
 package io.dbqueue.spring;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /** A lifecycle of the starter's (its consumers', its door's close); a start that fails stops what it started. */
 public abstract class DbQueueLifecycle implements SmartLifecycle {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DbQueueLifecycle.class);
 
     private final boolean autoStartup;
     private final int phase;
@@ -48,6 +52,8 @@ public abstract class DbQueueLifecycle implements SmartLifecycle {
         new Thread(() -> {
             try {
                 stop();
+            } catch (RuntimeException e) { // as Spring logs a failed synchronous stop
+                LOG.warn("Failed to stop {}", getClass().getName(), e);
             } finally {
                 callback.run();
             }

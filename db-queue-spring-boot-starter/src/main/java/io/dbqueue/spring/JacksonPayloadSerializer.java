@@ -33,17 +33,14 @@ public final class JacksonPayloadSerializer implements PayloadSerializer {
         if (type == String.class) {
             return payload;
         }
-        if (payload == null) {
-            throw new PayloadException("payload is not a " + type.getTypeName() + ": there is none (null)");
-        }
         Object message;
         try {
-            message = mapper.readValue(payload, mapper.constructType(type));
+            message = payload == null ? null : mapper.readValue(payload, mapper.constructType(type));
         } catch (JacksonException e) {
             throw new PayloadException("payload is not a " + type.getTypeName() + ": " + e.getOriginalMessage(), e);
         }
-        if (message == null) { // JSON null: a listener would get null instead of its message
-            throw new PayloadException("payload is not a " + type.getTypeName() + ": it is JSON null");
+        if (message == null) { // no payload, or JSON null, which Jackson reads as null: a listener would get null
+            throw new PayloadException("payload is not a " + type.getTypeName() + ": it is null", null);
         }
         return message;
     }

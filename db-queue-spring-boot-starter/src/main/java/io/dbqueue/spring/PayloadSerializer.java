@@ -40,9 +40,5 @@ public interface PayloadSerializer {
         public PayloadException(String message, Throwable cause) {
             super(message, cause);
         }
-
-        public PayloadException(String message) {
-            super(message);
-        }
     }
 }

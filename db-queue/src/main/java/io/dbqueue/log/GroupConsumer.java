@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A member of a consumer group: one thread that holds some of the topic's partitions (its share
@@ -324,29 +325,39 @@ public final class GroupConsumer implements AutoCloseable {
      * and leaves the group. Returns whether the member stopped in time.
      */
     public boolean shutdown(Duration timeout) {
-        stopReading();
-        try {
-            thread.join(Math.max(1, timeout.toMillis()));
-            if (thread.isAlive()) {
-                thread.interrupt();
-                thread.join(Duration.ofSeconds(10).toMillis());
-                return false;
-            }
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return stop(List.of(this), timeout).isEmpty();
     }
 
     /**
      * Stops {@code members} together: all stop taking batches at once, then they are waited for up to {@code timeout}
-     * in all, not each (members still busy then are interrupted as {@link #shutdown} says).
+     * in all, not each; members still busy then are all interrupted and get {@link #INTERRUPT_GRACE} more, in all.
      */
     public static void shutdownAll(Collection<GroupConsumer> members, Duration timeout) {
+        stop(members, timeout);
+    }
+
+    /** A member's extra time after it was interrupted for overrunning a shutdown. */
+    static final Duration INTERRUPT_GRACE = Duration.ofSeconds(10);
+
+    /** Stops {@code members} as {@link #shutdownAll} says; returns those not done in time. */
+    private static List<GroupConsumer> stop(Collection<GroupConsumer> members, Duration timeout) {
         members.forEach(GroupConsumer::stopReading);
         long deadline = System.nanoTime() + timeout.toNanos();
-        members.forEach(m -> m.shutdown(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
+        List<GroupConsumer> busy = members.stream().filter(m -> !m.joinUntil(deadline)).toList();
+        busy.forEach(m -> m.thread.interrupt());
+        long grace = System.nanoTime() + INTERRUPT_GRACE.toNanos();
+        busy.forEach(m -> m.joinUntil(grace));
+        return busy;
+    }
+
+    /** Waits for the member's thread until {@code deadline} (nanoTime); whether it ended. */
+    private boolean joinUntil(long deadline) {
+        try {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * A write that PostgreSQL fails to break a deadlock is done again ({@link Jdbc#written}), in auto-commit (one
  * statement) and in its own transaction. The deadlock is made with advisory locks: the write takes lock A then lock
- * B in one statement, while another transaction holds B and, once the write waits for B, asks for A. The write began
- * waiting first, so its deadlock check runs first and fails its own statement.
+ * B in one statement, while another transaction holds B and, once the write waits for B, asks for A. The other
+ * transaction checks for deadlocks only after 20 s, so the write's check runs first and fails its own statement.
  */
 class DeadlockRedoTest {
 
@@ -36,6 +37,9 @@ class DeadlockRedoTest {
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try (Connection other = TestDatabase.dataSource().getConnection()) {
             other.setAutoCommit(false);
+            try (Statement st = other.createStatement()) {
+                st.execute("SET LOCAL deadlock_timeout = '20s'"); // so that the write's deadlock check runs first
+            }
             lock(other, b);
             Future<Integer> write = threads.submit(() -> Jdbc.written(TestDatabase.dataSource(), "the write",
                     ownTransaction, c -> {
@@ -75,7 +79,8 @@ class DeadlockRedoTest {
     private static long waiters(long key) throws SQLException {
         try (Connection c = TestDatabase.dataSource().getConnection();
              PreparedStatement st = c.prepareStatement("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-                     + " AND classid = 0 AND objid = ?::oid AND NOT granted")) {
+                     + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                     + " AND classid = 0 AND objid = ?::oid AND objsubid = 1 AND NOT granted")) {
             st.setLong(1, key);
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();

@@ -245,7 +245,7 @@ public class DbQueueEndpoint {
         return Optional.ofNullable(value).orElseThrow(() -> refused(field + " is required for this action"));
     }
 
-    private static InvalidEndpointRequestException refused(String reason) {
+    static InvalidEndpointRequestException refused(String reason) {
         return new InvalidEndpointRequestException(reason, reason);
     }
 }

@@ -11,6 +11,7 @@ import org.springframework.util.MimeType;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -38,28 +39,22 @@ public class DbQueueWebEndpointExtension {
     public WebEndpointResponse<Object> change(@Selector String queue, @Selector String action, @Nullable String ids,
                                               @Nullable String all, @Nullable String id, @Nullable String key,
                                               @Nullable String dueAt) {
-        return answer(() -> endpoint.change(queue, action, ids, flag("all", all), number("id", id), key, dueAt));
+        return answer(() -> endpoint.change(queue, action, ids, flag("all", all), number("id", id, Long::valueOf), key,
+                dueAt));
     }
 
     @ReadOperation
     public WebEndpointResponse<Object> view(@Selector String queue, @Selector String view, @Nullable String id,
                                             @Nullable String key, @Nullable String after, @Nullable String limit) {
-        return answer(() -> {
-            Long afterId = number("after", after);
-            Long count = number("limit", limit);
-            return endpoint.view(queue, view, number("id", id), key, afterId,
-                    count == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, count)));
-        });
+        return answer(() -> endpoint.view(queue, view, number("id", id, Long::valueOf), key,
+                number("after", after, Long::valueOf), number("limit", limit, Integer::valueOf)));
     }
 
-    private static @Nullable Long number(String field, @Nullable String value) {
-        if (value == null) {
-            return null;
-        }
+    private static <T> @Nullable T number(String field, @Nullable String value, Function<String, T> parse) {
         try {
-            return Long.parseLong(value.strip());
+            return value == null ? null : parse.apply(value.strip());
         } catch (NumberFormatException e) {
-            throw refused(field + " must be a whole number, was " + value);
+            throw DbQueueEndpoint.refused(field + " must be a whole number, was " + value);
         }
     }
 
@@ -70,12 +65,8 @@ public class DbQueueWebEndpointExtension {
         return switch (value.strip()) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw refused(field + " must be true or false, was " + value);
+            default -> throw DbQueueEndpoint.refused(field + " must be true or false, was " + value);
         };
-    }
-
-    private static InvalidEndpointRequestException refused(String reason) {
-        return new InvalidEndpointRequestException(reason, reason);
     }
 
     /**

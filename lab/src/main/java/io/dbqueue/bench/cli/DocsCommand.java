@@ -21,7 +21,7 @@ final class DocsCommand implements Callable<Integer> {
     /** The fewest repetitions per rate whose medians the pages quote. */
     static final int MIN_REPEAT = 3;
 
-    @Parameters(paramLabel = "DIR", description = "An answer run's directory, e.g. docs/results/2026-11-26-answer.")
+    @Parameters(paramLabel = "DIR", description = "An answer run's directory, e.g. docs/results/2026-11-28-answer-minimal-ceiling.")
     Path dir;
 
     @Override
