@@ -4,10 +4,12 @@ import io.dbqueue.Await;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -122,6 +124,31 @@ class CachedTest {
             answer.countDown();
             executor.shutdownNow();
         }
+    }
+
+    /**
+     * A read is done before its callback has settled it. Holding the monitor the callback needs keeps it in that
+     * window: a reachability check must then start a read of its own, not answer with the finished one's value.
+     */
+    @Test
+    void aFinishedReadWhoseCallbackHasNotRunIsSettledByTheNextFetch() throws Exception {
+        BlockingQueue<Runnable> reads = new LinkedBlockingQueue<>();
+        AtomicInteger count = new AtomicInteger();
+        Cached<Integer> reachable = new Cached<>(count::incrementAndGet, Duration.ZERO, Duration.ofSeconds(30),
+                System::nanoTime, reads::add);
+        CompletableFuture<Integer> first = reachable.fetch();
+        Thread reader = new Thread(reads.remove());
+        CompletableFuture<Integer> second;
+        synchronized (reachable) {
+            reader.start(); // completes the first read; its callback then waits for this monitor
+            Await.until(Duration.ofSeconds(10), "the first read done", first::isDone);
+            second = reachable.fetch();
+        }
+        reader.join();
+        assertEquals(1, first.join());
+        assertEquals(1, reads.size(), "a second read started");
+        reads.remove().run();
+        assertEquals(2, second.join(), "the second read's value, not the first's");
     }
 
     /** Values fetched together and awaited by one deadline (the shards' pings): each read once, none waited past it. */
