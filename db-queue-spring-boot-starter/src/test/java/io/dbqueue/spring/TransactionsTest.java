@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import static io.dbqueue.spring.StarterTestSupport.await;
 import static io.dbqueue.spring.StarterTestSupport.count;
@@ -253,11 +254,7 @@ class TransactionsTest {
                 .withBean(EffectsListener.class, effects)
                 .run(context -> {
                     DbQueues queues = context.getBean(DbQueues.class);
-                    queues.producer("main").enqueue("ok-1");
-                    queues.producer("main").enqueue("fail-1");
-                    await(TIMEOUT, "ok-1 finished", () -> count("SELECT count(*) FROM " + queue
-                            + " WHERE payload = 'ok-1'") == 0);
-                    await(TIMEOUT, "fail-1's failed attempt recorded", () -> failed.contains("fail-1"));
+                    okAndFailed(queues, queue, failed);
                     assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'ok-1'")).isEqualTo(1);
                     assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'fail-1'"))
                             .as("no effect of the failed method").isZero();
@@ -278,12 +275,7 @@ class TransactionsTest {
                 .withBean(EffectsConsumer.class, effects)
                 .run(context -> {
                     DbQueues queues = context.getBean(DbQueues.class);
-                    queues.producer("main").enqueue("ok-1");
-                    queues.producer("main").enqueue("fail-1");
-                    queues.producer("main").enqueue("swallow-1");
-                    await(TIMEOUT, "ok-1 finished", () -> count("SELECT count(*) FROM " + queue
-                            + " WHERE payload = 'ok-1'") == 0);
-                    await(TIMEOUT, "fail-1's failed attempt recorded", () -> failed.contains("fail-1"));
+                    okAndFailed(queues, queue, failed, "swallow-1");
                     assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'ok-1'"))
                             .as("both effects of the finished task, committed with its claim").isEqualTo(2);
                     assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'fail-1'"))
@@ -296,5 +288,18 @@ class TransactionsTest {
                     assertThat(count("SELECT count(*) FROM " + effects + " WHERE payload = 'swallow-1'")).isZero();
                     assertThat(count("SELECT count(*) FROM " + queue + " WHERE payload = 'swallow-1'")).isEqualTo(1);
                 });
+    }
+
+    /**
+     * Enqueues ok-1, fail-1 and then {@code more} on {@code queue}, and waits until ok-1 has finished and fail-1's
+     * attempt has failed.
+     */
+    private static void okAndFailed(DbQueues queues, String queue, Set<String> failed, String... more)
+            throws InterruptedException {
+        for (String payload : Stream.concat(Stream.of("ok-1", "fail-1"), Stream.of(more)).toList()) {
+            queues.producer("main").enqueue(payload);
+        }
+        await(TIMEOUT, "ok-1 finished", () -> count("SELECT count(*) FROM " + queue + " WHERE payload = 'ok-1'") == 0);
+        await(TIMEOUT, "fail-1's failed attempt recorded", () -> failed.contains("fail-1"));
     }
 }
