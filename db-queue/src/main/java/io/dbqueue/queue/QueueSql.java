@@ -324,14 +324,17 @@ final class QueueSql {
         // A waiting task is due and unclaimed, or due later and never claimed; SKIP LOCKED leaves alone one that an
         // exactly-once batch holds. A leased task (claimed, or waiting out a retry) is the worker's. A scalar
         // subquery, so that the outer statement looks the id up as one value: as an array, a generic plan on
-        // PostgreSQL 15 read the whole queue from the key (queue_name, id) and filtered the id.
+        // PostgreSQL 15 read the whole queue from the key (queue_name, id) and filtered the id. A reschedule changes no
+        // key column, so it locks as its update does (FOR NO KEY UPDATE): a unique enqueue's FOR KEY SHARE then waits
+        // and replaces the task, where FOR UPDATE made it read the task as running and store a second one.
         String waiting = "(SELECT id FROM " + t + " WHERE queue_name = ? AND id = %s"
-                + " AND (" + due + " OR attempt = 0) FOR UPDATE SKIP LOCKED)";
+                + " AND (" + due + " OR attempt = 0) FOR %s SKIP LOCKED)";
         taskOfKey = "SELECT task_id FROM " + table.keysTable() + " WHERE queue_name = ? AND key = ?";
         String byKey = "(" + taskOfKey + ")";
-        cancel = "DELETE FROM " + t + " WHERE id = " + waiting.formatted("?") + ofQueue();
-        cancelByKey = "DELETE FROM " + t + " WHERE id = " + waiting.formatted(byKey) + ofQueue();
-        reschedule = "UPDATE " + t + " SET next_process_at = ? WHERE id = " + waiting.formatted("?") + ofQueue();
+        cancel = "DELETE FROM " + t + " WHERE id = " + waiting.formatted("?", "UPDATE") + ofQueue();
+        cancelByKey = "DELETE FROM " + t + " WHERE id = " + waiting.formatted(byKey, "UPDATE") + ofQueue();
+        reschedule = "UPDATE " + t + " SET next_process_at = ? WHERE id = " + waiting.formatted("?", "NO KEY UPDATE")
+                + ofQueue();
         // By id, as every layout's primary key or unique index reads it, and the queue, so that Citus routes it.
         find = "SELECT id, payload, created_at, next_process_at, attempt, total_attempt, NULL,"
                 + " CASE WHEN " + due + " THEN 'WAITING' WHEN attempt > 0 THEN 'LEASED' ELSE 'SCHEDULED' END"
@@ -644,9 +647,13 @@ final class QueueSql {
      * past the keys at their limit (so that a full key does not hold back the others behind it), looks at up to
      * {@value #KEY_SCAN_FACTOR} times {@code limit} of them, and leases, in claim order, those that leave no key
      * above its limit, two of one key in the batch counting as two. A task without the key's header is not
-     * limited. Without a floor: a full key's tasks stay below any floor. Runs after {@link #claimSettings}.
-     * params: queue, key header, queue, key header, key header, max per key, max per key, lease in microseconds,
-     * [queue]
+     * limited. Without a floor: a full key's tasks stay below any floor. The picked tasks are then locked as every
+     * claim locks its tasks (FOR UPDATE SKIP LOCKED), and only those still due with the key they were counted
+     * under are leased: an update alone would lock them FOR NO KEY UPDATE on most layouts, which a replacing
+     * unique enqueue's FOR KEY SHARE does not see as a claim, so it would read a task being leased as waiting and
+     * then write its payload over the leased one's. Runs after {@link #claimSettings}.
+     * params: queue, key header, queue, key header, key header, max per key, max per key, key header, [queue],
+     * lease in microseconds, [queue]
      */
     String keyLimitedClaim(int limit) {
         return "WITH busy AS MATERIALIZED (SELECT concurrency_key AS k, count(*) AS n FROM " + inFlightTable
@@ -656,12 +663,16 @@ final class QueueSql {
                 + " WHERE queue_name = ? AND next_process_at <= now()"
                 + " AND (headers ->> ? IS NULL OR headers ->> ? <> ALL(ARRAY(SELECT k FROM busy WHERE n >= ?)))"
                 + " ORDER BY " + orderBy + " LIMIT " + (long) limit * KEY_SCAN_FACTOR + "),"
-                + " picked AS (SELECT h.id" + (priorities ? ", h.priority" : "")
+                + " picked AS MATERIALIZED (SELECT h.id, h.k" + (priorities ? ", h.priority" : "")
                 + " FROM (SELECT head.*, row_number() OVER (PARTITION BY k ORDER BY " + orderBy
                 + ") AS r FROM head) h LEFT JOIN busy b ON b.k = h.k WHERE h.k IS NULL OR h.r + coalesce(b.n, 0) <= ?"
-                + " ORDER BY " + orderBy + " LIMIT " + limit + ")"
+                + " ORDER BY " + orderBy + " LIMIT " + limit + "),"
+                + " locked AS MATERIALIZED (SELECT t.id FROM " + tableName + " t"
+                + " WHERE t.id = ANY(ARRAY(SELECT id FROM picked)) AND t.next_process_at <= now()"
+                + " AND t.headers ->> ? IS NOT DISTINCT FROM (SELECT p.k FROM picked p WHERE p.id = t.id)"
+                + (byIdNamesQueue ? pickedRange : "") + ofQueue() + " FOR UPDATE SKIP LOCKED)"
                 + " UPDATE " + tableName + leaseFor("? * interval '1 microsecond'")
-                + " WHERE id = ANY(ARRAY(SELECT id FROM picked)) AND next_process_at <= now()"
+                + " WHERE id = ANY(ARRAY(SELECT id FROM locked))"
                 + (byIdNamesQueue ? pickedRange : "") + ofQueue() + " RETURNING " + taskColumns;
     }
 

@@ -93,6 +93,10 @@ final class TaskStore {
             ps.setString(p++, limits.keyHeader());
             ps.setInt(p++, limits.maxPerKey());
             ps.setInt(p++, limits.maxPerKey());
+            ps.setString(p++, limits.keyHeader());
+            if (statements.byIdNamesQueue) {
+                ps.setString(p++, location.queueName());
+            }
             ps.setLong(p++, micros(lease));
             if (statements.byIdNamesQueue) {
                 ps.setString(p, location.queueName());

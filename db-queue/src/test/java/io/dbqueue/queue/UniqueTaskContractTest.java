@@ -9,9 +9,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -257,6 +260,72 @@ class UniqueTaskContractTest extends EveryLayout {
         }
         assertEquals("v2", payload(id));
         assertEquals(1, rows());
+    }
+
+    /**
+     * An operator's reschedule in a transaction not yet committed holds the task as its update does: a replacing
+     * repeat waits for it and replaces the task, where it used to read the lock as a worker's and store a second
+     * task. On layouts whose unique index holds the due time the update itself locks FOR UPDATE, and the task reads
+     * as running while it lasts.
+     */
+    @Test
+    void aRescheduleInProgressLeavesTheTaskToBeReplaced() throws Exception {
+        long id = producer.enqueueOnce("moved", "v1", HOUR, Uniqueness.DEBOUNCE).id();
+        CompletableFuture<Enqueued> repeat;
+        try (Connection operator = ds.getConnection()) {
+            operator.setAutoCommit(false);
+            try (PreparedStatement reschedule = operator.prepareStatement(new QueueSql(table).reschedule)) {
+                int p = 1;
+                reschedule.setObject(p++, OffsetDateTime.now(ZoneOffset.UTC).plusHours(2));
+                reschedule.setString(p++, queue.queueName());
+                reschedule.setLong(p++, id);
+                if (reschedule.getParameterMetaData().getParameterCount() == p) {
+                    reschedule.setString(p, queue.queueName());
+                }
+                assertEquals(1, reschedule.executeUpdate());
+            }
+            repeat = CompletableFuture.supplyAsync(() -> producer.enqueueOnce("moved", "v2", HOUR,
+                    Uniqueness.DEBOUNCE));
+            Await.until(Duration.ofSeconds(30), "the repeat answered, or waiting for the reschedule",
+                    () -> repeat.isDone() || uniqueEnqueuesWaitingOnALock() == 1);
+            operator.commit();
+        }
+        Enqueued answer = repeat.get(30, TimeUnit.SECONDS);
+        if (TestDatabase.queryLong("SELECT count(*) FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
+                + " AND a.attnum = ANY(i.indkey) WHERE i.indrelid = '" + table.name() + "'::regclass AND i.indisunique"
+                + " AND a.attname = 'next_process_at'") > 0) {
+            assertTrue(answer.stored(), "a unique index holds the due time: " + answer);
+            assertEquals(2, rows());
+        } else {
+            assertEquals(new Enqueued(id, false, true), answer);
+            assertEquals("v2", payload(id));
+            assertEquals(1, rows());
+        }
+    }
+
+    /**
+     * A task that a claim under a per-key limit has leased, in a transaction not yet committed, is running: a
+     * replacing repeat stores a task beside it. That claim used to lease its rows without locking them first, so the
+     * repeat read the task as waiting, waited for the claim to commit, and then wrote its payload and due time over
+     * the leased task's, a payload no worker would get.
+     */
+    @Test
+    void aTaskAKeyLimitedClaimLeasesIsRunningNotReplaced() throws Exception {
+        long id = producer.enqueueOnce("leased", "v1", Duration.ZERO, Uniqueness.DEBOUNCE).id();
+        try (Connection claimer = ds.getConnection()) {
+            claimer.setAutoCommit(false);
+            assertEquals(List.of(id), ids(store.claimKeyLimited(claimer, 10, Duration.ofMinutes(5),
+                    QueueLimits.perKey("customer", 1))));
+            CompletableFuture<Enqueued> repeat = CompletableFuture.supplyAsync(() -> producer.enqueueOnce("leased",
+                    "v2", Duration.ZERO, Uniqueness.DEBOUNCE));
+            Await.until(Duration.ofSeconds(30), "the repeat answered, or waiting for the claim",
+                    () -> repeat.isDone() || uniqueEnqueuesWaitingOnALock() == 1);
+            claimer.commit();
+            Enqueued answer = repeat.get(30, TimeUnit.SECONDS);
+            assertTrue(answer.stored(), "a task of its own, not the leased one replaced: " + answer);
+        }
+        assertEquals("v1", payload(id));
+        assertEquals(2, rows());
     }
 
     /**
