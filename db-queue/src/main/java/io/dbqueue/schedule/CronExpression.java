@@ -8,6 +8,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
+import java.time.zone.ZoneOffsetTransition;
 import java.util.List;
 import java.util.Locale;
 
@@ -85,6 +86,18 @@ public final class CronExpression {
 
     /** The first time strictly after {@code after} that matches, in {@code zone}. */
     public Instant next(Instant after, ZoneId zone) {
+        ZoneOffsetTransition gap = zone.getRules().previousTransition(after.plusNanos(1));
+        if (gap != null && gap.isGap() && after.isBefore(gap.getInstant().plus(gap.getDuration()))) {
+            // after is within the gap's length past it, where the gap's local times run shifted: those of them
+            // still to come are earlier than any local time from after's on
+            for (LocalDateTime local = nextLocal(gap.getDateTimeBefore().minusSeconds(1));
+                 local.isBefore(gap.getDateTimeAfter()); local = nextLocal(local)) {
+                Instant shifted = ZonedDateTime.ofLocal(local, zone, null).toInstant();
+                if (shifted.isAfter(after)) {
+                    return shifted;
+                }
+            }
+        }
         LocalDateTime local = LocalDateTime.ofInstant(after, zone);
         while (true) {
             local = nextLocal(local);

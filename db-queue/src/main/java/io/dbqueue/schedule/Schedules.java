@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -183,7 +184,9 @@ public final class Schedules implements AutoCloseable {
         Set<String> behind = new HashSet<>(); // took a round of ticks and has more: waits for the others' turn
         int enqueued = 0;
         while (!closing) {
-            Instant now = clock.instant();
+            // in microseconds, as the server keeps times: pgjdbc rounds a bound instant to the nearest microsecond,
+            // so a clock up to 0.5 us before a tick made the claim find it due and the ticks' count find none
+            Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
             AtomicReference<String> claimed = new AtomicReference<>();
             Taken taken;
             try {

@@ -68,6 +68,21 @@ class CronExpressionTest {
         assertEquals(OffsetDateTime.parse("2026-03-30T02:30+02:00").toInstant(), half.next(shifted, BERLIN));
     }
 
+    /** After the jump, a time the gap skipped is still to come until its shifted time: a catch-up at 03:10 runs it. */
+    @Test
+    void aTimeTheSpringGapShiftsIsNextUntilItsShiftedTimeHasPassed() {
+        CronExpression half = CronExpression.parse("30 2 * * *");
+        assertEquals(OffsetDateTime.parse("2026-03-29T03:30+02:00").toInstant(),
+                half.next(OffsetDateTime.parse("2026-03-29T03:10+02:00").toInstant(), BERLIN));
+        assertEquals(OffsetDateTime.parse("2026-03-29T03:30+02:00").toInstant(),
+                half.next(OffsetDateTime.parse("2026-03-29T03:00+02:00").toInstant(), BERLIN), "at the jump");
+        assertEquals(OffsetDateTime.parse("2026-03-30T02:30+02:00").toInstant(),
+                half.next(OffsetDateTime.parse("2026-03-29T03:30+02:00").toInstant(), BERLIN));
+        // 02:05 shifted to 03:05 has passed, 02:35 shifted and 03:35 are one time
+        assertEquals(OffsetDateTime.parse("2026-03-29T03:35+02:00").toInstant(), CronExpression.parse("5,35 2,3 * * *")
+                .next(OffsetDateTime.parse("2026-03-29T03:10+02:00").toInstant(), BERLIN));
+    }
+
     @Test
     void everyHalfHourThroughTheSpringGapKeepsRealHalfHours() {
         List<Instant> ticks = ticks("*/30 * * * *", OffsetDateTime.parse("2026-03-29T01:00+01:00").toInstant(), 4);
