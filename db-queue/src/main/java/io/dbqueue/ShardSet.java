@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.regex.Pattern;
 
 /**
@@ -29,10 +30,20 @@ public final class ShardSet {
         this.shards = Collections.unmodifiableMap(new LinkedHashMap<>(shards));
     }
 
-    /** A shard set of {@code shards}, in their map's order; at least one. */
+    /**
+     * A shard set of {@code shards}, in their map's order; at least one. The map must keep an order (a
+     * {@link LinkedHashMap} or a {@link SortedMap}): a topic's partitions follow the shards' order, and {@code Map.of}
+     * or a {@code HashMap} of two or more may list them in another order in another process or after a restart.
+     */
     public static ShardSet of(Map<String, DataSource> shards) {
+        Objects.requireNonNull(shards, "shards");
+        if (shards.size() > 1 && !(shards instanceof LinkedHashMap) && !(shards instanceof SortedMap)) {
+            throw new InvalidValueException("shards", "must keep an order (a LinkedHashMap or a SortedMap), as a topic's"
+                    + " partitions follow it; a " + shards.getClass().getSimpleName() + " may list them in another"
+                    + " order in another process", shards.keySet());
+        }
         Builder builder = builder();
-        Objects.requireNonNull(shards, "shards").forEach(builder::shard);
+        shards.forEach(builder::shard);
         return builder.build();
     }
 

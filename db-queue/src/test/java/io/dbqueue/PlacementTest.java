@@ -6,7 +6,9 @@ import org.junit.jupiter.api.Test;
 import javax.sql.DataSource;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,6 +26,17 @@ class PlacementTest {
             map.put(name, NONE);
         }
         return ShardSet.of(map);
+    }
+
+    /** A topic's partitions follow the shards' order, which Map.of draws anew in every JVM. */
+    @Test
+    void aShardSetRefusesAMapWithoutAnOrder() {
+        InvalidValueException e = assertThrows(InvalidValueException.class,
+                () -> ShardSet.of(Map.of("a", NONE, "b", NONE)));
+        assertEquals("shards", e.field());
+        assertTrue(e.getMessage().contains("must keep an order (a LinkedHashMap or a SortedMap)"), e.getMessage());
+        assertEquals(List.of("a", "b"), ShardSet.of(new TreeMap<>(Map.of("b", NONE, "a", NONE))).names());
+        assertEquals(List.of("a"), ShardSet.of(Map.of("a", NONE)).names(), "one shard has one order");
     }
 
     @Test
