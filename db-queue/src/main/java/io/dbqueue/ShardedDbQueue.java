@@ -20,7 +20,6 @@ import io.dbqueue.queue.Wakeup;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,8 +54,7 @@ public final class ShardedDbQueue implements AutoCloseable {
     private final Transactions transactions;
     private final Duration shutdownTimeout;
     private final Map<String, DbQueue> doors;
-    private final Map<QueueLocation, String> moved = new HashMap<>(); // guarded by this: placed by a move
-    private final Map<QueueLocation, String> draining = new HashMap<>(); // guarded by this: the old shard of a move
+    private final QueueRoutes routes;
     private final List<ShardedWorkers> consumers = new ArrayList<>(); // guarded by this
 
     private ShardedDbQueue(Builder builder) {
@@ -77,6 +75,7 @@ public final class ShardedDbQueue implements AutoCloseable {
             throw e;
         }
         this.doors = opened;
+        this.routes = new QueueRoutes(shards, placement);
     }
 
     static Builder builder(ShardSet shards) {
@@ -94,9 +93,8 @@ public final class ShardedDbQueue implements AutoCloseable {
     }
 
     /** The shard that new enqueues of {@code queue} go to. */
-    public synchronized String shardOf(QueueLocation queue) {
-        String target = moved.get(queue);
-        return target != null ? target : placement.shardOfQueue(queue.queueName(), shards);
+    public String shardOf(QueueLocation queue) {
+        return routes.shardOf(queue);
     }
 
     /** A producer of {@code queue} that wakes its listening consumers ({@link #producer(QueueLocation, Wakeup)}). */
@@ -108,7 +106,7 @@ public final class ShardedDbQueue implements AutoCloseable {
     public ShardedProducer producer(QueueLocation queue, Wakeup consumers) {
         Map<String, QueueProducer> producers = new LinkedHashMap<>();
         doors.forEach((name, door) -> producers.put(name, door.producer(queue, consumers)));
-        return new ShardedProducer(queue, shards, this::shardOf, producers, transactions);
+        return new ShardedProducer(queue, shards, routes, producers, transactions);
     }
 
     /** Starts workers consuming {@code config}'s queue on the shard that holds it. */
@@ -188,28 +186,18 @@ public final class ShardedDbQueue implements AutoCloseable {
 
     /**
      * Step 1 of a move: new enqueues of {@code queue} go to shard {@code to}; this door's consumers go
-     * on taking the queue from the shard it was on. Fails if a move of the queue is not yet released.
+     * on taking the queue from the shard it was on. Returns once this door's enqueues to the old shard
+     * that were in flight have ended, so that none commits there after {@link #awaitDrained} looked.
+     * Fails if a move of the queue is not yet released.
      */
-    public synchronized void moveQueue(QueueLocation queue, String to) {
+    public void moveQueue(QueueLocation queue, String to) {
         shards.dataSource(to);
-        if (draining.containsKey(queue)) {
-            throw new IllegalStateException("move of " + queue + ": its move from shard " + draining.get(queue)
-                    + " is not released yet (awaitDrained, then releaseQueue)");
-        }
-        String from = shardOf(queue);
-        if (from.equals(to)) {
-            return;
-        }
-        moved.put(queue, to);
-        draining.put(queue, from);
+        routes.move(queue, to);
     }
 
     /** How many tasks of {@code queue} the shard it is moving from still holds (waiting, leased or scheduled); 0 when not moving. */
     public long remainingOnOldShard(QueueLocation queue) {
-        String from;
-        synchronized (this) {
-            from = draining.get(queue);
-        }
+        String from = routes.draining(queue);
         if (from == null) {
             return 0;
         }
@@ -239,7 +227,7 @@ public final class ShardedDbQueue implements AutoCloseable {
      * everywhere), and then its consumers there go on.
      */
     public synchronized void releaseQueue(QueueLocation queue) {
-        String from = draining.get(queue);
+        String from = routes.draining(queue);
         if (from == null) {
             throw new IllegalStateException("release of " + queue + ": it is not moving");
         }
@@ -256,7 +244,7 @@ public final class ShardedDbQueue implements AutoCloseable {
             throw new IllegalStateException("release of " + queue + ": " + left + " tasks reached shard " + from
                     + " after it was drained; some process still enqueues there (move it there first)");
         }
-        draining.remove(queue);
+        routes.released(queue);
         String to = shardOf(queue);
         ofQueue.forEach(w -> w.startOn(to));
     }
@@ -294,7 +282,7 @@ public final class ShardedDbQueue implements AutoCloseable {
 
     /** Where this door's consumers of {@code queue} run: the old shard while it drains, else the queue's shard. */
     private String consumedShard(QueueLocation queue) {
-        String from = draining.get(queue);
+        String from = routes.draining(queue);
         return from != null ? from : shardOf(queue);
     }
 

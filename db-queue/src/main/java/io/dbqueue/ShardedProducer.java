@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * A producer of one queue of a {@link ShardedDbQueue}: each enqueue goes to the shard the queue is
@@ -29,14 +28,14 @@ public final class ShardedProducer {
     }
 
     private final QueueLocation location;
-    private final Function<QueueLocation, String> placement;
+    private final QueueRoutes routes;
     private final Map<String, QueueProducer> producers;
     private final JoinedShards joined;
 
-    ShardedProducer(QueueLocation location, ShardSet shards, Function<QueueLocation, String> placement,
-                    Map<String, QueueProducer> producers, Transactions transactions) {
+    ShardedProducer(QueueLocation location, ShardSet shards, QueueRoutes routes, Map<String, QueueProducer> producers,
+                    Transactions transactions) {
         this.location = location;
-        this.placement = placement;
+        this.routes = routes;
         this.producers = Map.copyOf(producers);
         this.joined = new JoinedShards(shards, transactions);
     }
@@ -47,7 +46,7 @@ public final class ShardedProducer {
 
     /** The shard the next enqueue goes to. */
     public String shard() {
-        return placement.apply(location);
+        return routes.shardOf(location);
     }
 
     public long enqueue(String payload) {
@@ -83,9 +82,14 @@ public final class ShardedProducer {
         return write(p -> p.enqueueAllOnce(keys, fingerprints, payloads, delay));
     }
 
+    /** Writes on the queue's shard, counted in flight there until it ends, so that a move waits for it. */
     private <T> T write(Write<T> write) {
-        String shard = shard();
-        joined.check("enqueue into " + location, "the queue lives", List.of(shard));
-        return ShardWrite.on(shard, "enqueue into " + location, () -> write.to(producers.get(shard)));
+        String shard = routes.beginWrite(location);
+        try {
+            joined.check("enqueue into " + location, "the queue lives", List.of(shard));
+            return ShardWrite.on(shard, "enqueue into " + location, () -> write.to(producers.get(shard)));
+        } finally {
+            routes.endWrite(location, shard);
+        }
     }
 }

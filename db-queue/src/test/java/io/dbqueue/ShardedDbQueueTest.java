@@ -208,13 +208,17 @@ class ShardedDbQueueTest {
     private static long records(String shard, Topic topic) throws SQLException {
         long sum = 0;
         for (int p = 0; p < topic.partitions(); p++) {
-            try (Connection c = POOLS.get(shard).getConnection(); Statement count = c.createStatement();
-                 ResultSet rs = count.executeQuery("SELECT count(*) FROM " + topic.name() + "_p" + p)) {
-                rs.next();
-                sum += rs.getLong(1);
-            }
+            sum += queryLong(shard, "SELECT count(*) FROM " + topic.name() + "_p" + p);
         }
         return sum;
+    }
+
+    private static long queryLong(String shard, String sql) throws SQLException {
+        try (Connection c = POOLS.get(shard).getConnection(); Statement statement = c.createStatement();
+             ResultSet rs = statement.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     /** Transactions of the calling thread, one connection bound to one data source, as Spring binds them. */
@@ -280,6 +284,67 @@ class ShardedDbQueueTest {
             dbq.producer(there).enqueue("no transaction");
             assertEquals(1, waiting(dbq, "b", there), "outside a transaction it goes to its shard");
         }
+    }
+
+    /**
+     * An enqueue that picked shard a before the move and commits there after it (its insert waits on a lock the
+     * test holds) is waited for by the move's first step, so the drain sees it and the consumers hand it out before
+     * they leave shard a. The move used to return at once: the drain and the release were done before the insert
+     * committed, and the task stayed on shard a, where no consumer looked any more.
+     */
+    @Test
+    void aMoveWaitsForTheEnqueuesInFlightToTheOldShard() throws Exception {
+        QueueLocation queue = TABLE.queue("held");
+        try (Connection a = POOLS.get("a").getConnection(); Statement s = a.createStatement()) {
+            s.execute("CREATE OR REPLACE FUNCTION held_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                    + " IF NEW.payload = 'held' THEN PERFORM pg_advisory_xact_lock(4242); END IF; RETURN NEW; END $$");
+            s.execute("CREATE TRIGGER held BEFORE INSERT ON " + TABLE.name() + " FOR EACH ROW EXECUTE FUNCTION held_insert()");
+            s.execute("SELECT pg_advisory_lock(4242)"); // a session lock: unlocked below, as the pool keeps the session
+            try (ShardedDbQueue dbq = DbQueue.builder(shards).placement(Placement.hashed().queue("held", "a")).build()) {
+                List<String> handled = new CopyOnWriteArrayList<>();
+                dbq.consume(QueueConfig.of(queue), batch -> batch.tasks().forEach(t -> handled.add(t.payload())));
+                ShardedProducer producer = dbq.producer(queue);
+                List<Throwable> failures = new CopyOnWriteArrayList<>();
+                Thread enqueue = thread(() -> producer.enqueue("held"), failures);
+                Await.until(Duration.ofSeconds(30), "the insert waiting on the lock", () -> queryLong("a", "SELECT count(*)"
+                        + " FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory'") == 1);
+                Thread move = thread(() -> {
+                    dbq.moveQueue(queue, "b");
+                    assertTrue(dbq.awaitDrained(queue, Duration.ofSeconds(30)));
+                    dbq.releaseQueue(queue);
+                }, failures);
+                Await.until(Duration.ofSeconds(30), "the move done, or waiting for the enqueue",
+                        () -> !move.isAlive() || waitingIn(move, QueueRoutes.class, "move"));
+                assertTrue(move.isAlive(), "the move waits for the enqueue in flight to shard a");
+                assertEquals("b", producer.shard(), "new enqueues go to shard b meanwhile");
+                s.execute("SELECT pg_advisory_unlock(4242)");
+                enqueue.join();
+                move.join();
+                assertEquals(List.of(), failures);
+                assertEquals(List.of("held"), handled, "handed out from shard a before the consumers left it");
+                assertEquals(0, waiting(dbq, "a", queue));
+            } finally {
+                s.execute("SELECT pg_advisory_unlock_all()");
+            }
+        }
+    }
+
+    private static Thread thread(Runnable run, List<Throwable> failures) {
+        Thread thread = new Thread(() -> {
+            try {
+                run.run();
+            } catch (Throwable t) {
+                failures.add(t);
+            }
+        });
+        thread.start();
+        return thread;
+    }
+
+    /** Whether {@code thread} waits in {@code type}'s method {@code method}. */
+    private static boolean waitingIn(Thread thread, Class<?> type, String method) {
+        return thread.getState() == Thread.State.WAITING && Arrays.stream(thread.getStackTrace())
+                .anyMatch(f -> f.getClassName().equals(type.getName()) && f.getMethodName().equals(method));
     }
 
     /**
