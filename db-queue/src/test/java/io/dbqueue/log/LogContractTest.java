@@ -13,6 +13,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -34,6 +36,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -208,6 +211,50 @@ class LogContractTest {
         stuck.countDown();
         Await.until(TIMEOUT, "group caught up", () -> LogAdmin.of(dataSource, TOPIC).lag().stream()
                 .filter(l -> l.group().equals("g")).allMatch(l -> l.lag() == 0));
+    }
+
+    /**
+     * A member keeps no back-off of a partition that went to another member. A back-off ended only with a read of
+     * its partition, so once it was due the member looped without waiting, reading its other partitions thousands of
+     * times a second, until the partition came back. Counted over two seconds: a member polling every 20 ms makes
+     * some 200 reads of its two partitions and heartbeats in that time.
+     */
+    @Test
+    void aBackOffOfAPartitionThatWentToAnotherMemberDoesNotKeepTheMemberBusy() throws Exception {
+        AtomicInteger connections = new AtomicInteger();
+        DataSource counted = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{DataSource.class}, (self, method, args) -> {
+                    if (method.getName().equals("getConnection")) {
+                        connections.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(dataSource, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        dbq.topicProducer(TOPIC).sendAll(messages("k", 40));
+        AtomicBoolean failing = new AtomicBoolean(true);
+        Set<Integer> failed = ConcurrentHashMap.newKeySet();
+        try (DbQueue door = DbQueue.builder(counted).build()) {
+            GroupConsumer a = door.consumeTopic(group("g").withMemberId("a"), batch -> {
+                if (failing.get()) {
+                    failed.add(batch.partition());
+                    throw new IllegalStateException("handler fails");
+                }
+            });
+            Await.until(TIMEOUT, "every partition failed in a", () -> failed.size() == 4);
+            GroupConsumer b = member(group("g").withMemberId("b"), batch -> {
+            });
+            Await.until(TIMEOUT, "two partitions each", () -> a.partitions().size() == 2 && b.partitions().size() == 2);
+            failing.set(false);
+            Await.until(TIMEOUT, "all read", () -> LogAdmin.of(dataSource, TOPIC).lag().stream()
+                    .filter(l -> l.group().equals("g")).allMatch(l -> l.lag() == 0));
+            int before = connections.get();
+            LockSupport.parkNanos(Duration.ofSeconds(2).toNanos()); // a window to count in, not a wait for an event
+            int used = connections.get() - before;
+            assertTrue(used < 800, "a took " + used + " connections in 2 s");
+        }
     }
 
     @Test
