@@ -220,9 +220,21 @@ public final class DbQueue implements AutoCloseable {
                 listenerFor(config), held, handlers, maxBatchesInFlight));
     }
 
-    /** Starts a member of {@code config}'s group reading its topic, woken when a producer appends. */
+    /**
+     * Starts a member of {@code config}'s group reading its topic, woken when a producer appends. A member of the
+     * same id still running in this door is refused: two would hold, and read, the same partitions at once.
+     */
     public synchronized GroupConsumer consumeTopic(GroupConfig config, RecordHandler handler) {
         openToStart();
+        for (GroupConsumer running : members) {
+            GroupConfig other = running.config();
+            if (running.isRunning() && other.topic().equals(config.topic()) && other.group().equals(config.group())
+                    && other.memberId().equals(config.memberId())) {
+                throw new IllegalStateException("member " + config.memberId() + " of group " + config.group()
+                        + " already reads topic " + config.topic() + " here; a second member needs an id of its own"
+                        + " (GroupConfig.of(topic, group) makes one, or withMemberId)");
+            }
+        }
         GroupConsumer member = GroupConsumer.start(dataSource, config, handler, logListener);
         members.add(member);
         if (logWakeups == null) {

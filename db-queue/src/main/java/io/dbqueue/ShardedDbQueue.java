@@ -149,14 +149,24 @@ public final class ShardedDbQueue implements AutoCloseable {
         return new ShardedTopicProducer(topic, placed, producers, new JoinedShards(shards, transactions));
     }
 
-    /** Starts a member of {@code config}'s group on every shard that holds a partition of its topic; the members by shard. */
+    /**
+     * Starts a member of {@code config}'s group on every shard that holds a partition of its topic; the members by
+     * shard. All or none: when one cannot start (its shard is down: {@link ShardUnavailableException} naming it),
+     * those already started are stopped, so that the call can be made again.
+     */
     public Map<String, GroupConsumer> consumeTopic(GroupConfig config, RecordHandler handler) {
         List<String> placed = partitionShards(describe(config.topic()));
         Map<String, GroupConsumer> members = new LinkedHashMap<>();
-        for (String name : shards.names()) {
-            if (placed.contains(name)) {
-                members.put(name, doors.get(name).consumeTopic(config, handler));
+        try {
+            for (String name : shards.names()) {
+                if (placed.contains(name)) {
+                    members.put(name, ShardWrite.on(name, "consume topic " + config.topic(),
+                            () -> doors.get(name).consumeTopic(config, handler)));
+                }
             }
+        } catch (RuntimeException e) {
+            GroupConsumer.shutdownAll(members.values(), shutdownTimeout);
+            throw e;
         }
         return members;
     }

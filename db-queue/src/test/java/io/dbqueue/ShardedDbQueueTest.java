@@ -140,6 +140,43 @@ class ShardedDbQueueTest {
     }
 
     /**
+     * A topic's members start on every shard holding partitions or on none: here shard c lacks the topic's tables,
+     * and the member already started on shard a is stopped (it has left the group there), so that the call can be
+     * made again. It used to keep reading shard a, and a second call with the same config started another member
+     * of the same id there: both held, and read, the same partitions. A door now refuses that second member.
+     */
+    @Test
+    void aTopicsMembersStartOnEveryShardOrOnNone() throws Exception {
+        Topic topic = Topic.of("partly", 3); // partitions on a, b, c
+        for (HikariDataSource pool : POOLS.values()) {
+            LogSchema.drop(pool, topic.name());
+        }
+        LogSchema.createIfMissing(POOLS.get("a"), topic);
+        LogSchema.createIfMissing(POOLS.get("b"), topic);
+        GroupConfig config = GroupConfig.of(topic.name(), "all-or-none");
+        try (ShardedDbQueue dbq = DbQueue.builder(shards).build()) {
+            assertThrows(IllegalArgumentException.class, () -> dbq.consumeTopic(config, batch -> {
+            }));
+            for (String shard : List.of("a", "b")) {
+                assertEquals(0, queryLong(shard, "SELECT count(*) FROM partly_members"), "no member left on " + shard);
+            }
+            GroupConsumer member = dbq.shard("a").consumeTopic(config, batch -> {
+            });
+            IllegalStateException twice = assertThrows(IllegalStateException.class,
+                    () -> dbq.shard("a").consumeTopic(config, batch -> {
+                    }));
+            assertEquals("member " + config.memberId() + " of group all-or-none already reads topic partly here; a"
+                    + " second member needs an id of its own (GroupConfig.of(topic, group) makes one, or withMemberId)",
+                    twice.getMessage());
+            dbq.shard("a").consumeTopic(config.withMemberId("second"), batch -> {
+            }).shutdown(Duration.ofSeconds(10));
+            member.shutdown(Duration.ofSeconds(10));
+            dbq.shard("a").consumeTopic(config, batch -> {
+            }); // the id is free once its member stopped
+        }
+    }
+
+    /**
      * A send is checked whole before any shard is written; one that fails on a shard after others committed says
      * which messages are stored; a topic's creation can be made again, and a differing one fails. Review findings:
      * a bad message for the second shard was refused after the first shard's share was stored (and named by its
