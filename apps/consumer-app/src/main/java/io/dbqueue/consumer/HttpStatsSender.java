@@ -1,5 +1,6 @@
 package io.dbqueue.consumer;
 
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
@@ -20,12 +21,18 @@ final class HttpStatsSender implements StatsSender {
 
     /**
      * Throws when test-app does not answer 2xx, so that the batch's messages are not finished; a refusal of the
-     * report itself, which the same report would get again, as {@link StatsRefusedException}.
+     * report itself, which the same report would get again, as {@link StatsRefusedException}. A redirect is not
+     * followed for a POST, and stored nothing: sent again, as a 5xx is.
      */
     @Override
     public void send(List<Stat> stats) throws StatsRefusedException {
         try {
-            http.post().uri(statsUri).contentType(MediaType.APPLICATION_JSON).body(stats).retrieve().toBodilessEntity();
+            http.post().uri(statsUri).contentType(MediaType.APPLICATION_JSON).body(stats).retrieve()
+                    .onStatus(HttpStatusCode::is3xxRedirection, (request, response) -> {
+                        throw new IllegalStateException("test-app answered " + response.getStatusCode().value()
+                                + " (a redirect) to the report; it is sent again");
+                    })
+                    .toBodilessEntity();
         } catch (HttpClientErrorException e) {
             if (!refusesTheReport(e.getStatusCode().value())) {
                 throw e; // a wrong URL (404), a proxy's 429: sent again, the messages wait

@@ -24,6 +24,9 @@ final class MessagePayload {
         if (testId == null || !testId.isIntegralNumber()) {
             throw new IllegalArgumentException("payload has no integer testId");
         }
+        if (!testId.canConvertToLong()) {
+            throw new IllegalArgumentException("payload's testId " + testId + " is out of range");
+        }
         return testId.asLong();
     }
 }

@@ -7,6 +7,8 @@ import io.dbqueue.spring.DbQueues;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -20,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,9 +37,12 @@ class HttpStatsTest {
     private static final Queue<byte[]> RECEIVED = new ConcurrentLinkedQueue<>();
     /** A run the fake test-app does not know: it answers 422 to a report naming it. */
     private static final long NO_RUN = 666;
-    /** A run whose first two reports the fake test-app answers 404, as a wrong URL would be. */
-    private static final long NOT_FOUND_TWICE = 404;
-    private static final AtomicInteger NOT_FOUND_ANSWERS = new AtomicInteger();
+    /**
+     * Runs whose first two reports the fake test-app answers with the run's number as the status: 404, as a wrong URL
+     * would be, and 302, as a proxy that redirects would be.
+     */
+    private static final Map<Long, AtomicInteger> ANSWERED_TWICE = Map.of(404L, new AtomicInteger(),
+            302L, new AtomicInteger());
     private static final HttpServer TEST_APP = fakeTestApp();
 
     @Autowired
@@ -89,6 +95,24 @@ class HttpStatsTest {
         assertThat(ConsumerTestSupport.parse(json, RECEIVED)).noneMatch(stat -> stat.taskId() == id);
     }
 
+    /**
+     * A message whose testId is too large for a long fails alone: the others of its batch are reported and finish.
+     * Its read threw an exception of Jackson's own, which failed the whole batch into its retries.
+     */
+    @Test
+    void aMessageWithAnOutOfRangeRunIdFailsAloneInItsBatch() {
+        List<Long> ids = queues.producer("messages").enqueueAll(List.of("{\"message\":\"a\",\"testId\":44}",
+                "{\"message\":\"b\",\"testId\":99999999999999999999}", "{\"message\":\"c\",\"testId\":44}"));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> statsOf(44).size() == 2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> queues.deadLetters("messages").list(0, 100).stream()
+                .anyMatch(task -> task.id() == ids.get(1)));
+        assertThat(queues.deadLetters("messages").list(0, 100)).filteredOn(task -> task.id() == ids.get(1))
+                .singleElement().satisfies(task -> assertThat(task.lastError())
+                        .contains("payload's testId 99999999999999999999 is out of range"));
+        assertThat(statsOf(44)).extracting(Stat::taskId).containsExactlyInAnyOrder(ids.get(0), ids.get(2));
+    }
+
     /** A report test-app refuses for good is dropped, not sent again forever: its messages finish all the same. */
     @Test
     void aReportTestAppRefusesIsDroppedAndItsMessagesFinish() {
@@ -102,17 +126,19 @@ class HttpStatsTest {
     }
 
     /**
-     * An answer that says nothing of the report (a 404 from a wrong URL or a restarting proxy) is not a refusal: the
-     * report is sent again, where it used to be dropped with its messages finished.
+     * An answer that says nothing of the report (a 404 from a wrong URL or a restarting proxy, a redirect) is not a
+     * refusal: the report is sent again, where a 404 dropped it with its messages finished, and a 3xx counted as
+     * stored, its messages finished and its stats lost.
      */
-    @Test
-    void aReportAnsweredNotFoundIsSentAgainUntilStored() {
+    @ParameterizedTest
+    @ValueSource(longs = {404, 302})
+    void aReportAnsweredWithoutStoringItIsSentAgainUntilStored(long status) {
         double refusedBefore = meters.counter("consumer.stats.refused").count();
-        List<Long> ids = ConsumerTestSupport.enqueue(dataSource, NOT_FOUND_TWICE, 5);
+        List<Long> ids = ConsumerTestSupport.enqueue(dataSource, status, 5);
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> statsOf(NOT_FOUND_TWICE).size() >= ids.size());
-        assertThat(NOT_FOUND_ANSWERS.get()).isEqualTo(2);
-        ConsumerTestSupport.assertTimings(statsOf(NOT_FOUND_TWICE), NOT_FOUND_TWICE, ids);
+        await().atMost(Duration.ofSeconds(30)).until(() -> statsOf(status).size() >= ids.size());
+        assertThat(ANSWERED_TWICE.get(status).get()).isEqualTo(2);
+        ConsumerTestSupport.assertTimings(statsOf(status), status, ids);
         assertThat(meters.counter("consumer.stats.refused").count()).isEqualTo(refusedBefore);
     }
 
@@ -127,13 +153,17 @@ class HttpStatsTest {
             server.createContext("/stats", exchange -> {
                 byte[] report = exchange.getRequestBody().readAllBytes();
                 String text = new String(report, StandardCharsets.UTF_8);
-                boolean ofNoRun = text.contains("\"testId\":" + NO_RUN + ",");
-                boolean notFound = text.contains("\"testId\":" + NOT_FOUND_TWICE + ",")
-                        && NOT_FOUND_ANSWERS.getAndUpdate(n -> Math.min(n + 1, 2)) < 2;
-                if (!ofNoRun && !notFound) {
+                int status = text.contains("\"testId\":" + NO_RUN + ",") ? 422 : 204;
+                for (Map.Entry<Long, AtomicInteger> run : ANSWERED_TWICE.entrySet()) {
+                    if (text.contains("\"testId\":" + run.getKey() + ",")
+                            && run.getValue().getAndUpdate(n -> Math.min(n + 1, 2)) < 2) {
+                        status = run.getKey().intValue();
+                    }
+                }
+                if (status == 204) {
                     RECEIVED.add(report);
                 }
-                exchange.sendResponseHeaders(ofNoRun ? 422 : notFound ? 404 : 204, -1);
+                exchange.sendResponseHeaders(status, -1);
                 exchange.close();
             });
             server.start();

@@ -3,6 +3,7 @@ package io.dbqueue.testapp;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.ResourceAccessException;
@@ -89,8 +90,12 @@ public class LoadGenerator implements DisposableBean {
             body = messages;
             path = "/batch";
         }
-        http.post().uri(producer.resolve(path)).contentType(MediaType.APPLICATION_JSON).body(body)
-                .retrieve().toBodilessEntity();
+        http.post().uri(producer.resolve(path)).contentType(MediaType.APPLICATION_JSON).body(body).retrieve()
+                .onStatus(HttpStatusCode::is3xxRedirection, (request, response) -> { // not followed for a POST
+                    throw new RestClientResponseException("a redirect stored nothing", response.getStatusCode(),
+                            response.getStatusText(), response.getHeaders(), null, null);
+                })
+                .toBodilessEntity();
     }
 
     /** The experiment's message: {@code {"message": "Hello <timestamp>", "testId": <run id>}}. */

@@ -4,6 +4,8 @@ import io.dbqueue.postgres.PostgresServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -125,12 +127,14 @@ class TestAppTest {
         assertThat(run.get("processedCount").asLong()).isZero();
     }
 
-    @Test
-    void runFailsWhenAProducerRefusesAMessage() throws Exception {
-        PRODUCERS.answer(503);
+    /** A refusal, and a redirect (not followed for a POST: nothing stored), where a 3xx counted as sent. */
+    @ParameterizedTest
+    @ValueSource(ints = {503, 302})
+    void runFailsWhenAProducerDoesNotStoreAMessage(int status) throws Exception {
+        PRODUCERS.answer(status);
         long id = startRun(3);
         await().atMost(Duration.ofSeconds(10)).until(() -> run(id).get("status").asString().equals("FAILED"));
-        assertThat(run(id).get("failure").asString()).contains("answered 503");
+        assertThat(run(id).get("failure").asString()).contains("answered " + status);
     }
 
     @Test
