@@ -85,8 +85,12 @@ public final class LogSchema {
         try {
             create(dataSource, topic);
             return topic;
-        } catch (QueueException raced) {
-            return describe(dataSource, topic.name()); // another instance created it at the same time
+        } catch (QueueException failed) {
+            Topic raced = find(dataSource, topic.name()); // another instance created it at the same time
+            if (raced == null) {
+                throw failed; // no race: the creation itself failed, and says why
+            }
+            return raced;
         }
     }
 
