@@ -46,7 +46,9 @@ public final class LogAdmin {
     /**
      * Sets the group's next offset on {@code partition}: from the lowest kept offset up to the next
      * offset to be appended. A member reading the partition right now has its commit refused and
-     * goes on from the new position.
+     * goes on from the new position; an exactly-once member's batch in hand is waited for. The
+     * group's row is locked before the partition's (a reset holds the partition's row against a
+     * retention drop), so that producers of the partition never wait behind that batch.
      */
     public void resetGroup(String group, int partition, long offset) {
         Identifiers.groupName(group);
@@ -55,22 +57,26 @@ public final class LogAdmin {
             throw new IllegalArgumentException("offset must not be negative, was " + offset);
         }
         Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
+            lockGroup(tx, group, partition);
             PartitionBounds bounds = PartitionBounds.readLocked(tx, sql, partition);
             if (offset < bounds.low() || offset > bounds.next()) {
                 throw new IllegalArgumentException("topic " + topic.name() + " partition " + partition + " holds offsets "
                         + bounds.low() + " to " + (bounds.next() - 1) + "; a group can be set to " + bounds.low()
                         + " to " + bounds.next() + ", not " + offset);
             }
-            return set(tx, group, partition, offset);
+            return Jdbc.update(tx, sql.resetGroup, offset, group, partition);
         }));
     }
 
-    /** Sets the group on every partition to the first record appended at or after {@code time} (or the end). */
+    /**
+     * Sets the group on every partition to the first record appended at or after {@code time} (or the end). Each
+     * partition is read before its rows are locked, in the order of a retention drop (the partition's table, then
+     * its row), and the group's row before the partition's, as {@link #resetGroup(String, int, long)} does.
+     */
     public void resetGroup(String group, Instant time) {
         Identifiers.groupName(group);
         Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
             for (int p = 0; p < topic.partitions(); p++) {
-                PartitionBounds bounds = PartitionBounds.readLocked(tx, sql, p);
                 Long first;
                 try (PreparedStatement ps = tx.prepareStatement(sql.offsetAt(p))) {
                     ps.setTimestamp(1, Timestamp.from(time));
@@ -79,17 +85,25 @@ public final class LogAdmin {
                         first = (Long) rs.getObject(1);
                     }
                 }
-                set(tx, group, p, first == null ? bounds.next() : Math.max(first, bounds.low()));
+                lockGroup(tx, group, p);
+                PartitionBounds bounds = PartitionBounds.readLocked(tx, sql, p);
+                Jdbc.update(tx, sql.resetGroup, first == null ? bounds.next() : Math.max(first, bounds.low()), group, p);
             }
             return null;
         }));
     }
 
-    private int set(Connection c, String group, int partition, long offset) throws SQLException {
-        if (Jdbc.update(c, sql.resetGroup, offset, group, partition) == 0) {
-            throw new IllegalArgumentException("group " + group + " has never read topic " + topic.name()
-                    + ": start a member of it first");
+    /** Locks the group's row of {@code partition}, waiting for a batch that holds it; refuses a group never started. */
+    private void lockGroup(Connection c, String group, int partition) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.lockGroup)) {
+            ps.setString(1, group);
+            ps.setInt(2, partition);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalArgumentException("group " + group + " has never read topic " + topic.name()
+                            + ": start a member of it first");
+                }
+            }
         }
-        return 1;
     }
 }

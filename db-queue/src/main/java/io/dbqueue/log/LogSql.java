@@ -47,6 +47,7 @@ final class LogSql {
     final String releaseAll;
     final String lag;
     final String resetGroup;
+    final String lockGroup;
     final String partitionBounds;
     final String partitionBoundsLocked;
     final String offsetAt;
@@ -117,6 +118,7 @@ final class LogSql {
                 FROM %1$s_groups g JOIN %1$s_partitions p ON p.partition = g.partition
                 ORDER BY g.group_name, g.partition""".formatted(t);
         resetGroup = "UPDATE %s_groups SET committed_offset = ? WHERE group_name = ? AND partition = ?".formatted(t);
+        lockGroup = "SELECT 1 FROM %s_groups WHERE group_name = ? AND partition = ? FOR UPDATE".formatted(t);
         partitionBounds = "SELECT low_offset, next_offset FROM %s_partitions WHERE partition = ?".formatted(t);
         partitionBoundsLocked = partitionBounds + " FOR SHARE";
         offsetAt = "SELECT min(log_offset) FROM %s_p%%d WHERE appended_at >= ?".formatted(t);

@@ -89,7 +89,11 @@ public final class TopicSegments {
      * again once it holds the partition's row (a group joining or reset meanwhile waits for that row,
      * or has committed and is seen here), and rolls back if a group is now below the segment's end.
      * Its locks are waited for at most 2 s: readers and writers of the partition queue behind a
-     * waiting DROP; then it throws with SQL state 55P03 (lock not available).
+     * waiting DROP; then it throws with SQL state 55P03 (lock not available). The partition's table is
+     * locked before its row, in the order of an append (whose insert holds the table before its update
+     * takes the counter row): with the row first, an append that began between the two waited for the
+     * row while the DROP waited for the append's hold on the table, a deadlock that PostgreSQL broke by
+     * aborting one of them after a second.
      *
      * @return whether it dropped the segment
      */
@@ -98,6 +102,9 @@ public final class TopicSegments {
         return Jdbc.inTransaction(c, tx -> {
             // the segment creators' turn: one creating segments now has read the low offset this raises
             LogSchema.takeSegmentTurn(tx, topic, partition);
+            try (Statement st = tx.createStatement()) {
+                st.execute("LOCK TABLE " + sql.partitionTable(partition) + " IN ACCESS EXCLUSIVE MODE");
+            }
             Jdbc.update(tx, sql.raiseLowOffset, end, partition);
             Long position = onlyIfConsumed ? minCommitted(tx, partition) : null;
             if (onlyIfConsumed && (position == null || position < end)) {

@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -254,6 +255,86 @@ class LogContractTest {
             LockSupport.parkNanos(Duration.ofSeconds(2).toNanos()); // a window to count in, not a wait for an event
             int used = connections.get() - before;
             assertTrue(used < 800, "a took " + used + " connections in 2 s");
+        }
+    }
+
+    /**
+     * A retention drop locks the partition's table before its counter row, as an append does. It took the row first:
+     * an append in a transaction that already held the table (here it had read the partition) then waited for the
+     * row while the DROP waited for the table, and PostgreSQL broke the deadlock by aborting the drop.
+     */
+    @Test
+    void aRetentionDropAndAnAppendInATransactionDoNotDeadlock() throws Exception {
+        Topic topic = LogSchema.describe(dataSource, TOPIC);
+        String key = IntStream.range(0, 100).mapToObj(i -> "key-" + i).filter(k -> topic.partitionOf(k) == 0)
+                .findFirst().orElseThrow();
+        TopicProducer producer = dbq.topicProducer(TOPIC);
+        producer.sendAll(IntStream.range(0, 1_500).mapToObj(i -> new LogMessage(key, "m" + i)).toList());
+        TopicSegments segments = TopicSegments.of(dataSource, TOPIC);
+        TopicSegments.Segment first;
+        try (Connection c = dataSource.getConnection()) {
+            first = segments.segments(c, 0).get(0);
+        }
+        try (Connection appender = dataSource.getConnection()) {
+            appender.setAutoCommit(false);
+            try (Statement st = appender.createStatement()) {
+                st.execute("SET LOCAL deadlock_timeout = '20s'"); // so that the drop's check would find a deadlock
+                st.executeQuery("SELECT count(*) FROM " + TOPIC + "_p0").close();
+            }
+            CompletableFuture<Boolean> drop = CompletableFuture.supplyAsync(() -> {
+                try (Connection c = dataSource.getConnection()) {
+                    return segments.drop(c, 0, first, false);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e.getSQLState() + ": " + e.getMessage(), e);
+                }
+            });
+            Await.until(TIMEOUT, "the drop waiting for the partition's table", () -> waitingOnLocks() == 1);
+            producer.sendAll(appender, List.of(new LogMessage(key, "during the drop")));
+            appender.commit();
+            assertTrue(drop.get(30, TimeUnit.SECONDS), "the segment dropped");
+        }
+    }
+
+    /**
+     * A reset waits for an exactly-once batch in hand without holding up the partition's producers. It locked the
+     * partition's row first and then waited for the group's, which the batch holds, and every append to the
+     * partition waited behind it for as long as the handler ran.
+     */
+    @Test
+    void aResetWaitingForAnExactlyOnceBatchDoesNotHoldUpProducers() throws Exception {
+        TopicProducer producer = dbq.topicProducer(TOPIC);
+        CountDownLatch inBatch = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger partition = new AtomicInteger(-1);
+        member(group("eo").withMode(DeliveryMode.EXACTLY_ONCE), batch -> {
+            if (partition.compareAndSet(-1, batch.partition())) {
+                inBatch.countDown();
+                release.await();
+            }
+        });
+        producer.send("k", "held");
+        assertTrue(inBatch.await(30, TimeUnit.SECONDS));
+        CompletableFuture<Void> reset = CompletableFuture.runAsync(
+                () -> LogAdmin.of(dataSource, TOPIC).resetGroup("eo", partition.get(), 0));
+        try {
+            Await.until(TIMEOUT, "the reset waiting for the batch", () -> waitingOnLocks() == 1);
+            CompletableFuture<LogPosition> send = CompletableFuture.supplyAsync(() -> producer.send("k", "meanwhile"));
+            Await.until(TIMEOUT, "the send done, or waiting", () -> send.isDone() || waitingOnLocks() == 2);
+            assertTrue(send.isDone(), "the send did not wait behind the reset");
+            assertEquals(partition.get(), send.get(30, TimeUnit.SECONDS).partition(), "appended while the batch runs");
+        } finally {
+            release.countDown();
+        }
+        reset.get(30, TimeUnit.SECONDS);
+    }
+
+    /** Sessions of this database waiting on a lock now. */
+    private long waitingOnLocks() throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                     + " AND wait_event_type = 'Lock'")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
@@ -496,6 +577,10 @@ class LogContractTest {
                 assertThrows(IllegalArgumentException.class, () -> admin.resetGroup("g", 4, 0)).getMessage());
         assertEquals("offset must not be negative, was -1",
                 assertThrows(IllegalArgumentException.class, () -> admin.resetGroup("g", 0, -1)).getMessage());
+        assertEquals("group g has never read topic log_contract: start a member of it first",
+                assertThrows(IllegalArgumentException.class, () -> admin.resetGroup("g", 0, 5)).getMessage());
+        member(group("g"), batch -> {
+        }); // joins the group before it returns
         assertEquals("topic log_contract partition 0 holds offsets 0 to -1; a group can be set to 0 to 0, not 5",
                 assertThrows(IllegalArgumentException.class, () -> admin.resetGroup("g", 0, 5)).getMessage());
         TopicProducer producer = dbq.topicProducer(TOPIC);
