@@ -85,17 +85,22 @@ public final class TopicProducer implements AutoCloseable {
         return Jdbc.joinedOr(transactions, dataSource, what, c -> sendAll(c, messages), () -> sendOwn(what, messages));
     }
 
+    /**
+     * Appends in a transaction of its own; a partition whose segments the send outruns gets them, and the send is
+     * made again, once per partition at most (each attempt finds the first such partition).
+     */
     private List<LogPosition> sendOwn(String what, List<LogMessage> messages) {
         Map<Integer, List<Integer>> byPartition = byPartition(messages);
-        List<LogPosition> positions;
-        try {
-            positions = appendOwn(what, messages, byPartition);
-        } catch (QueueException e) {
-            if (!(e.getCause() instanceof MissingSegment missing)) {
-                throw e;
+        List<LogPosition> positions = null;
+        for (int created = 0; positions == null; created++) {
+            try {
+                positions = appendOwn(what, messages, byPartition);
+            } catch (QueueException e) {
+                if (!(e.getCause() instanceof MissingSegment missing) || created == byPartition.size()) {
+                    throw e;
+                }
+                segments.create(missing.partition, missing.count); // on a connection of its own: the first is back in the pool
             }
-            segments.create(missing.partition, missing.count); // on a connection of its own: the first is back in the pool
-            positions = appendOwn(what, messages, byPartition);
         }
         wakeReaders(byPartition.keySet());
         return positions;

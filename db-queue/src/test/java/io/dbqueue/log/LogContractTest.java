@@ -328,6 +328,22 @@ class LogContractTest {
         reset.get(30, TimeUnit.SECONDS);
     }
 
+    /** A send of its own that outruns the segments of two partitions gets both, where the second still failed it. */
+    @Test
+    void aSendOutrunningTheSegmentsOfSeveralPartitionsGetsThemAll() {
+        Topic topic = LogSchema.describe(dataSource, TOPIC);
+        List<LogMessage> messages = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            int partition = p;
+            String key = IntStream.range(0, 100).mapToObj(i -> "key-" + i).filter(k -> topic.partitionOf(k) == partition)
+                    .findFirst().orElseThrow();
+            IntStream.range(0, 2_500).forEach(i -> messages.add(new LogMessage(key, partition + "-" + i)));
+        }
+        List<LogPosition> positions = dbq.topicProducer(TOPIC).sendAll(messages);
+        assertEquals(List.of(new LogPosition(0, 2_499), new LogPosition(1, 2_499)),
+                List.of(positions.get(2_499), positions.get(4_999)));
+    }
+
     /** Sessions of this database waiting on a lock now. */
     private long waitingOnLocks() throws SQLException {
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
