@@ -1,5 +1,6 @@
 package io.dbqueue;
 
+import io.dbqueue.common.CommitOutcomeUnknownException;
 import io.dbqueue.log.LogMessage;
 import io.dbqueue.log.LogPosition;
 import io.dbqueue.log.Topic;
@@ -82,9 +83,11 @@ public final class ShardedTopicProducer {
                 if (stored.isEmpty()) {
                     throw e;
                 }
+                boolean unknown = e instanceof CommitOutcomeUnknownException;
                 throw new PartialSendException(what + ": the messages for shard " + String.join(", ", stored)
-                        + " are stored, those for shard " + name + " and after it are not: " + e.getMessage(),
-                        Arrays.asList(positions), e);
+                        + " are stored, " + (unknown ? "those for shard " + name + " may be (its connection was lost"
+                        + " while committing), and those after it are not: " : "those for shard " + name
+                        + " and after it are not: ") + e.getMessage(), Arrays.asList(positions), unknown ? name : null, e);
             }
             for (int i = 0; i < indexes.size(); i++) {
                 positions[indexes.get(i)] = appended.get(i);

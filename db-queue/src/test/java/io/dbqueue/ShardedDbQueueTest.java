@@ -235,6 +235,37 @@ class ShardedDbQueueTest {
         }
     }
 
+    /**
+     * A shard whose connection is lost while its append commits may have stored it: the partial send names that
+     * shard, where it said that shard's messages were not stored, and sending them again could store them twice.
+     */
+    @Test
+    void aPartialSendWhoseLastShardMayHaveCommittedSaysSo() throws Exception {
+        Topic topic = Topic.of("sharded", 3); // partitions on a, b, c
+        for (HikariDataSource pool : POOLS.values()) {
+            LogSchema.drop(pool, topic.name());
+        }
+        try (ShardedDbQueue dbq = DbQueue.builder(shards).build()) {
+            dbq.createTopic(topic);
+            ShardedTopicProducer producer = dbq.topicProducer(topic.name());
+            String onA = keyOn(producer, "a");
+            String onC = keyOn(producer, "c");
+            try (Connection c = POOLS.get("c").getConnection(); Statement s = c.createStatement()) {
+                s.execute("CREATE OR REPLACE FUNCTION lose_connection() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$");
+                s.execute("CREATE TRIGGER lose AFTER INSERT ON sharded_p" + topic.partitionOf(onC)
+                        + " FOR EACH ROW EXECUTE FUNCTION lose_connection()");
+            }
+            PartialSendException partial = assertThrows(PartialSendException.class, () -> producer.sendAll(List.of(
+                    new LogMessage(onA, "stored"), new LogMessage(onC, "perhaps stored"))));
+            assertEquals("c", partial.outcomeUnknownShard());
+            assertTrue(partial.getMessage().contains("shard a are stored, those for shard c may be (its connection was"
+                    + " lost while committing), and those after it are not"), partial.getMessage());
+            assertEquals(topic.partitionOf(onA), partial.positions().get(0).partition());
+            assertEquals(null, partial.positions().get(1));
+        }
+    }
+
     /** A key whose partition {@code producer} places on {@code shard}. */
     private static String keyOn(ShardedTopicProducer producer, String shard) {
         return IntStream.range(0, 1000).mapToObj(i -> "key-" + i)
