@@ -8,7 +8,6 @@ import io.dbqueue.log.GroupConsumer;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.RecordHandler;
 import io.dbqueue.log.Topic;
-import io.dbqueue.log.TopicProducer;
 import io.dbqueue.queue.BatchHandler;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueLocation;
@@ -135,18 +134,15 @@ public final class ShardedDbQueue implements AutoCloseable {
         }
     }
 
-    /** A producer of the topic (created on the shards) routing each message by its key's partition ({@link ShardedTopicProducer}). */
+    /**
+     * A producer of the topic (created on the shards) routing each message by its key's partition
+     * ({@link ShardedTopicProducer}). Each shard's producer is made at the first send there, so that a shard
+     * that is down fails only the sends to its partitions.
+     */
     public ShardedTopicProducer topicProducer(String topicName) {
         Topic topic = describe(topicName);
-        List<String> placed = partitionShards(topic);
-        Map<String, TopicProducer> producers = new LinkedHashMap<>();
-        for (String name : shards.names()) {
-            if (placed.contains(name)) {
-                producers.put(name, ShardWrite.on(name, "produce to " + topicName,
-                        () -> doors.get(name).topicProducer(topicName)));
-            }
-        }
-        return new ShardedTopicProducer(topic, placed, producers, new JoinedShards(shards, transactions));
+        return new ShardedTopicProducer(topic, partitionShards(topic), name -> doors.get(name).topicProducer(topicName),
+                new JoinedShards(shards, transactions));
     }
 
     /**

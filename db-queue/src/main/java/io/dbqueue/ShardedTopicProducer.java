@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A producer of one topic of a {@link ShardedDbQueue}: a message goes to the partition its key
@@ -27,16 +28,17 @@ public final class ShardedTopicProducer {
 
     private final Topic topic;
     private final int[] shardOfPartition; // index into shardNames
-    private final List<String> shardNames;
-    private final Map<String, TopicProducer> producers;
+    private final List<String> shardNames; // the shards holding partitions, in the order of their first partition
+    private final Function<String, TopicProducer> producers; // a shard's door's producer of the topic
     private final JoinedShards joined;
 
-    ShardedTopicProducer(Topic topic, List<String> shardOfPartition, Map<String, TopicProducer> producers,
+    /** @param producers by shard name, that shard's producer of the topic, made when first asked for */
+    ShardedTopicProducer(Topic topic, List<String> shardOfPartition, Function<String, TopicProducer> producers,
                          JoinedShards joined) {
         this.topic = topic;
-        this.shardNames = List.copyOf(producers.keySet());
+        this.shardNames = shardOfPartition.stream().distinct().toList();
         this.shardOfPartition = shardOfPartition.stream().mapToInt(shardNames::indexOf).toArray();
-        this.producers = Map.copyOf(producers);
+        this.producers = producers;
         this.joined = joined;
     }
 
@@ -77,7 +79,7 @@ public final class ShardedTopicProducer {
             List<Integer> indexes = share.getValue();
             List<LogPosition> appended;
             try {
-                appended = ShardWrite.on(name, what, () -> producers.get(name).sendAll(indexes.stream()
+                appended = ShardWrite.on(name, what, () -> producers.apply(name).sendAll(indexes.stream()
                         .map(messages::get).toList()));
             } catch (RuntimeException e) {
                 if (stored.isEmpty()) {

@@ -2,6 +2,8 @@ package io.dbqueue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.common.CommitOutcomeUnknownException;
+import io.dbqueue.log.LogSchema;
+import io.dbqueue.log.Topic;
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
@@ -19,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -66,8 +69,22 @@ class ShardDownTest {
                 dbq.producer(onA).enqueue("a before");
                 dbq.producer(onB).enqueue("b before");
                 Await.until(Duration.ofSeconds(30), "both handled", () -> handled.size() == 2);
+                Topic topic = Topic.of("events", 2); // partition 0 on a, 1 on b
+                for (HikariDataSource pool : List.of(a, b)) {
+                    LogSchema.drop(pool, topic.name());
+                }
+                dbq.createTopic(topic);
 
                 serverB.close();
+                // a topic's producer asked for while b is down sends to a's partitions, where it failed on b
+                ShardedTopicProducer events = dbq.topicProducer(topic.name());
+                String keyOnA = IntStream.range(0, 100).mapToObj(i -> "key-" + i)
+                        .filter(key -> events.shardOf(topic.partitionOf(key)).equals("a")).findFirst().orElseThrow();
+                assertEquals(topic.partitionOf(keyOnA), events.send(keyOnA, "to a while b is down").partition());
+                String keyOnB = IntStream.range(0, 100).mapToObj(i -> "key-" + i)
+                        .filter(key -> events.shardOf(topic.partitionOf(key)).equals("b")).findFirst().orElseThrow();
+                assertEquals("b", assertThrows(ShardUnavailableException.class,
+                        () -> events.send(keyOnB, "to b while down")).shard());
                 // a pooled connection the stop broke fails with the enqueue sent: its outcome is unknown
                 RuntimeException first = assertThrows(RuntimeException.class,
                         () -> dbq.producer(onB).enqueue("b while down"));
