@@ -283,7 +283,27 @@ public final class ShardedDbQueue implements AutoCloseable {
             all.addAll(workers.stopAll());
         }
         QueueWorkers.shutdownAll(all, shutdownTimeout);
-        doors.values().forEach(DbQueue::close); // each closes what it runs quietly, so one never keeps the next open
+        // the doors at once, so that their topics' members take one shutdown timeout, not one per shard; each closes
+        // what it runs quietly, so one never keeps another open
+        List<Thread> closing = new ArrayList<>();
+        doors.forEach((name, door) -> {
+            Thread thread = new Thread(door::close, "dbq-close-shard-" + name);
+            thread.start();
+            closing.add(thread);
+        });
+        boolean interrupted = false;
+        for (Thread thread : closing) {
+            while (thread.isAlive()) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the doors finish closing all the same
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Where this door's consumers of {@code queue} run: the old shard while it drains, else the queue's shard. */

@@ -33,6 +33,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -264,6 +266,37 @@ class ShardedDbQueueTest {
             assertEquals(topic.partitionOf(onA), partial.positions().get(0).partition());
             assertEquals(null, partial.positions().get(1));
         }
+    }
+
+    /**
+     * Closing waits for the topics' members of every shard up to the shutdown timeout in all: each of three members
+     * holds a batch it does not finish, and the doors closed one after another took the timeout once per shard.
+     */
+    @Test
+    void closingStopsTheMembersOfEveryShardTogether() throws Exception {
+        Topic topic = Topic.of("closing", 3); // partitions on a, b, c
+        for (HikariDataSource pool : POOLS.values()) {
+            LogSchema.drop(pool, topic.name());
+        }
+        Duration timeout = Duration.ofSeconds(2);
+        CountDownLatch holding = new CountDownLatch(3);
+        long took;
+        try (ShardedDbQueue dbq = DbQueue.builder(shards).shutdownTimeout(timeout).build()) {
+            dbq.createTopic(topic);
+            dbq.consumeTopic(GroupConfig.of(topic.name(), "holds"), batch -> {
+                holding.countDown();
+                new CountDownLatch(1).await(); // until interrupted
+            });
+            ShardedTopicProducer producer = dbq.topicProducer(topic.name());
+            for (String shard : NAMES) {
+                producer.send(keyOn(producer, shard), "held on " + shard);
+            }
+            assertTrue(holding.await(30, TimeUnit.SECONDS), "a batch held on every shard");
+            long start = System.nanoTime();
+            dbq.close();
+            took = System.nanoTime() - start;
+        }
+        assertTrue(Duration.ofNanos(took).compareTo(timeout.multipliedBy(2)) < 0, "took " + Duration.ofNanos(took));
     }
 
     /** A key whose partition {@code producer} places on {@code shard}. */
