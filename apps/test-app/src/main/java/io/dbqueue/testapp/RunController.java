@@ -77,13 +77,17 @@ public class RunController {
 
     /**
      * A body that does not bind, named by the field where it failed ({@code [0].testId}), when Jackson knows it; a
-     * body longer than {@code spring.jackson.factory.constraints.read.max-document-length}, 413.
+     * body longer than {@code spring.jackson.factory.constraints.read.max-document-length}, 413. Jackson's other
+     * limits (a number's length, a name's, the nesting) are a bad body: 400. The exception has no kind, only its
+     * message, which for the document's length starts so.
      */
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException e) {
         for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-            if (cause instanceof StreamConstraintsException tooLarge) {
-                return Problems.answer(HttpStatus.CONTENT_TOO_LARGE, tooLarge.getOriginalMessage());
+            if (cause instanceof StreamConstraintsException limit) {
+                boolean tooLong = limit.getOriginalMessage().startsWith("Document length");
+                return Problems.answer(tooLong ? HttpStatus.CONTENT_TOO_LARGE : HttpStatus.BAD_REQUEST,
+                        limit.getOriginalMessage());
             }
             if (cause instanceof JacksonException json && !json.getPath().isEmpty()) {
                 StringBuilder field = new StringBuilder();

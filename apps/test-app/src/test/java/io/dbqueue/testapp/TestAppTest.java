@@ -159,7 +159,8 @@ class TestAppTest {
                 "[{\"testId\":\"7\",\"taskId\":1," + times + "}]", "field '[0].testId'",
                 "[{\"testId\":7,\"taskId\":1,\"extra\":0," + times + "}]", "field '[0].extra'",
                 "[{\"testId\":7," + times + "}]", "field '[0]",
-                "[{\"testId\":7,\"taskId\":1,\"taskId\":2," + times + "}]", "Duplicate Object property \"taskId\"");
+                "[{\"testId\":7,\"taskId\":1,\"taskId\":2," + times + "}]", "Duplicate Object property \"taskId\"",
+                "[{\"testId\":7,\"taskId\":" + "9".repeat(1_001) + "," + times + "}]", "Number value length (1001)");
         for (Map.Entry<String, String> problem : problems.entrySet()) {
             HttpResponse<String> answer = post("/stats", problem.getKey());
             assertThat(answer.statusCode()).as(problem.getKey()).isEqualTo(400);
