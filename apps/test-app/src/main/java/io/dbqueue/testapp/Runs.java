@@ -100,11 +100,14 @@ public class Runs {
                 .toList();
     }
 
+    /** Completes a run whose completion failed (its statistics are all in), else fails a run that stalled. */
     @Scheduled(fixedDelay = 1000)
     void watchdog() {
         ActiveRun run = current();
         Duration idle = Duration.ofNanos(run == null ? 0 : run.nanosSinceProgress());
-        if (run != null && idle.compareTo(properties.stallTimeout()) > 0) {
+        if (run != null && run.processed() >= run.messageCount()) {
+            complete(run);
+        } else if (run != null && idle.compareTo(properties.stallTimeout()) > 0) {
             fail(run, "no progress for " + idle.toSeconds() + " s");
         }
     }
@@ -113,12 +116,21 @@ public class Runs {
         return active;
     }
 
+    /**
+     * Stores the run's figures and ends it. A failure to store them leaves it running, for the watchdog to complete:
+     * its statistics are stored, and a report sent again would be repeats only, which complete nothing.
+     */
     private synchronized void complete(ActiveRun run) {
         if (active != run) {
             return;
         }
+        try {
+            store.complete(run.id(), run.sent());
+        } catch (RuntimeException e) {
+            LOG.warn("run {}: completing failed, tried again within a second: {}", run.id(), e.toString());
+            return;
+        }
         run.end();
-        store.complete(run.id(), run.sent());
         active = null;
         LOG.info("run {}: complete, {} messages processed", run.id(), run.processed());
     }

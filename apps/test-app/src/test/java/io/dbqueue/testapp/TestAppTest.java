@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -37,6 +38,9 @@ class TestAppTest {
 
     @Autowired
     ObjectMapper json;
+
+    @Autowired
+    JdbcTemplate results;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -125,6 +129,38 @@ class TestAppTest {
         JsonNode run = run(id);
         assertThat(run.get("failure").asString()).contains("no progress").contains("sent 5 of 5").contains("processed 0");
         assertThat(run.get("processedCount").asLong()).isZero();
+    }
+
+    /**
+     * A run whose completion fails once (the results database refuses the update) is completed at the watchdog's next
+     * round. It used to stay running, answer 500 to the last report, and fail as stalled with every message processed.
+     */
+    @Test
+    void aRunWhoseCompletionFailsOnceCompletesAfterAll() throws Exception {
+        // a sequence counts the attempts: it is not rolled back with the failed update
+        results.execute("CREATE SEQUENCE complete_fails_once");
+        results.execute("CREATE FUNCTION complete_fails_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                + " IF NEW.status = 'COMPLETE' AND nextval('complete_fails_once') = 1 THEN"
+                + " RAISE EXCEPTION 'results database refused'; END IF; RETURN NEW; END $$");
+        results.execute("CREATE TRIGGER complete_fails_once BEFORE UPDATE ON test_run FOR EACH ROW"
+                + " EXECUTE FUNCTION complete_fails_once()");
+        try {
+            long id = startRun(5);
+            await().atMost(Duration.ofSeconds(20)).until(() -> PRODUCERS.bodies().size() == 5);
+            long t0 = System.currentTimeMillis() * 1000;
+            List<Stat> stats = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                stats.add(new Stat(id, 2000 + i, t0 + i, t0 + i + 500, t0 + i + 2000));
+            }
+            assertThat(post("/stats", json.writeValueAsString(stats)).statusCode()).as("the stats are stored")
+                    .isEqualTo(204);
+            await().atMost(Duration.ofSeconds(10)).until(() -> run(id).get("status").asString().equals("COMPLETE"));
+            assertThat(run(id).get("processedCount").asLong()).isEqualTo(5);
+        } finally {
+            results.execute("DROP TRIGGER complete_fails_once ON test_run");
+            results.execute("DROP FUNCTION complete_fails_once()");
+            results.execute("DROP SEQUENCE complete_fails_once");
+        }
     }
 
     /** A refusal, and a redirect (not followed for a POST: nothing stored), where a 3xx counted as sent. */
