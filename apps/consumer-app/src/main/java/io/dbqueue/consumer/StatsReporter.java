@@ -21,9 +21,10 @@ import java.util.concurrent.TimeUnit;
  * together: one background thread sends whatever waits, up to {@code batchSize}, as soon as the
  * previous report is answered, so reports grow with the load instead of one per batch. A report
  * that cannot be delivered is retried until it is, and its handlers wait meanwhile; one test-app
- * refuses for good ({@link StatsRefusedException}: a body too long, say) is
- * dropped with an error, counted in {@code consumer.stats.refused}, and its messages finish. The
- * time spent sending is the timer {@code consumer.stats.send}.
+ * refuses for good ({@link StatsRefusedException}: a body too long, say) is sent again one
+ * handler's statistics at a time, so that the others' are not lost with the one refused; what is
+ * refused alone is dropped with an error, counted in {@code consumer.stats.refused}, and its
+ * messages finish. The time spent sending is the timer {@code consumer.stats.send}.
  */
 final class StatsReporter implements AutoCloseable {
 
@@ -87,9 +88,37 @@ final class StatsReporter implements AutoCloseable {
         }
     }
 
+    /** Sends the handlers' statistics together; refused, one handler's at a time. */
     private void send(List<Waiting> report) throws InterruptedException {
+        if (report.size() == 1) {
+            sendOrDrop(report.get(0).stats);
+            return;
+        }
         List<Stat> stats = new ArrayList<>();
         report.forEach(entry -> stats.addAll(entry.stats));
+        try {
+            sendUntilAnswered(stats);
+        } catch (StatsRefusedException e) {
+            LOG.warn("a report of {} handlers' statistics refused by {}, sending each handler's alone: {}",
+                    report.size(), sender, e.getMessage());
+            for (Waiting entry : report) {
+                sendOrDrop(entry.stats);
+            }
+        }
+    }
+
+    /** Sends {@code stats}; drops them if they are refused for good. */
+    private void sendOrDrop(List<Stat> stats) throws InterruptedException {
+        try {
+            sendUntilAnswered(stats);
+        } catch (StatsRefusedException e) {
+            refused.increment(stats.size());
+            LOG.error("{} statistics dropped, refused for good by {}: {}", stats.size(), sender, e.getMessage());
+        }
+    }
+
+    /** Sends {@code stats} until they are delivered or refused for good, waiting longer after each failure. */
+    private void sendUntilAnswered(List<Stat> stats) throws InterruptedException, StatsRefusedException {
         Duration backoff = Duration.ofMillis(100);
         while (true) {
             long start = System.nanoTime();
@@ -97,12 +126,8 @@ final class StatsReporter implements AutoCloseable {
                 sender.send(stats);
                 sendTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                 return;
-            } catch (InterruptedException e) {
+            } catch (InterruptedException | StatsRefusedException e) {
                 throw e;
-            } catch (StatsRefusedException e) {
-                refused.increment(stats.size());
-                LOG.error("{} statistics dropped, refused for good by {}: {}", stats.size(), sender, e.getMessage());
-                return;
             } catch (Exception e) {
                 LOG.warn("could not send {} statistics to {}, retrying in {} ms: {}", stats.size(), sender,
                         backoff.toMillis(), e.toString());
