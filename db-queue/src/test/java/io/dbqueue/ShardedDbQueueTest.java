@@ -108,9 +108,7 @@ class ShardedDbQueueTest {
     @Test
     void aTopicsPartitionsAreSpreadOverTheShardsAndReadFromEach() throws Exception {
         Topic topic = Topic.of("sharded", 4);
-        for (HikariDataSource pool : POOLS.values()) {
-            LogSchema.drop(pool, topic.name());
-        }
+        dropOnEveryShard(topic);
         Placement placement = Placement.hashed().partition("sharded", 3, "b"); // else a, b, c, a
         try (ShardedDbQueue dbq = DbQueue.builder(shards).placement(placement).build()) {
             dbq.createTopic(topic);
@@ -150,9 +148,7 @@ class ShardedDbQueueTest {
     @Test
     void aTopicsMembersStartOnEveryShardOrOnNone() throws Exception {
         Topic topic = Topic.of("partly", 3); // partitions on a, b, c
-        for (HikariDataSource pool : POOLS.values()) {
-            LogSchema.drop(pool, topic.name());
-        }
+        dropOnEveryShard(topic);
         LogSchema.createIfMissing(POOLS.get("a"), topic);
         LogSchema.createIfMissing(POOLS.get("b"), topic);
         GroupConfig config = GroupConfig.of(topic.name(), "all-or-none");
@@ -187,9 +183,7 @@ class ShardedDbQueueTest {
     @Test
     void aTopicSendIsCheckedWholeAndAPartialOneSaysWhatIsStored() throws Exception {
         Topic topic = Topic.of("sharded", 3); // partitions on a, b, c
-        for (HikariDataSource pool : POOLS.values()) {
-            LogSchema.drop(pool, topic.name());
-        }
+        dropOnEveryShard(topic);
         try (ShardedDbQueue dbq = DbQueue.builder(shards).build()) {
             dbq.createTopic(topic);
             dbq.createTopic(topic); // again: nothing to do
@@ -244,9 +238,7 @@ class ShardedDbQueueTest {
     @Test
     void aPartialSendWhoseLastShardMayHaveCommittedSaysSo() throws Exception {
         Topic topic = Topic.of("sharded", 3); // partitions on a, b, c
-        for (HikariDataSource pool : POOLS.values()) {
-            LogSchema.drop(pool, topic.name());
-        }
+        dropOnEveryShard(topic);
         try (ShardedDbQueue dbq = DbQueue.builder(shards).build()) {
             dbq.createTopic(topic);
             ShardedTopicProducer producer = dbq.topicProducer(topic.name());
@@ -275,9 +267,7 @@ class ShardedDbQueueTest {
     @Test
     void closingStopsTheMembersOfEveryShardTogether() throws Exception {
         Topic topic = Topic.of("closing", 3); // partitions on a, b, c
-        for (HikariDataSource pool : POOLS.values()) {
-            LogSchema.drop(pool, topic.name());
-        }
+        dropOnEveryShard(topic);
         Duration timeout = Duration.ofSeconds(2);
         CountDownLatch holding = new CountDownLatch(3);
         long took;
@@ -297,6 +287,12 @@ class ShardedDbQueueTest {
             took = System.nanoTime() - start;
         }
         assertTrue(Duration.ofNanos(took).compareTo(timeout.multipliedBy(2)) < 0, "took " + Duration.ofNanos(took));
+    }
+
+    private static void dropOnEveryShard(Topic topic) {
+        for (HikariDataSource pool : POOLS.values()) {
+            LogSchema.drop(pool, topic.name());
+        }
     }
 
     /** A key whose partition {@code producer} places on {@code shard}. */
