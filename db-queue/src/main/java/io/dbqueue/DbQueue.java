@@ -168,18 +168,31 @@ public final class DbQueue implements AutoCloseable {
 
     /**
      * The producer of the topic as created, waking the topic's idle readers: one per topic, the same for every call,
-     * so that a call per send costs no threads (a new one once a caller closed it). Closed with the door.
+     * so that a call per send costs no threads (a new one once a caller closed it). Closed with the door. The topic
+     * is looked up without the door's lock: a database that does not answer holds up only the callers that need it.
      */
-    public synchronized TopicProducer topicProducer(String topicName) {
-        open();
-        TopicProducer producer = topicProducers.get(topicName);
-        if (producer == null || producer.isClosed()) { // closed by a caller: the next one gets a new producer
-            producers.remove(producer);
-            producer = TopicProducer.withWakeups(dataSource, topicName, topicNotifyInterval, transactions);
-            topicProducers.put(topicName, producer);
-            producers.add(producer);
+    public TopicProducer topicProducer(String topicName) {
+        TopicProducer made;
+        synchronized (this) {
+            open();
+            TopicProducer producer = topicProducers.get(topicName);
+            if (producer != null && !producer.isClosed()) { // closed by a caller: the next one gets a new producer
+                return producer;
+            }
         }
-        return producer;
+        made = TopicProducer.withWakeups(dataSource, topicName, topicNotifyInterval, transactions);
+        synchronized (this) {
+            TopicProducer producer = topicProducers.get(topicName);
+            if (closed || producer != null && !producer.isClosed()) { // another call made one meanwhile, or closed
+                made.close();
+                open();
+                return producer;
+            }
+            producers.remove(producer);
+            topicProducers.put(topicName, made);
+            producers.add(made);
+            return made;
+        }
     }
 
     /** Starts workers consuming {@code config}'s queue with {@code handler}, on {@link QueueWorkers#threads}. */

@@ -77,6 +77,11 @@ final class QueueRoutes {
         return from;
     }
 
+    /** How many enqueues of {@code queue} to {@code shard} are in flight: not committed yet, perhaps about to be. */
+    synchronized int writing(QueueLocation queue, String shard) {
+        return writing.getOrDefault(new Route(queue, shard), 0);
+    }
+
     /** The shard {@code queue} is moving from, or null when it is not moving. */
     synchronized String draining(QueueLocation queue) {
         return draining.get(queue);

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
@@ -201,14 +202,19 @@ public final class ShardedDbQueue implements AutoCloseable {
         routes.move(queue, to);
     }
 
-    /** How many tasks of {@code queue} the shard it is moving from still holds (waiting, leased or scheduled); 0 when not moving. */
+    /**
+     * How many tasks of {@code queue} the shard it is moving from still holds (waiting, leased or scheduled), with
+     * this door's enqueues to it still in flight (a move's first step that another thread has not seen end); 0 when
+     * not moving.
+     */
     public long remainingOnOldShard(QueueLocation queue) {
         String from = routes.draining(queue);
         if (from == null) {
             return 0;
         }
+        int inFlight = routes.writing(queue, from);
         QueueMonitor.Stats stats = doors.get(from).queueAdmin(queue).stats();
-        return stats.waiting() + stats.leased() + stats.scheduled();
+        return inFlight + stats.waiting() + stats.leased() + stats.scheduled();
     }
 
     /** Step 2 of a move: waits up to {@code timeout} until the old shard holds no task of {@code queue}; returns whether it does not. */
@@ -284,10 +290,17 @@ public final class ShardedDbQueue implements AutoCloseable {
         }
         QueueWorkers.shutdownAll(all, shutdownTimeout);
         // the doors at once, so that their topics' members take one shutdown timeout, not one per shard; each closes
-        // what it runs quietly, so one never keeps another open
+        // what it runs quietly, so one never keeps another open, and what one throws is thrown here once all are done
         List<Thread> closing = new ArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
         doors.forEach((name, door) -> {
-            Thread thread = new Thread(door::close, "dbq-close-shard-" + name);
+            Thread thread = new Thread(() -> {
+                try {
+                    door.close();
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "dbq-close-shard-" + name);
             thread.start();
             closing.add(thread);
         });
@@ -303,6 +316,14 @@ public final class ShardedDbQueue implements AutoCloseable {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+        if (!failures.isEmpty()) {
+            Throwable first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            if (first instanceof Error error) {
+                throw error;
+            }
+            throw first instanceof RuntimeException e ? e : new IllegalStateException(first);
         }
     }
 

@@ -414,6 +414,8 @@ class ShardedDbQueueTest {
                         () -> !move.isAlive() || waitingIn(move, QueueRoutes.class, "move"));
                 assertTrue(move.isAlive(), "the move waits for the enqueue in flight to shard a");
                 assertEquals("b", producer.shard(), "new enqueues go to shard b meanwhile");
+                assertEquals(1, dbq.remainingOnOldShard(queue), "the enqueue in flight counts as on shard a");
+                assertThrows(IllegalStateException.class, () -> dbq.releaseQueue(queue), "no release meanwhile");
                 s.execute("SELECT pg_advisory_unlock(4242)");
                 enqueue.join();
                 move.join();

@@ -69,13 +69,23 @@ public final class LogAdmin {
     }
 
     /**
-     * Sets the group on every partition to the first record appended at or after {@code time} (or the end). Each
-     * partition is read before its rows are locked, in the order of a retention drop (the partition's table, then
-     * its row), and the group's row before the partition's, as {@link #resetGroup(String, int, long)} does.
+     * Sets the group on every partition to the first record appended at or after {@code time} (or the end). The
+     * group's rows are locked first, all of them (waiting for exactly-once batches in hand while it holds nothing
+     * producers need), then each partition is read before its row is locked, in the order of a retention drop (the
+     * partition's table, then its row).
      */
     public void resetGroup(String group, Instant time) {
         Identifiers.groupName(group);
         Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
+            try (PreparedStatement ps = tx.prepareStatement(sql.lockGroupRows)) {
+                ps.setString(1, group);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getLong(1) == 0) {
+                        throw neverRead(group);
+                    }
+                }
+            }
             for (int p = 0; p < topic.partitions(); p++) {
                 Long first;
                 try (PreparedStatement ps = tx.prepareStatement(sql.offsetAt(p))) {
@@ -85,7 +95,6 @@ public final class LogAdmin {
                         first = (Long) rs.getObject(1);
                     }
                 }
-                lockGroup(tx, group, p);
                 PartitionBounds bounds = PartitionBounds.readLocked(tx, sql, p);
                 Jdbc.update(tx, sql.resetGroup, first == null ? bounds.next() : Math.max(first, bounds.low()), group, p);
             }
@@ -100,10 +109,14 @@ public final class LogAdmin {
             ps.setInt(2, partition);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    throw new IllegalArgumentException("group " + group + " has never read topic " + topic.name()
-                            + ": start a member of it first");
+                    throw neverRead(group);
                 }
             }
         }
+    }
+
+    private IllegalArgumentException neverRead(String group) {
+        return new IllegalArgumentException("group " + group + " has never read topic " + topic.name()
+                + ": start a member of it first");
     }
 }

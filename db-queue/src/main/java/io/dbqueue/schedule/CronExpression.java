@@ -84,27 +84,27 @@ public final class CronExpression {
         return new CronExpression(text, seconds, minutes, hours, daysOfMonth, months, daysOfWeek, eitherDay);
     }
 
-    /** The first time strictly after {@code after} that matches, in {@code zone}. */
+    /**
+     * The first time strictly after {@code after} that matches, in {@code zone}. An overlap resolves to its earlier
+     * offset; a gap shifts a time in it later by the gap's length, past real times after the gap that may match too
+     * (a gap of half an hour: 02:20 runs at 02:50, after a real 02:35). So local times are walked in order, and the
+     * earliest instant after {@code after} is kept until a local time reaches that instant's own.
+     */
     public Instant next(Instant after, ZoneId zone) {
+        LocalDateTime local = LocalDateTime.ofInstant(after, zone);
         ZoneOffsetTransition gap = zone.getRules().previousTransition(after.plusNanos(1));
         if (gap != null && gap.isGap() && after.isBefore(gap.getInstant().plus(gap.getDuration()))) {
-            // after is within the gap's length past it, where the gap's local times run shifted: those of them
-            // still to come are earlier than any local time from after's on
-            for (LocalDateTime local = nextLocal(gap.getDateTimeBefore().minusSeconds(1));
-                 local.isBefore(gap.getDateTimeAfter()); local = nextLocal(local)) {
-                Instant shifted = ZonedDateTime.ofLocal(local, zone, null).toInstant();
-                if (shifted.isAfter(after)) {
-                    return shifted;
-                }
-            }
+            local = gap.getDateTimeBefore().minusSeconds(1); // the gap's times, shifted, may still be to come
         }
-        LocalDateTime local = LocalDateTime.ofInstant(after, zone);
+        Instant best = null;
         while (true) {
             local = nextLocal(local);
-            // An overlap resolves to its earlier offset; a gap shifts the time later by the gap's length.
+            if (best != null && !local.isBefore(LocalDateTime.ofInstant(best, zone))) {
+                return best; // this local time, and every later one, is no earlier an instant than best
+            }
             Instant candidate = ZonedDateTime.ofLocal(local, zone, null).toInstant();
-            if (candidate.isAfter(after)) {
-                return candidate;
+            if (candidate.isAfter(after) && (best == null || candidate.isBefore(best))) {
+                best = candidate;
             }
         }
     }

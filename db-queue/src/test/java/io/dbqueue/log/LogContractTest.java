@@ -11,6 +11,8 @@ import io.dbqueue.maintenance.RetentionPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import javax.sql.DataSource;
 import java.lang.reflect.InvocationTargetException;
@@ -296,13 +298,15 @@ class LogContractTest {
     }
 
     /**
-     * A reset waits for an exactly-once batch in hand without holding up the partition's producers. It locked the
-     * partition's row first and then waited for the group's, which the batch holds, and every append to the
-     * partition waited behind it for as long as the handler ran.
+     * A reset waits for an exactly-once batch in hand without holding up the topic's producers. It locked the
+     * partition's row first (a reset by time: each partition's before the next group row) and then waited for the
+     * group's row, which the batch holds, and appends to the locked partitions waited for as long as the handler ran.
      */
-    @Test
-    void aResetWaitingForAnExactlyOnceBatchDoesNotHoldUpProducers() throws Exception {
+    @ParameterizedTest(name = "by time: {0}")
+    @ValueSource(booleans = {false, true})
+    void aResetWaitingForAnExactlyOnceBatchDoesNotHoldUpProducers(boolean byTime) throws Exception {
         TopicProducer producer = dbq.topicProducer(TOPIC);
+        Topic topic = LogSchema.describe(dataSource, TOPIC);
         CountDownLatch inBatch = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger partition = new AtomicInteger(-1);
@@ -312,16 +316,25 @@ class LogContractTest {
                 release.await();
             }
         });
-        producer.send("k", "held");
+        String onLast = IntStream.range(0, 100).mapToObj(i -> "key-" + i)
+                .filter(k -> topic.partitionOf(k) == topic.partitions() - 1).findFirst().orElseThrow();
+        producer.send(onLast, "held"); // on the last partition: a reset by time passes the others first
         assertTrue(inBatch.await(30, TimeUnit.SECONDS));
-        CompletableFuture<Void> reset = CompletableFuture.runAsync(
-                () -> LogAdmin.of(dataSource, TOPIC).resetGroup("eo", partition.get(), 0));
+        LogAdmin admin = LogAdmin.of(dataSource, TOPIC);
+        CompletableFuture<Void> reset = CompletableFuture.runAsync(() -> {
+            if (byTime) {
+                admin.resetGroup("eo", Instant.EPOCH);
+            } else {
+                admin.resetGroup("eo", partition.get(), 0);
+            }
+        });
         try {
             Await.until(TIMEOUT, "the reset waiting for the batch", () -> waitingOnLocks() == 1);
-            CompletableFuture<LogPosition> send = CompletableFuture.supplyAsync(() -> producer.send("k", "meanwhile"));
-            Await.until(TIMEOUT, "the send done, or waiting", () -> send.isDone() || waitingOnLocks() == 2);
-            assertTrue(send.isDone(), "the send did not wait behind the reset");
-            assertEquals(partition.get(), send.get(30, TimeUnit.SECONDS).partition(), "appended while the batch runs");
+            CompletableFuture<List<LogPosition>> sends = CompletableFuture.supplyAsync(() -> producer.sendAll(
+                    IntStream.range(0, 100).mapToObj(i -> new LogMessage("key-" + i, "meanwhile")).toList()));
+            Await.until(TIMEOUT, "the sends done, or waiting", () -> sends.isDone() || waitingOnLocks() == 2);
+            assertTrue(sends.isDone(), "the sends did not wait behind the reset");
+            assertEquals(topic.partitions(), sends.get().stream().map(LogPosition::partition).distinct().count());
         } finally {
             release.countDown();
         }

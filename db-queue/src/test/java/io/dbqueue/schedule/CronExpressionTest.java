@@ -83,6 +83,24 @@ class CronExpressionTest {
                 .next(OffsetDateTime.parse("2026-03-29T03:10+02:00").toInstant(), BERLIN));
     }
 
+    /** A gap of half an hour (Lord Howe: 02:00 becomes 02:30): 02:20, shifted to 02:50, runs after a real 02:35. */
+    @Test
+    void aShiftedTimeOfAShortGapRunsAfterTheRealTimesBeforeIt() {
+        ZoneId lordHowe = ZoneId.of("Australia/Lord_Howe");
+        List<Instant> ticks = new ArrayList<>();
+        Instant t = OffsetDateTime.parse("2026-10-04T01:00+10:30").toInstant();
+        for (int i = 0; i < 3; i++) {
+            t = CronExpression.parse("20,35 2 * * *").next(t, lordHowe);
+            ticks.add(t);
+        }
+        assertEquals(List.of(
+                OffsetDateTime.parse("2026-10-04T02:35+11:00").toInstant(),
+                OffsetDateTime.parse("2026-10-04T02:50+11:00").toInstant(), // 02:20, shifted
+                OffsetDateTime.parse("2026-10-05T02:20+11:00").toInstant()), ticks);
+        assertEquals(OffsetDateTime.parse("2026-10-04T02:35+11:00").toInstant(), CronExpression.parse("20,35 2 * * *")
+                .next(OffsetDateTime.parse("2026-10-04T02:30+11:00").toInstant(), lordHowe), "at the jump");
+    }
+
     @Test
     void everyHalfHourThroughTheSpringGapKeepsRealHalfHours() {
         List<Instant> ticks = ticks("*/30 * * * *", OffsetDateTime.parse("2026-03-29T01:00+01:00").toInstant(), 4);
