@@ -70,21 +70,15 @@ public final class LogAdmin {
 
     /**
      * Sets the group on every partition to the first record appended at or after {@code time} (or the end). The
-     * group's rows are locked first, all of them (waiting for exactly-once batches in hand while it holds nothing
-     * producers need), then each partition is read before its row is locked, in the order of a retention drop (the
-     * partition's table, then its row).
+     * group's rows are locked first, all of them, one statement per partition as Citus routes them (waiting for
+     * exactly-once batches in hand while it holds nothing producers need), then each partition is read before its
+     * row is locked, in the order of a retention drop (the partition's table, then its row).
      */
     public void resetGroup(String group, Instant time) {
         Identifiers.groupName(group);
         Jdbc.autoCommitted(dataSource, "reset group " + group, c -> Jdbc.inTransaction(c, tx -> {
-            try (PreparedStatement ps = tx.prepareStatement(sql.lockGroupRows)) {
-                ps.setString(1, group);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    if (rs.getLong(1) == 0) {
-                        throw neverRead(group);
-                    }
-                }
+            for (int p = 0; p < topic.partitions(); p++) {
+                lockGroup(tx, group, p);
             }
             for (int p = 0; p < topic.partitions(); p++) {
                 Long first;
@@ -109,14 +103,10 @@ public final class LogAdmin {
             ps.setInt(2, partition);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    throw neverRead(group);
+                    throw new IllegalArgumentException("group " + group + " has never read topic " + topic.name()
+                            + ": start a member of it first");
                 }
             }
         }
-    }
-
-    private IllegalArgumentException neverRead(String group) {
-        return new IllegalArgumentException("group " + group + " has never read topic " + topic.name()
-                + ": start a member of it first");
     }
 }

@@ -48,7 +48,6 @@ final class LogSql {
     final String lag;
     final String resetGroup;
     final String lockGroup;
-    final String lockGroupRows;
     final String partitionBounds;
     final String partitionBoundsLocked;
     final String offsetAt;
@@ -120,8 +119,6 @@ final class LogSql {
                 ORDER BY g.group_name, g.partition""".formatted(t);
         resetGroup = "UPDATE %s_groups SET committed_offset = ? WHERE group_name = ? AND partition = ?".formatted(t);
         lockGroup = "SELECT 1 FROM %s_groups WHERE group_name = ? AND partition = ? FOR UPDATE".formatted(t);
-        lockGroupRows = "SELECT count(*) FROM (SELECT 1 FROM %s_groups WHERE group_name = ? ORDER BY partition"
-                .formatted(t) + " FOR UPDATE) AS locked";
         partitionBounds = "SELECT low_offset, next_offset FROM %s_partitions WHERE partition = ?".formatted(t);
         partitionBoundsLocked = partitionBounds + " FOR SHARE";
         offsetAt = "SELECT min(log_offset) FROM %s_p%%d WHERE appended_at >= ?".formatted(t);
