@@ -42,6 +42,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
@@ -88,14 +89,14 @@ public final class DbQueue implements AutoCloseable {
     private final List<QueueWorkers> workers = new ArrayList<>(); // guarded by this
     private final List<GroupConsumer> members = new ArrayList<>(); // guarded by this
     private final List<AutoCloseable> producers = new ArrayList<>(); // guarded by this: those that hold a thread
-    private final Map<String, TopicProducer> topicProducers = new HashMap<>(); // guarded by this
+    private final Map<String, TopicProducer> topicProducers = new ConcurrentHashMap<>(); // written under this
     private ChannelListener channels; // guarded by this; null until a consumer wants wakeups
     private QueueWakeups queueWakeups; // guarded by this
     private LogWakeups logWakeups; // guarded by this
     private QueueNotifier notifier; // guarded by this; null until the first queue producer
     private PauseWatch pauses; // guarded by this; null until the first queue consumer
     private boolean closing; // guarded by this: no new consumers or schedules; handlers still use producers
-    private boolean closed; // guarded by this: the consumers have stopped, producers are refused too
+    private volatile boolean closed; // written under this: the consumers have stopped, producers are refused too
     private final CountDownLatch closeDone = new CountDownLatch(1);
 
     private DbQueue(Builder builder) {
@@ -169,18 +170,16 @@ public final class DbQueue implements AutoCloseable {
     /**
      * The producer of the topic as created, waking the topic's idle readers: one per topic, the same for every call,
      * so that a call per send costs no threads (a new one once a caller closed it). Closed with the door. The topic
-     * is looked up without the door's lock: a database that does not answer holds up only the callers that need it.
+     * is looked up without the door's lock, and one already made is answered without it: a database that does not
+     * answer holds up only the callers that need it, and a call per send takes no lock.
      */
     public TopicProducer topicProducer(String topicName) {
-        TopicProducer made;
-        synchronized (this) {
-            open();
-            TopicProducer producer = topicProducers.get(topicName);
-            if (producer != null && !producer.isClosed()) { // closed by a caller: the next one gets a new producer
-                return producer;
-            }
+        open();
+        TopicProducer existing = topicProducers.get(topicName);
+        if (existing != null && !existing.isClosed()) { // closed by a caller: the next one gets a new producer
+            return existing;
         }
-        made = TopicProducer.withWakeups(dataSource, topicName, topicNotifyInterval, transactions);
+        TopicProducer made = TopicProducer.withWakeups(dataSource, topicName, topicNotifyInterval, transactions);
         synchronized (this) {
             TopicProducer producer = topicProducers.get(topicName);
             if (closed || producer != null && !producer.isClosed()) { // another call made one meanwhile, or closed

@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -31,7 +30,6 @@ public final class ShardedTopicProducer {
     private final int[] shardOfPartition; // index into shardNames
     private final List<String> shardNames; // the shards holding partitions, in the order of their first partition
     private final Function<String, TopicProducer> producers; // a shard's door's producer of the topic
-    private final Map<String, TopicProducer> made = new ConcurrentHashMap<>(); // those asked for, by shard
     private final JoinedShards joined;
 
     /** @param producers by shard name, that shard's producer of the topic, made when first asked for */
@@ -42,16 +40,6 @@ public final class ShardedTopicProducer {
         this.shardOfPartition = shardOfPartition.stream().mapToInt(shardNames::indexOf).toArray();
         this.producers = producers;
         this.joined = joined;
-    }
-
-    /** Shard {@code name}'s producer, asked of its door once (again if a caller closed it). */
-    private TopicProducer producer(String name) {
-        TopicProducer producer = made.get(name);
-        if (producer == null || producer.isClosed()) {
-            producer = producers.apply(name);
-            made.put(name, producer);
-        }
-        return producer;
     }
 
     public Topic topic() {
@@ -91,7 +79,7 @@ public final class ShardedTopicProducer {
             List<Integer> indexes = share.getValue();
             List<LogPosition> appended;
             try {
-                appended = ShardWrite.on(name, what, () -> producer(name).sendAll(indexes.stream()
+                appended = ShardWrite.on(name, what, () -> producers.apply(name).sendAll(indexes.stream()
                         .map(messages::get).toList()));
             } catch (RuntimeException e) {
                 if (stored.isEmpty()) {
