@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -37,6 +39,9 @@ class ProducerAppTest {
     @Autowired
     ObjectMapper json;
 
+    @Autowired
+    WebServerApplicationContext context;
+
     Http http;
 
     @DynamicPropertySource
@@ -66,6 +71,13 @@ class ProducerAppTest {
         }
         assertThat(jdbc.sql("SELECT count(*) FROM producer_test WHERE payload LIKE '%\"testId\":7}'")
                 .query(Long.class).single()).isEqualTo(25);
+    }
+
+    /** Under virtual threads every accepted request runs at once, its body in memory: the connections are capped. */
+    @Test
+    void connectionsServedAtOnceAreCapped() {
+        TomcatWebServer server = (TomcatWebServer) context.getWebServer();
+        assertThat(server.getTomcat().getConnector().getProperty("maxConnections")).isEqualTo(512);
     }
 
     @Test
