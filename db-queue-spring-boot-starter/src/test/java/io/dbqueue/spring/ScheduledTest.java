@@ -2,10 +2,12 @@ package io.dbqueue.spring;
 
 import io.dbqueue.DbQueue;
 import io.dbqueue.queue.Layout;
+import io.dbqueue.schedule.ScheduleSchema;
 import io.dbqueue.schedule.ScheduleState;
 import io.dbqueue.schedule.Trigger;
 import io.dbqueue.spring.schedule.DbQueueScheduleAutoConfiguration;
 import io.dbqueue.spring.schedule.DbQueueScheduled;
+import io.dbqueue.spring.schedule.ScheduleDefinitions;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -67,6 +69,42 @@ class ScheduledTest {
             assertThat(schedules.get("nightly-report").trigger())
                     .isEqualTo(Trigger.cron("0 30 2 * * *", ZoneId.of("Europe/Paris")));
         });
+    }
+
+    /** With dbq.auto-startup=false the schedules are defined when their lifecycle is started, as the consumers are. */
+    @Test
+    void withoutAutoStartupTheSchedulesAreDefinedWhenStarted() {
+        String table = createTable(Layout.DBQ_SEQ);
+        Jobs jobs = new Jobs();
+        runner(table).withPropertyValues("jobs.zone=UTC", "dbq.auto-startup=false").withBean(Jobs.class, () -> jobs)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    String nightly = "SELECT count(*) FROM dbq_schedules WHERE name = 'nightly-report'"
+                            + " AND queue_table = '" + table + "'";
+                    ScheduleSchema.createIfMissing(StarterTestSupport.dataSource());
+                    assertThat(count(nightly)).isZero();
+                    context.getBean(QueueConsumerWorkers.class).start();
+                    context.getBean(ScheduleDefinitions.class).start();
+                    assertThat(count(nightly)).isEqualTo(1);
+                    await(Duration.ofSeconds(30), "a tick run", () -> jobs.ticks.get() >= 1);
+                });
+    }
+
+    /**
+     * A tick of a schedule whose method this application lacks (another version defines it, during a rolling deploy)
+     * fails as a method's failure does, retried for an instance that has it, not dead-lettered at once.
+     */
+    @Test
+    void aTickOfAMethodThisApplicationLacksIsRetried() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner(table).withPropertyValues("jobs.zone=UTC", "jobs.tick-interval=1h", "dbq.queues.jobs.retry.type=linear",
+                "dbq.queues.jobs.retry.interval=10ms").withBean(Jobs.class, Jobs::new).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    StarterTestSupport.execute("INSERT INTO " + table + " (queue_name, payload) VALUES ('jobs', 'Next.version')");
+                    await(Duration.ofSeconds(30), "the tick failed once and is tried again", () -> count(
+                            "SELECT count(*) FROM " + table + " WHERE payload = 'Next.version' AND attempt >= 2") == 1);
+                    assertThat(count("SELECT count(*) FROM " + table + "_dead")).isZero();
+                });
     }
 
     @Test

@@ -252,11 +252,14 @@ public final class GroupConsumer implements AutoCloseable {
 
     /**
      * Runs the handler. An {@link Error} it throws (a failed assertion, a class it cannot load) fails the batch as an
-     * exception does, wrapped in an {@link ExecutionException}; the JVM's own ({@link VirtualMachineError}) passes.
+     * exception does, wrapped in an {@link ExecutionException}; the JVM's own ({@link VirtualMachineError}) passes,
+     * but for a StackOverflowError: the handler's own, its stack unwound by here.
      */
     private void handle(RecordBatch batch) throws Exception {
         try {
             handler.handle(batch);
+        } catch (StackOverflowError e) {
+            throw new ExecutionException("handler failed: " + e, e);
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Error e) {

@@ -369,7 +369,9 @@ final class BatchProcessor implements AutoCloseable {
     /**
      * Runs the handler; returns what it threw, or null. Interruption is passed on, and so are errors
      * of the JVM itself; any other Throwable (an AssertionError, a NoClassDefFoundError) fails the batch
-     * instead of killing the worker.
+     * instead of killing the worker. A StackOverflowError fails the batch too: it is the handler's own
+     * (a payload nested too deep for it), its stack has unwound by here, and passed on it would kill a
+     * worker on every claim of that task without the attempt being counted.
      */
     private Throwable handle(TaskBatch batch) throws InterruptedException {
         if (batch.tasks().isEmpty()) {
@@ -380,6 +382,9 @@ final class BatchProcessor implements AutoCloseable {
         try {
             handler.handle(batch);
             return null;
+        } catch (StackOverflowError e) {
+            LOG.debug("{}: handler failed", queue, e);
+            return e;
         } catch (InterruptedException | VirtualMachineError e) {
             throw e;
         } catch (Throwable e) {

@@ -244,39 +244,41 @@ final class QueueSql {
                 + keptColumns.replace(", ", ", m.") + " FROM moved m JOIN done d ON d.id = m.id";
         finishIntoHistoryWithoutFlush = "SELECT " + NO_FLUSH + "; " + finishIntoHistory;
         // Sets the counters explicitly so a retry recorded after a rolled-back claim still counts the attempt.
-        // Retries and dead letters are fenced on the claimed attempt, as the heartbeat is: a handler whose lease ran
-        // out and whose task another worker claimed since (a higher attempt) must not rewind its counters, take its
-        // lease, or dead-letter it under that worker. The attempt before the claimed one is the row as an exactly-once
-        // claim's rollback leaves it.
+        // Retries, re-enqueues and dead letters are fenced on the claim's total attempt, as the heartbeat and the
+        // release are: a handler whose lease ran out and whose task another worker claimed since (a higher total) must
+        // not rewind its counters, take its lease, or dead-letter it under that worker. The total, not the attempt: a
+        // re-enqueue sets the attempt back to 0, so the next claim's attempt could equal a late handler's again. The
+        // total before the claimed one is the row as an exactly-once claim's rollback leaves it.
         // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, [queue, lowest id, highest id]
         retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = r.attempt, total_attempt = r.total_attempt"
                 + " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
-                + " WHERE t.id = r.id AND t.attempt BETWEEN r.attempt - 1 AND r.attempt" + ofTasks("t.");
-        // Fenced on the claimed attempt as retry is. params: bigint[] ids, bigint[] delays in microseconds, int[]
-        // attempts, [queue, lowest id, highest id]
+                + " WHERE t.id = r.id AND t.total_attempt BETWEEN r.total_attempt - 1 AND r.total_attempt" + ofTasks("t.");
+        // Fenced on the claimed total attempt as retry is. params: bigint[] ids, bigint[] delays in microseconds, int[]
+        // total attempts, [queue, lowest id, highest id]
         reenqueue = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
                 + " attempt = 0, reenqueue_attempt = t.reenqueue_attempt + 1"
-                + " FROM unnest(?::bigint[], ?::bigint[], ?::int[]) AS r(id, delay, attempt)"
-                + " WHERE t.id = r.id AND t.attempt BETWEEN r.attempt - 1 AND r.attempt" + ofTasks("t.");
+                + " FROM unnest(?::bigint[], ?::bigint[], ?::int[]) AS r(id, delay, total_attempt)"
+                + " WHERE t.id = r.id AND t.total_attempt BETWEEN r.total_attempt - 1 AND r.total_attempt" + ofTasks("t.");
         // Hands claimed but unstarted tasks back without counting the attempt; only those still held by the claim's
-        // lease (at least once: the attempt is the claimed one), not those another worker claimed since. The ids stay
-        // one id = ANY(...), which the plans of statements by id are checked for; each row's claimed attempt is looked
-        // up by its place in the ids. params: bigint[] ids, int[] attempts, bigint[] ids, [queue, lowest id, highest id]
+        // lease (at least once: the total attempt is the claimed one), not those another worker claimed since. The ids
+        // stay one id = ANY(...), which the plans of statements by id are checked for; each row's claimed total attempt
+        // is looked up by its place in the ids. params: bigint[] ids, int[] total attempts, bigint[] ids, [queue, lowest
+        // id, highest id]
         release = "UPDATE " + t + " SET next_process_at = now(), attempt = greatest(attempt - 1, 0),"
                 + " total_attempt = greatest(total_attempt - 1, 0) WHERE id = ANY(?::bigint[])"
-                + " AND attempt = (?::int[])[array_position(?::bigint[], id)]" + ofTasks("");
-        // The heartbeat of a running batch: only a lease this claim still holds (same attempt) is pushed forward.
-        // params: lease in microseconds, bigint[] ids, int[] attempts, [queue, lowest id, highest id]
+                + " AND total_attempt = (?::int[])[array_position(?::bigint[], id)]" + ofTasks("");
+        // The heartbeat of a running batch: only a lease this claim still holds (same total attempt) is pushed forward.
+        // params: lease in microseconds, bigint[] ids, int[] total attempts, [queue, lowest id, highest id]
         extendLeases = "UPDATE " + t + " t SET next_process_at = now() + ? * interval '1 microsecond'"
-                + " FROM unnest(?::bigint[], ?::int[]) AS h(id, attempt)"
-                + " WHERE t.id = h.id AND t.attempt = h.attempt" + ofTasks("t.");
+                + " FROM unnest(?::bigint[], ?::int[]) AS h(id, total_attempt)"
+                + " WHERE t.id = h.id AND t.total_attempt = h.total_attempt" + ofTasks("t.");
         // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, [queue, lowest id, highest id]
         String movedHeaders = headers ? ", headers" : "";
         deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
                 + " AS f(id, attempt, total_attempt, error)),"
                 + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id"
-                + " AND t.attempt BETWEEN failed.attempt - 1 AND failed.attempt" + ofTasks("t.")
+                + " AND t.total_attempt BETWEEN failed.total_attempt - 1 AND failed.total_attempt" + ofTasks("t.")
                 + " RETURNING t.*)"
                 + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
                 + " total_attempt, last_error" + movedHeaders + ")"

@@ -196,7 +196,7 @@ final class TaskStore {
         if (tasks.isEmpty()) {
             return 0;
         }
-        Object[] params = byId(c, tasks, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::attempt)));
+        Object[] params = byId(c, tasks, Jdbc.longs(c, ids(tasks)), Jdbc.ints(c, counter(tasks, Task::totalAttempt)));
         Object[] withLease = new Object[params.length + 1];
         withLease[0] = micros(lease);
         System.arraycopy(params, 0, withLease, 1, params.length);
@@ -239,8 +239,8 @@ final class TaskStore {
     void release(Connection c, List<Task> tasks) throws SQLException {
         if (!tasks.isEmpty()) {
             long[] ids = ids(tasks);
-            Jdbc.update(c, sql.release, byId(c, tasks, Jdbc.longs(c, ids), Jdbc.ints(c, counter(tasks, Task::attempt)),
-                    Jdbc.longs(c, ids)));
+            Jdbc.update(c, sql.release, byId(c, tasks, Jdbc.longs(c, ids),
+                    Jdbc.ints(c, counter(tasks, Task::totalAttempt)), Jdbc.longs(c, ids)));
         }
     }
 
@@ -260,7 +260,7 @@ final class TaskStore {
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
         Jdbc.update(c, sql.reenqueue, byId(c, tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
-                Jdbc.ints(c, counter(tasks, Task::attempt))));
+                Jdbc.ints(c, counter(tasks, Task::totalAttempt))));
     }
 
     /** Moves tasks to the dead-letter table; {@code errors} maps each to its last error. */

@@ -113,7 +113,16 @@ public final class Schedules implements AutoCloseable {
 
     /** Every schedule in the database that this process can read, by name; each row it cannot goes to {@code unreadable}. */
     public List<ScheduleState> list(Consumer<UnreadableScheduleException> unreadable) {
-        return Jdbc.autoCommitted(dataSource, "list schedules", c -> ScheduleRows.list(c, unreadable));
+        return stored(dataSource, unreadable);
+    }
+
+    /**
+     * As {@link #list(Consumer)}, read from {@code dataSource} without starting anything: an operator's look, which
+     * neither creates {@code dbq_schedules} nor takes ticks. None while the table does not exist.
+     */
+    public static List<ScheduleState> stored(DataSource dataSource, Consumer<UnreadableScheduleException> unreadable) {
+        return Jdbc.autoCommitted(dataSource, "list schedules", c -> Jdbc.tableVisible(c, ScheduleSchema.TABLE)
+                ? ScheduleRows.list(c, unreadable) : List.of());
     }
 
     /** Stops taking the schedule's ticks until it is {@link #resume resumed}; false if there is no such schedule. */

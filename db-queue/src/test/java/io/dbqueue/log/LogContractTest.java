@@ -394,6 +394,9 @@ class LogContractTest {
                 Jdbc.update(batch.connection(), "INSERT INTO log_effects VALUES (?)", r.payload());
             }
             int attempt = attempts.incrementAndGet();
+            if (attempt % 7 == 0) {
+                throw new StackOverflowError(); // the handler's own: fails the batch, as an exception does
+            }
             if (attempt % 5 == 0) {
                 throw new AssertionError("every fifth batch fails with an Error after its inserts");
             }

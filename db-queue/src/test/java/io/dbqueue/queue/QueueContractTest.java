@@ -241,6 +241,45 @@ class QueueContractTest extends EveryLayout {
         assertEquals(List.of(3), claim(store, 10).stream().map(Task::attempt).toList());
     }
 
+    /**
+     * A late handler's answers stay fenced after the task's next holder re-enqueued it, and after a later claim. A
+     * re-enqueue sets the attempt back to 0, so answers fenced on the attempt moved the re-enqueued task to the dead
+     * letters, and the claim after it had the late handler's attempt again: its retry, release or heartbeat then took
+     * that claim's lease.
+     */
+    @Test
+    void lateAnswersStayFencedAfterTheTaskWasReenqueuedAndClaimedAgain() throws Exception {
+        long id = producer.enqueue("slow");
+        TaskStore store = new TaskStore(queue);
+        List<Task> late = claim(store, 10);
+        makeDue(id); // its lease ran out while the handler ran on
+        List<Task> next = claim(store, 10);
+        try (Connection c = ds.getConnection()) {
+            store.reenqueue(c, Map.of(next.get(0), Duration.ofHours(1)));
+            answerLate(c, store, late);
+        }
+        assertEquals(0, new DeadLetters(ds, queue).count());
+        assertTrue(secondsUntilDue(id) > 3500, "the re-enqueue's hour stays: " + secondsUntilDue(id) + " s");
+        makeDue(id);
+        List<Task> again = claim(store, 10);
+        assertEquals(List.of(late.get(0).attempt()), again.stream().map(Task::attempt).toList(), "the attempt again");
+        try (Connection c = ds.getConnection()) {
+            assertEquals(0, store.extendLeases(c, late, Duration.ofSeconds(1)));
+            answerLate(c, store, late);
+            store.release(c, late);
+        }
+        assertEquals(0, new DeadLetters(ds, queue).count());
+        double leaseLeft = secondsUntilDue(id);
+        assertTrue(leaseLeft > 240 && leaseLeft <= 300, "the holder's 5-minute lease stays: " + leaseLeft + " s");
+        assertEquals(1, TestDatabase.queryLong("SELECT reenqueue_attempt FROM " + table.name() + " WHERE id = " + id));
+    }
+
+    private static void answerLate(Connection c, TaskStore store, List<Task> late) throws SQLException {
+        store.retry(c, Map.of(late.get(0), Duration.ZERO));
+        store.deadLetter(c, Map.of(late.get(0), "the late handler's error"));
+        store.reenqueue(c, Map.of(late.get(0), Duration.ZERO));
+    }
+
     /** Each retry is handled when it comes due, not at the next poll, ten minutes away. */
     @ParameterizedTest
     @EnumSource(Wakeup.class)
@@ -349,6 +388,23 @@ class QueueContractTest extends EveryLayout {
         assertEquals("poison", failed.get(0).payload());
         assertEquals("IllegalStateException: cannot parse poison", failed.get(0).lastError());
         assertEquals(0, processor.runOnce(), "a dead task is not claimed again");
+    }
+
+    /**
+     * A handler's StackOverflowError (a payload nested too deep for it) fails its batch, counted as an attempt. Passed
+     * on as the JVM's errors are, it killed the worker on every claim of the task, and exactly once never counted it.
+     */
+    @ParameterizedTest
+    @EnumSource(value = DeliveryMode.class, names = {"AT_LEAST_ONCE", "EXACTLY_ONCE"})
+    void aHandlersStackOverflowFailsItsBatch(DeliveryMode mode) throws Exception {
+        long id = producer.enqueue("nested too deep");
+        RetryPolicy retry = RetryPolicy.of(RetryPolicy.RetryType.LINEAR, Duration.ofSeconds(30), 3);
+        BatchProcessor processor = new BatchProcessor(ds, QueueConfig.of(queue).withMode(mode).withRetry(retry), batch -> {
+            throw new StackOverflowError();
+        }, QueueListener.NONE, Transactions.JDBC);
+        assertEquals(1, processor.runOnce());
+        assertEquals(1, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id));
+        assertTrue(secondsUntilDue(id) > 20, "retried after its backoff: " + secondsUntilDue(id) + " s");
     }
 
     @Test

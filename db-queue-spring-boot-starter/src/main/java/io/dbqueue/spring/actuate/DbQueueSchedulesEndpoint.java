@@ -62,12 +62,15 @@ public class DbQueueSchedulesEndpoint {
     public record Change(String schedule, String action, long affected, @Nullable Long taskId) {
     }
 
-    /** Every schedule, by name; one row this instance cannot read is listed with its error, not a failure of all. */
+    /**
+     * Every schedule, by name; one row this instance cannot read is listed with its error, not a failure of all. Read
+     * as stored: a look neither creates the table nor starts taking ticks in an instance that defines no schedule.
+     */
     @ReadOperation
     public List<Schedule> schedules() {
         List<Schedule> unreadable = new ArrayList<>();
-        List<Schedule> all = new ArrayList<>(door.schedules().list(e -> unreadable.add(Schedule.unreadable(e)))
-                .stream().map(Schedule::of).toList());
+        List<Schedule> all = new ArrayList<>(Schedules.stored(door.dataSource(),
+                e -> unreadable.add(Schedule.unreadable(e))).stream().map(Schedule::of).toList());
         all.addAll(unreadable);
         all.sort(Comparator.comparing(Schedule::name));
         return all;

@@ -9,7 +9,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 
 /** Recurring tasks: {@link DbQueueScheduled} methods and {@code dbq.schedules}, where the starter runs consumers. */
@@ -25,8 +24,8 @@ public class DbQueueScheduleAutoConfiguration {
     }
 
     @Bean
-    SmartLifecycle dbQueueScheduleDefinitions(ObjectProvider<DbQueue> door, DbQueueProperties properties,
-                                              DbQueueScheduleProperties schedules, ScheduledMethods methods) {
+    ScheduleDefinitions dbQueueScheduleDefinitions(ObjectProvider<DbQueue> door, DbQueueProperties properties,
+                                                   DbQueueScheduleProperties schedules, ScheduledMethods methods) {
         // No one door with dbq.shards: schedules are not offered there yet, and fail when there are some.
         return new ScheduleDefinitions(() -> door.getIfAvailable(() -> {
             throw new InvalidQueuePropertyException("dbq.schedules: schedules (and @DbQueueScheduled methods) are not"

@@ -22,9 +22,10 @@ import java.util.function.Supplier;
 
 /**
  * Defines the {@link DbQueueScheduled} methods' schedules and those of {@code dbq.schedules} through the door's
- * {@link Schedules} on start, in the consumers' phase; the door stops taking ticks when it closes.
+ * {@link Schedules} on start, in the consumers' phase; the door stops taking ticks when it closes. With
+ * {@code dbq.auto-startup=false} it starts, as the consumers do, only when {@link #start()} is called.
  */
-final class ScheduleDefinitions extends DbQueueLifecycle {
+public final class ScheduleDefinitions extends DbQueueLifecycle {
 
     private final Supplier<DbQueue> door;
     private final DbQueueProperties properties;

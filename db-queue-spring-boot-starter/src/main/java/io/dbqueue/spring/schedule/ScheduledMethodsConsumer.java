@@ -1,7 +1,6 @@
 package io.dbqueue.spring.schedule;
 
 import io.dbqueue.queue.BatchHandler;
-import io.dbqueue.queue.DeadLetterException;
 import io.dbqueue.queue.TaskBatch;
 import io.dbqueue.queue.TaskResult;
 import io.dbqueue.spring.QueueConsumer;
@@ -12,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The consumer of a queue that carries the ticks of {@link DbQueueScheduled} methods: each task's
  * payload names a schedule, whose method it calls. A method that throws fails its task (retried per
- * the queue's policy); a task naming no method of this application is dead-lettered. Exactly once, a
+ * the queue's policy), and so does a task naming no method of this application: during a rolling
+ * deploy another version may define it, and a retry may reach an instance of that version. Exactly once, a
  * failure rolls the batch back with the methods' writes, as the core's per-task handler does
  * ({@link BatchHandler#perTask}), rather than commit what a failed method wrote.
  */
@@ -23,8 +23,8 @@ final class ScheduledMethodsConsumer implements QueueConsumer {
     private final BatchHandler perTask = BatchHandler.perTask((task, batch) -> {
         ScheduledMethod method = methods.get(task.payload());
         if (method == null) {
-            throw new DeadLetterException(task, new IllegalStateException("no @DbQueueScheduled method of schedule '"
-                    + task.payload() + "' in this application"));
+            throw new IllegalStateException("no @DbQueueScheduled method of schedule '" + task.payload()
+                    + "' in this application");
         }
         method.invoke();
         return TaskResult.finish();

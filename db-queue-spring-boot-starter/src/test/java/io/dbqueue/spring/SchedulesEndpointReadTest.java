@@ -1,0 +1,33 @@
+package io.dbqueue.spring;
+
+import io.dbqueue.DbQueue;
+import io.dbqueue.schedule.ScheduleSchema;
+import io.dbqueue.spring.actuate.DbQueueEndpointProperties;
+import io.dbqueue.spring.actuate.DbQueueSchedulesEndpoint;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The schedules endpoint's reads start nothing: they read what is stored. */
+class SchedulesEndpointReadTest {
+
+    /**
+     * A read in an instance that defines no schedule, here one whose door is closed, reads the stored schedules and
+     * changes nothing. It started the door's schedules: it created the table, started a thread taking ticks, and on a
+     * closed door failed.
+     */
+    @Test
+    void aReadStartsNoSchedules() {
+        DataSource dataSource = StarterTestSupport.dataSource();
+        DbQueue door = DbQueue.builder(dataSource).build();
+        door.close();
+        ScheduleSchema.drop(dataSource);
+        DbQueueSchedulesEndpoint endpoint = new DbQueueSchedulesEndpoint(door, new DbQueueEndpointProperties(false, 5));
+        assertThat(endpoint.schedules()).isEmpty();
+        assertThat(endpoint.schedule("any")).isNull();
+        assertThat(StarterTestSupport.count("SELECT count(*) FROM pg_class WHERE relname = '" + ScheduleSchema.TABLE
+                + "'")).isZero();
+    }
+}
