@@ -41,10 +41,11 @@ public final class RawSqlDriver implements Driver {
         String queue = context.location().queueName();
         Workload workload = context.workload();
         int batchSize = context.cell().batchSize();
-        RawSqlStatements sql = new RawSqlStatements(context.location().table(), batchSize);
+        int claimBatch = workload.claimBatch(batchSize); // as the direct driver's workers claim
+        RawSqlStatements sql = new RawSqlStatements(context.location().table(), claimBatch);
         return InProcessMeasurement.run(context, meter -> {
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            Consumers consumers = new Consumers(context, sql, queue, batchSize, meter, failure);
+            Consumers consumers = new Consumers(context, sql, queue, claimBatch, meter, failure);
             Producers producers = Producers.start(workload, batchSize, meter,
                     () -> new RawSender(context.server().connect(), sql, queue), failure);
             return new Load(producers, consumers, failure);

@@ -46,7 +46,7 @@ public final class RawSqlStatements {
     /** Whether the layout has a claim index for the planner to keep to. */
     private final boolean claimIndexed;
 
-    public RawSqlStatements(QueueTable table, int batchSize) {
+    public RawSqlStatements(QueueTable table, int claimLimit) {
         String t = table.name(); // validated by QueueTable
         ClaimOrder claimOrder = table.layout().claimOrder();
         boolean bySequence = claimOrder != ClaimOrder.NEXT_PROCESS_AT;
@@ -65,7 +65,7 @@ public final class RawSqlStatements {
                 + " SELECT ?, p, now() + (n - 1) * interval '1 microsecond'"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(p, n) RETURNING id";
         String dueRows = " FROM " + t + " WHERE queue_name = ? AND next_process_at <= now()"
-                + " ORDER BY " + order + " LIMIT " + batchSize + " FOR UPDATE SKIP LOCKED";
+                + " ORDER BY " + order + " LIMIT " + claimLimit + " FOR UPDATE SKIP LOCKED";
         String columns = "id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt";
         String lease = " SET next_process_at = now() + %s, attempt = attempt + 1, total_attempt = total_attempt + 1";
         String span = "? * interval '1 microsecond'";
