@@ -24,6 +24,7 @@ CREATE TABLE dbq_seq_priority_dead (
     reenqueue_attempt integer NOT NULL,
     total_attempt     integer NOT NULL,
     last_error        text,
+    priority          smallint NOT NULL DEFAULT 0,
     headers           jsonb
 );
 CREATE INDEX dbq_seq_priority_dead_queue_idx ON dbq_seq_priority_dead (queue_name, id);

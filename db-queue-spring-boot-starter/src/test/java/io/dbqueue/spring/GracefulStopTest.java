@@ -55,6 +55,28 @@ class GracefulStopTest {
         assertThat(consumer.started.await(20, TimeUnit.SECONDS)).as("handler started").isTrue();
     }
 
+    /**
+     * A context stopped and started again (its stop() and start(), as pause and restart, or a checkpoint, do) runs its
+     * consumers again: only its close closes the door. The door closed at the stop, and the start failed on it.
+     */
+    @Test
+    void aStoppedContextStartsItsConsumersAgain() {
+        String table = createTable(Layout.DBQ_SEQ);
+        RecordingConsumer consumer = new RecordingConsumer("main");
+        runner().withPropertyValues("dbq.queues.main.table=" + table, "dbq.queues.main.layout=dbq_seq")
+                .withBean(RecordingConsumer.class, () -> consumer).run(context -> {
+                    DbQueues queues = context.getBean(DbQueues.class);
+                    queues.producer("main").enqueue("before");
+                    consumer.awaitHandled(1, Duration.ofSeconds(20));
+                    context.stop();
+                    assertThat(queues.workers("main").filter(QueueWorkers::isRunning)).isEmpty();
+                    context.start();
+                    queues.producer("main").enqueue("after");
+                    consumer.awaitHandled(2, Duration.ofSeconds(20));
+                    assertThat(consumer.handled()).containsExactly("before", "after");
+                });
+    }
+
     @Test
     void aBatchInProgressFinishesBeforeTheContextCloses() throws Exception {
         String table = createTable(Layout.DBQ_SEQ);

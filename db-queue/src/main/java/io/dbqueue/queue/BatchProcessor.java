@@ -111,9 +111,10 @@ final class BatchProcessor implements AutoCloseable {
         if (claim.size() == 0) {
             return 0;
         }
+        Claim onExecutor = claim.handedToExecutor();
         Runnable job = () -> {
             try {
-                delivery.process(this, claim);
+                delivery.process(this, onExecutor);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
@@ -129,7 +130,7 @@ final class BatchProcessor implements AutoCloseable {
         } catch (RejectedExecutionException e) {
             job.run();
         }
-        return claim.size();
+        return onExecutor.size();
     }
 
     /**
@@ -188,7 +189,7 @@ final class BatchProcessor implements AutoCloseable {
 
     /** At least once: handles leased tasks, then writes their answers on a connection taken for it. */
     void handleLeasedAndAcknowledge(Claim claim) throws SQLException, InterruptedException {
-        Answers answers = handleLeased(claim.live(), claim.claimedAt());
+        Answers answers = handleLeased(claim);
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true); // a pool may hand out connections in a transaction (auto-commit=false)
             // The handler has returned, so the places are free. Given back after the answers instead, they could
@@ -233,14 +234,15 @@ final class BatchProcessor implements AutoCloseable {
     /**
      * Runs the handler on leased tasks, their leases kept by heartbeats meanwhile. After an interrupt
      * (a forced shutdown) the answers given so far are kept and the rest are to be handed back
-     * without counting the attempt.
+     * without counting the attempt. A shutdown interrupts the worker threads only, never an executor's.
      */
-    private Answers handleLeased(List<Task> live, long claimedAt) {
-        LeaseKeeper.Hold hold = config.leaseHeartbeat() ? leases.hold(live, claimedAt) : null;
+    private Answers handleLeased(Claim claim) {
+        List<Task> live = claim.live();
+        LeaseKeeper.Hold hold = config.leaseHeartbeat() ? leases.hold(live, claim.claimedAt()) : null;
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), null, () -> leases.extend(live));
         try {
             Throwable error = handle(batch);
-            if (!interrupting) {
+            if (!interrupting || claim.onExecutor()) {
                 return new Answers(answers(batch.results(), error), List.of(), null);
             }
             // The shutdown interrupted the handler, which returned (or threw something else) instead of
@@ -264,8 +266,8 @@ final class BatchProcessor implements AutoCloseable {
     }
 
     /**
-     * A forced shutdown is about to interrupt the workers: from now on a leased batch's handler that returns hands
-     * back what it left unanswered, as one that throws {@link InterruptedException} does.
+     * A forced shutdown is about to interrupt the workers: from now on a leased batch's handler on a worker thread that
+     * returns hands back what it left unanswered, as one that throws {@link InterruptedException} does.
      */
     void interrupting() {
         interrupting = true;
@@ -481,10 +483,18 @@ final class BatchProcessor implements AutoCloseable {
     }
 
     /**
-     * How many tasks a claim took, those of them to handle (the rest went to the dead letters), and
-     * when it started ({@link System#nanoTime()}): the lease runs from then.
+     * How many tasks a claim took, those of them to handle (the rest went to the dead letters), when it
+     * started ({@link System#nanoTime()}): the lease runs from then, and whether an executor handles it.
      */
-    record Claim(int size, List<Task> live, long claimedAt) {
+    record Claim(int size, List<Task> live, long claimedAt, boolean onExecutor) {
+
+        Claim(int size, List<Task> live, long claimedAt) {
+            this(size, live, claimedAt, false);
+        }
+
+        Claim handedToExecutor() {
+            return new Claim(size, live, claimedAt, true);
+        }
     }
 
     /** A handler's answers for a leased batch, the tasks it left unanswered, and the interrupt that cut it short. */

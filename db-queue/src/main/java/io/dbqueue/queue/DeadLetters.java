@@ -19,13 +19,13 @@ public final class DeadLetters {
     private final QueueLocation location;
     private final QueueSql sql;
     /** The statements that read or move whole tasks, headers included where the table has them. */
-    private final HeadersAwareSql taskSql;
+    private final SchemaAwareSql taskSql;
 
     public DeadLetters(DataSource dataSource, QueueLocation location) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.location = Objects.requireNonNull(location, "location");
         this.sql = new QueueSql(location.table());
-        this.taskSql = new HeadersAwareSql(location.table());
+        this.taskSql = new SchemaAwareSql(location.table());
     }
 
     /** Up to {@code limit} failed tasks with an id above {@code afterId}, oldest first (page with the last id). */

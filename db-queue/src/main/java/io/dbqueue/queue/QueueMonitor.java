@@ -45,13 +45,13 @@ public final class QueueMonitor {
     private final DataSource dataSource;
     private final QueueLocation location;
     private final QueueSql sql;
-    private final HeadersAwareSql taskSql;
+    private final SchemaAwareSql taskSql;
 
     public QueueMonitor(DataSource dataSource, QueueLocation location) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.location = Objects.requireNonNull(location, "location");
         this.sql = new QueueSql(location.table());
-        this.taskSql = new HeadersAwareSql(location.table());
+        this.taskSql = new SchemaAwareSql(location.table());
     }
 
     public QueueLocation location() {

@@ -80,7 +80,7 @@ public final class QueueProducer {
     private final QueueListener notified; // the notifier as a listener, its failures logged, never the caller's
     private final QueueSql sql;
     /** The enqueues with headers, which only a table with the headers column takes. */
-    private final HeadersAwareSql headerSql;
+    private final SchemaAwareSql headerSql;
     private final Transactions transactions;
     private final EnqueueInterceptor interceptor; // null: none
     private final AtomicBoolean droppedHeadersLogged = new AtomicBoolean();
@@ -119,7 +119,7 @@ public final class QueueProducer {
         this.notifier = notifier;
         this.notified = notifier == null ? QueueListener.NONE : SafeListener.wrap(notifier);
         this.sql = new QueueSql(location.table());
-        this.headerSql = new HeadersAwareSql(location.table());
+        this.headerSql = new SchemaAwareSql(location.table());
         this.interceptor = interceptor;
     }
 

@@ -175,10 +175,15 @@ final class QueueSql {
 
     /** The statements of a table without the {@code headers} column, or that ignore it. */
     QueueSql(QueueTable table) {
-        this(table, false);
+        this(table, false, false);
     }
 
-    QueueSql(QueueTable table, boolean headers) {
+    /**
+     * @param headers      whether the table has the {@code headers} column ({@link Schema#headersMigration})
+     * @param deadPriority whether its dead letters keep their {@code priority} ({@link Schema#deadPriorityMigration}),
+     *                     so that a requeued task comes back at its priority
+     */
+    QueueSql(QueueTable table, boolean headers, boolean deadPriority) {
         this.headers = headers;
         String t = table.name();
         String dead = table.deadLetterTable();
@@ -275,15 +280,16 @@ final class QueueSql {
                 + " WHERE t.id = h.id AND t.total_attempt = h.total_attempt" + ofTasks("t.");
         // params: bigint[] ids, int[] attempts, int[] total attempts, text[] errors, [queue, lowest id, highest id]
         String movedHeaders = headers ? ", headers" : "";
+        String moved = (deadPriority ? ", priority" : "") + movedHeaders; // what a dead letter keeps of its task
         deadLetter = "WITH failed AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[])"
                 + " AS f(id, attempt, total_attempt, error)),"
                 + " moved AS (DELETE FROM " + t + " t USING failed WHERE t.id = failed.id"
                 + " AND t.total_attempt BETWEEN failed.total_attempt - 1 AND failed.total_attempt" + ofTasks("t.")
                 + " RETURNING t.*)"
                 + " INSERT INTO " + dead + " (id, queue_name, payload, created_at, attempt, reenqueue_attempt,"
-                + " total_attempt, last_error" + movedHeaders + ")"
+                + " total_attempt, last_error" + moved + ")"
                 + " SELECT m.id, m.queue_name, m.payload, m.created_at, f.attempt, m.reenqueue_attempt,"
-                + " f.total_attempt, f.error" + (headers ? ", m.headers" : "")
+                + " f.total_attempt, f.error" + moved.replace(", ", ", m.")
                 + " FROM moved m JOIN failed f ON f.id = m.id";
         // params: queue, after id, limit
         listDead = "SELECT id, queue_name, payload, created_at, attempt, reenqueue_attempt, total_attempt,"
@@ -292,8 +298,8 @@ final class QueueSql {
         countDead = "SELECT count(*) FROM " + dead + " WHERE queue_name = ?";
         // A requeued task keeps its id, so that an operator can follow it (and its idempotency key still names it).
         String requeue = " INSERT INTO " + t + " (id, queue_name, payload, created_at, reenqueue_attempt, total_attempt"
-                + movedHeaders + ") SELECT id, queue_name, payload, created_at, reenqueue_attempt, total_attempt"
-                + movedHeaders + " FROM moved";
+                + moved + ") SELECT id, queue_name, payload, created_at, reenqueue_attempt, total_attempt"
+                + moved + " FROM moved";
         // params: queue, bigint[] ids
         requeueDead = "WITH moved AS (DELETE FROM " + dead + " WHERE queue_name = ? AND id = ANY(?::bigint[])"
                 + " RETURNING *)" + requeue;

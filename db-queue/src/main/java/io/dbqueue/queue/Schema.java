@@ -96,6 +96,7 @@ public final class Schema {
                 .append("    reenqueue_attempt integer NOT NULL,\n")
                 .append("    total_attempt     integer NOT NULL,\n")
                 .append("    last_error        text,\n")
+                .append(layout.priorities() ? "    priority          smallint NOT NULL DEFAULT 0,\n" : "")
                 .append(queueKeyed ? "    headers           jsonb,\n    PRIMARY KEY (queue_name, id)\n);\n"
                         : "    headers           jsonb\n);\nCREATE INDEX " + table.deadLetterTable() + "_queue_idx ON "
                         + table.deadLetterTable() + " (queue_name, id);\n")
@@ -207,6 +208,21 @@ public final class Schema {
     }
 
     /**
+     * Adds the {@code priority} column to the dead-letter table of a layout with priorities created before dead letters
+     * kept it, so that a requeued task comes back at its priority; applied by hand, it is the whole migration. A
+     * constant default rewrites nothing; those dead-lettered before read as priority 0. Until a table has it, the
+     * library moves dead letters without it.
+     */
+    public static String deadPriorityMigration(QueueTable table) {
+        return "ALTER TABLE " + table.deadLetterTable() + " ADD COLUMN IF NOT EXISTS priority smallint NOT NULL DEFAULT 0;\n";
+    }
+
+    /** Whether the dead letters of {@code table} keep their priority ({@link #deadPriorityMigration}). */
+    static boolean deadLettersKeepPriority(Connection c, QueueTable table) throws SQLException {
+        return table.layout().priorities() && hasColumn(c, table.deadLetterTable(), "priority");
+    }
+
+    /**
      * The statements that distribute {@code table}, created by {@link #ddl}, on a Citus coordinator: the tasks
      * and every companion table keyed by queue by {@code queue_name}, co-located so that each statement of a queue
      * runs on one worker; the pauses, a few rows read across queues, as a reference table. Citus needs every unique
@@ -243,7 +259,8 @@ public final class Schema {
      * Creates the table unless it exists, and its idempotency keys and pauses tables, which tables created by
      * earlier versions lack, unless they exist, and the keys' {@code request_hash} column, which earlier
      * keys tables lack ({@link #keysMigration}), the in-flight table's {@code concurrency_key}
-     * ({@link #perKeyMigration}), and the tasks' {@code headers} column ({@link #headersMigration});
+     * ({@link #perKeyMigration}), the tasks' {@code headers} column ({@link #headersMigration}), and with priorities
+     * the dead letters' {@code priority} ({@link #deadPriorityMigration});
      * nothing is run on a complete schema, so a role
      * without the right to create may start against it. An advisory lock on the table name serialises concurrent
      * callers, so several instances of a service can start at once.
@@ -275,7 +292,8 @@ public final class Schema {
         return keys + (Jdbc.tableVisible(c, table.pausesTable()) ? "" : pausesDdl(table))
                 + (!limits ? limitsDdl(table) + perKeyMigration(table)
                 : hasColumn(c, table.inFlightTable(), "concurrency_key") ? "" : perKeyMigration(table))
-                + (hasHeaders(c, table) ? "" : headersMigration(table));
+                + (hasHeaders(c, table) ? "" : headersMigration(table))
+                + (!table.layout().priorities() || deadLettersKeepPriority(c, table) ? "" : deadPriorityMigration(table));
     }
 
     /** Whether the queue table and its dead-letter table both exist. */

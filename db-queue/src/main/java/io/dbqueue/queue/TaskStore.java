@@ -20,7 +20,7 @@ final class TaskStore {
     private final QueueLocation location;
     private final QueueSql sql;
     /** The statements that return or move whole tasks, headers included where the table has them. */
-    private final HeadersAwareSql taskSql;
+    private final SchemaAwareSql taskSql;
     private final boolean partitioned;
     /** Whether finished tasks move to the table's history ({@link QueueConfig#history()}) rather than go. */
     private final boolean keepsHistory;
@@ -50,7 +50,7 @@ final class TaskStore {
         this.location = location;
         this.keepsHistory = keepsHistory;
         this.sql = new QueueSql(location.table());
-        this.taskSql = new HeadersAwareSql(location.table());
+        this.taskSql = new SchemaAwareSql(location.table());
         this.partitioned = location.table().layout().partitions() > 0;
         this.cursor = sql.claimsFromFloor ? new ClaimCursor(rescanInterval) : null;
         this.batchOrder = location.table().layout().priorities() ? BY_PRIORITY : BY_ID;

@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -125,6 +126,40 @@ class QueuePriorityTest {
             Await.until(TIMEOUT, "the retry processed", () -> attempts.size() == 2);
         }
         assertEquals(List.of(5, 5), attempts);
+    }
+
+    /** A dead letter keeps its task's priority: requeued, the task comes back at it, not at 0. */
+    @Test
+    void aRequeuedDeadLetterComesBackAtItsPriority() throws Exception {
+        assertEquals(5, requeuedPriority(deadLetter(producer.enqueue("poison", 5))));
+    }
+
+    /**
+     * A dead-letter table created before dead letters kept priorities still takes them, at priority 0 when requeued;
+     * createIfMissing adds the column.
+     */
+    @Test
+    void aDeadLetterTableFromBeforeKeepsWorkingAndIsMigrated() throws Exception {
+        QueueTable table = queue.table();
+        TestDatabase.execute("ALTER TABLE " + table.deadLetterTable() + " DROP COLUMN priority");
+        assertEquals(0, requeuedPriority(deadLetter(producer.enqueue("poison", 5))));
+        Schema.createIfMissing(ds, table);
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM information_schema.columns WHERE table_name = '"
+                + table.deadLetterTable() + "' AND column_name = 'priority'"));
+    }
+
+    private long deadLetter(long id) throws SQLException {
+        TaskStore store = new TaskStore(queue);
+        try (Connection c = ds.getConnection()) {
+            List<Task> claimed = store.claim(c, 10, DeliveryMode.AT_LEAST_ONCE, Duration.ofMinutes(5));
+            store.deadLetter(c, Map.of(claimed.get(0), "poison"));
+        }
+        return id;
+    }
+
+    private long requeuedPriority(long id) throws SQLException {
+        assertEquals(1, dbq.queueAdmin(queue).deadLetters().requeue(List.of(id)));
+        return TestDatabase.queryLong("SELECT priority FROM " + queue.table().name() + " WHERE id = " + id);
     }
 
     @Test
