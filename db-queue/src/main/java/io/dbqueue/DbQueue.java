@@ -111,10 +111,15 @@ public final class DbQueue implements AutoCloseable {
         this.shutdownTimeout = builder.shutdownTimeout;
         this.defaultVacuum = builder.defaultVacuum;
         this.vacuumByTable = Map.copyOf(builder.vacuum);
-        this.maintenance = new Maintenance(dataSource, builder.keyRetention);
-        builder.retention.forEach((topic, r) -> maintenance.retain(topic, r.policy(), r.interval()));
-        this.watch = builder.watch == null ? null : builder.watch.start(builder.watchInterval);
         this.scheduleCheckInterval = builder.scheduleCheckInterval;
+        this.maintenance = new Maintenance(dataSource, builder.keyRetention);
+        try { // a topic that cannot be read, or a watch started before, would leave the maintenance thread running
+            builder.retention.forEach((topic, r) -> maintenance.retain(topic, r.policy(), r.interval()));
+            this.watch = builder.watch == null ? null : builder.watch.start(builder.watchInterval);
+        } catch (RuntimeException e) {
+            maintenance.close();
+            throw e;
+        }
     }
 
     /** A door to the queues and topics of {@code dataSource}; {@link Builder#build} opens it. */
@@ -308,7 +313,9 @@ public final class DbQueue implements AutoCloseable {
             awaitClosed(); // returns as the first call does: with everything closed
             return;
         }
-        // Waited for without the door's lock: a handler finishing its batch may still ask it for a producer.
+        // Waited for without the door's lock: a handler finishing its batch may still ask it for a producer. A
+        // caller's interrupt (a cancelled task, a test's timeout) would cut every wait short: cleared, then set again.
+        boolean interrupted = Thread.interrupted();
         try {
             closeQuietly(stoppingSchedules);
             long deadline = System.nanoTime() + shutdownTimeout.toNanos();
@@ -326,6 +333,9 @@ public final class DbQueue implements AutoCloseable {
             }
         } finally {
             closeDone.countDown();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -283,6 +283,8 @@ public final class ShardedDbQueue implements AutoCloseable {
         synchronized (this) {
             started = List.copyOf(consumers);
         }
+        // a caller's interrupt would cut the waits short, as in DbQueue.close: cleared, then set again
+        boolean interrupted = Thread.interrupted();
         // every queue's workers at once, so that closing takes one shutdown timeout, not one per queue
         List<QueueWorkers> all = new ArrayList<>();
         for (ShardedWorkers workers : started) {
@@ -304,7 +306,6 @@ public final class ShardedDbQueue implements AutoCloseable {
             thread.start();
             closing.add(thread);
         });
-        boolean interrupted = false;
         for (Thread thread : closing) {
             while (thread.isAlive()) {
                 try {

@@ -5,6 +5,7 @@ import io.dbqueue.log.LogListener;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
 import io.dbqueue.log.TopicProducer;
+import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
@@ -40,6 +41,59 @@ class DbQueueTest {
     /** An idle worker with this poll would not look at the table again within the test. */
     private static final PollSettings RARE_POLL = PollSettings.DEFAULT.withTimeouts(Duration.ZERO,
             Duration.ofMinutes(10), Duration.ofSeconds(1));
+
+    /** A door whose build fails (here: retention of a topic that does not exist) leaves no maintenance thread behind. */
+    @Test
+    void aFailedBuildLeavesNoMaintenanceThread() throws Exception {
+        long before = maintenanceThreads();
+        DbQueue.Builder builder = DbQueue.builder(TestDatabase.dataSource())
+                .retention("no_such_topic", RetentionPolicy.consumed(), Duration.ofMinutes(1));
+        assertThrows(RuntimeException.class, builder::build);
+        Await.until(Duration.ofSeconds(30), "the maintenance thread gone", () -> maintenanceThreads() == before);
+    }
+
+    private static long maintenanceThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("dbq-maintenance"))
+                .count();
+    }
+
+    /**
+     * close() from a thread whose interrupt flag is set (a cancelled task, a test's timeout) still waits for the batch
+     * in hand, and leaves the flag set. Every wait returned at once: the handler was interrupted without its timeout,
+     * and its heartbeats stopped while it ran on.
+     */
+    @Test
+    void closeFromAnInterruptedThreadStillWaitsForTheBatchInHand() throws Exception {
+        QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("interrupted_close");
+        CountDownLatch inHandler = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Boolean> handlerInterrupted = new AtomicReference<>(false);
+        DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).shutdownTimeout(Duration.ofSeconds(30)).build();
+        QueueWorkers workers = dbq.consume(QueueConfig.of(queue).withThreads(1), batch -> {
+            inHandler.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                handlerInterrupted.set(true);
+                throw e;
+            }
+        });
+        dbq.producer(queue).enqueue("in hand");
+        assertTrue(inHandler.await(30, TimeUnit.SECONDS), "the handler running");
+        AtomicReference<Boolean> flagAfterClose = new AtomicReference<>();
+        Thread closer = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            dbq.close();
+            flagAfterClose.set(Thread.currentThread().isInterrupted());
+        });
+        closer.start();
+        Await.until(Duration.ofSeconds(30), "the close begun", () -> !workers.isRunning());
+        release.countDown();
+        closer.join(30_000);
+        assertEquals(false, handlerInterrupted.get(), "the handler was interrupted");
+        assertEquals(true, flagAfterClose.get(), "the caller's interrupt flag is set again");
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + queue.table().name()), "the task finished");
+    }
 
     /**
      * Handlers that ignore the interrupt hold close() for the shutdown timeout and one interrupt grace between all
