@@ -34,6 +34,9 @@ public final class LogWakeups implements AutoCloseable {
             });
         }
         listener.awaitChannels();
+        // The member started, and may have read nothing, before this listened: what producers appended meanwhile
+        // notified nobody, so it reads once more, as after a reconnect.
+        member.wakeup();
     }
 
     public boolean isListening() {

@@ -92,8 +92,12 @@ public final class HistoryTable {
         return Jdbc.inTransaction(c, tx -> {
             lock(tx, table);
             try (Statement st = tx.createStatement()) {
-                st.execute(ddl(table));
                 String done = table.historyTable();
+                // Run only when the table or its index is missing: CREATE INDEX IF NOT EXISTS takes its lock on the
+                // table before it looks, and that lock waits for every finish into it, and holds up those after.
+                if (!Jdbc.tableVisible(tx, done) || !Jdbc.tableVisible(tx, done + "_id_idx")) {
+                    st.execute(ddl(table));
+                }
                 if (!Schema.hasColumn(tx, done, "priority") || !Schema.hasColumn(tx, done, "headers")) {
                     st.execute(KEPT_COLUMNS_MIGRATION.formatted(done));
                 }

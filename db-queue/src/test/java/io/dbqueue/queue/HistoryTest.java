@@ -9,7 +9,9 @@ import io.dbqueue.internal.Jdbc;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -68,6 +70,24 @@ class HistoryTest extends EveryLayout {
                 + table.historyTable() + " WHERE id = ";
         assertEquals((priorities ? "0" : "-1") + " 00-abc-01", TestDatabase.queryString(kept + withHeaders));
         assertEquals(priorities ? "3 -" : "-1 -", TestDatabase.queryString(kept + prioritized));
+    }
+
+    /**
+     * The upkeep that finds the history and its partitions in place takes no lock that waits for a finish in
+     * progress. It ran CREATE INDEX IF NOT EXISTS each time, whose lock on the table waited for the finish (here
+     * until the upkeep's lock timeout) and held up every finish after it.
+     */
+    @Test
+    void upkeepOfACompleteHistoryDoesNotWaitForAFinishInProgress() throws Exception {
+        HistoryTable.createIfMissing(ds, table, HOUR);
+        try (Connection finishing = ds.getConnection(); Connection upkeep = ds.getConnection()) {
+            finishing.setAutoCommit(false);
+            try (Statement st = finishing.createStatement()) { // as a finish into the history holds it
+                st.execute("LOCK TABLE " + table.historyTable() + " IN ROW EXCLUSIVE MODE");
+            }
+            assertEquals(List.of(), HistoryTable.createAhead(upkeep, table, HOUR, Instant.now()));
+            finishing.rollback();
+        }
     }
 
     @Test
