@@ -93,7 +93,8 @@ public final class DbQueue implements AutoCloseable {
     private ChannelListener channels; // guarded by this; null until a consumer wants wakeups
     private QueueWakeups queueWakeups; // guarded by this
     private LogWakeups logWakeups; // guarded by this
-    private QueueNotifier notifier; // guarded by this; null until the first queue producer
+    private final Object notifierLock = new Object(); // taken inside this, never around it
+    private volatile QueueNotifier notifier; // written under notifierLock; null until the first queue producer
     private PauseWatch pauses; // guarded by this; null until the first queue consumer
     private boolean closing; // guarded by this: no new consumers or schedules; handlers still use producers
     private volatile boolean closed; // written under this: the consumers have stopped, producers are refused too
@@ -148,9 +149,10 @@ public final class DbQueue implements AutoCloseable {
     /**
      * As {@link #producer(QueueLocation)}, for a queue whose consumers wake as {@code consumers} says:
      * with {@link Wakeup#POLL} it sends no wakeups, so its enqueues skip even the check whether
-     * anyone listens.
+     * anyone listens. Made without the door's lock: consumers starting against a slow database hold that lock, and
+     * the request threads that ask for producers must not wait for them.
      */
-    public synchronized QueueProducer producer(QueueLocation queue, Wakeup consumers) {
+    public QueueProducer producer(QueueLocation queue, Wakeup consumers) {
         open();
         maintenance.purgeKeys(queue.table());
         QueueProducer producer = new QueueProducer(dataSource, queue, listener, transactions, notifierFor(consumers));
@@ -327,7 +329,9 @@ public final class DbQueue implements AutoCloseable {
                 producers.forEach(DbQueue::closeQuietly);
                 closeQuietly(pauses);
                 closeQuietly(channels);
-                closeQuietly(notifier);
+                synchronized (notifierLock) { // one made meanwhile is closed here, or saw the door closed
+                    closeQuietly(notifier);
+                }
                 maintenance.close();
                 closeQuietly(watch);
             }
@@ -448,10 +452,17 @@ public final class DbQueue implements AutoCloseable {
         if (consumers == Wakeup.POLL) {
             return null;
         }
-        if (notifier == null) {
-            notifier = new QueueNotifier(dataSource, notifyInterval);
+        QueueNotifier made = notifier;
+        if (made != null) {
+            return made;
         }
-        return notifier;
+        synchronized (notifierLock) {
+            open(); // close() sets closed before it closes the notifier under this lock
+            if (notifier == null) {
+                notifier = new QueueNotifier(dataSource, notifyInterval);
+            }
+            return notifier;
+        }
     }
 
     /** How a {@link DbQueue} is built; every setting has a default. */

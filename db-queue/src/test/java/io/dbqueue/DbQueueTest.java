@@ -8,6 +8,7 @@ import io.dbqueue.log.TopicProducer;
 import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
+import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueLocation;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,45 @@ class DbQueueTest {
     /** An idle worker with this poll would not look at the table again within the test. */
     private static final PollSettings RARE_POLL = PollSettings.DEFAULT.withTimeouts(Duration.ZERO,
             Duration.ofMinutes(10), Duration.ofSeconds(1));
+
+    /**
+     * A producer is made while consumers start against a database that does not answer: their start holds the door's
+     * lock through its queries, and producer() took that lock too, so request threads waited for every such start.
+     */
+    @Test
+    void aProducerIsMadeWhileAConsumerStartWaitsForTheDatabase() throws Exception {
+        QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("slow_start");
+        CountDownLatch databaseAnswers = new CountDownLatch(1);
+        CountDownLatch startWaits = new CountDownLatch(1);
+        AtomicReference<Thread> starting = new AtomicReference<>();
+        DataSource target = TestDatabase.dataSource();
+        DataSource slowForTheStart = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{DataSource.class}, (self, method, args) -> {
+                    if (method.getName().equals("getConnection") && Thread.currentThread() == starting.get()) {
+                        startWaits.countDown();
+                        databaseAnswers.await();
+                    }
+                    try {
+                        return method.invoke(target, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        try (DbQueue dbq = DbQueue.builder(slowForTheStart).build()) {
+            CompletableFuture<QueueWorkers> started = CompletableFuture.supplyAsync(() -> {
+                starting.set(Thread.currentThread());
+                return dbq.consume(QueueConfig.of(queue).withThreads(1), batch -> { });
+            });
+            assertTrue(startWaits.await(30, TimeUnit.SECONDS), "the start waiting for the database");
+            CompletableFuture<QueueProducer> producer = CompletableFuture.supplyAsync(() -> dbq.producer(queue));
+            try {
+                assertTrue(producer.get(30, TimeUnit.SECONDS) != null);
+            } finally {
+                databaseAnswers.countDown();
+            }
+            started.get(30, TimeUnit.SECONDS);
+        }
+    }
 
     /** A door whose build fails (here: retention of a topic that does not exist) leaves no maintenance thread behind. */
     @Test
