@@ -423,6 +423,7 @@ public final class DbQueue implements AutoCloseable {
             throw e;
         }
         try {
+            workers.removeIf(w -> !w.isRunning()); // shut down on their own: the door's close has nothing to stop
             workers.add(started);
             if (pauses == null) {
                 pauses = PauseWatch.start(dataSource, PauseWatch.DEFAULT_INTERVAL);

@@ -61,6 +61,7 @@ public final class PauseWatch implements AutoCloseable {
     }
 
     private void check() {
+        workers.removeIf(w -> !w.isRunning()); // shut down on their own, not with the door: nothing to hold
         check(workers);
     }
 

@@ -1,6 +1,7 @@
 package io.dbqueue.queue;
 
 import io.dbqueue.Await;
+import io.dbqueue.DbQueue;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.wakeup.ListenerPresence;
@@ -43,6 +44,29 @@ class QueueWakeupsTest {
     @BeforeEach
     void freshTable() throws SQLException {
         queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("wakeups_" + TESTS.incrementAndGet());
+    }
+
+    /**
+     * Workers shut down on their own, the door still open, stop wanting notifications: the door's LISTEN connection
+     * gives up their channel's presence lock, so producers stop notifying nobody. A stopped worker still said it
+     * wanted them, and the lock stayed held as long as the door.
+     */
+    @Test
+    void workersShutDownOnTheirOwnGiveUpTheirChannelsPresence() throws Exception {
+        String channel = WakeupChannel.of(queue.table());
+        try (DbQueue dbq = DbQueue.builder(ds).build()) {
+            QueueWorkers workers = dbq.consume(QueueConfig.of(queue).withPoll(RARE_POLL).withWakeup(Wakeup.NOTIFY),
+                    batch -> { });
+            Await.until(Duration.ofSeconds(30), "the presence held", () -> presenceHolders(channel) == 1);
+            assertTrue(workers.shutdown(Duration.ofSeconds(10)));
+            Await.until(Duration.ofSeconds(30), "the presence given up", () -> presenceHolders(channel) == 0);
+        }
+    }
+
+    /** Sessions holding {@code channel}'s presence lock ({@link ListenerPresence}: a two-key advisory lock). */
+    private static long presenceHolders(String channel) throws SQLException {
+        return TestDatabase.queryLong("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2"
+                + " AND classid = " + 0x64627177 + " AND objid = " + (channel.hashCode() & 0xffffffffL));
     }
 
     @Test
