@@ -52,9 +52,9 @@ public final class ChannelListener implements AutoCloseable {
     private final Set<String> announced = new HashSet<>();
     private final Thread thread;
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
-    private final Object channelsAdded = new Object();
-    private long channelsRequested; // guarded by channelsAdded: new channels registered so far
-    private long channelsListened; // guarded by channelsAdded: of those, how many the session listens on
+    private final Object rounds = new Object();
+    private long roundsAsked; // guarded by rounds: calls of awaitChannels so far
+    private long roundsDone; // guarded by rounds: of those, how many a round of LISTEN and announce began after
     private volatile boolean running = true;
     private volatile boolean listening;
 
@@ -90,9 +90,6 @@ public final class ChannelListener implements AutoCloseable {
             byPayload = byChannelAndPayload.putIfAbsent(channel, fresh);
             if (byPayload == null) {
                 byPayload = fresh;
-                synchronized (channelsAdded) { // counted once in the map, so a LISTEN that counts it has seen it
-                    channelsRequested++;
-                }
             }
         }
         byPayload.computeIfAbsent(payload, p -> new CopyOnWriteArrayList<>()).add(callback);
@@ -100,17 +97,18 @@ public final class ChannelListener implements AutoCloseable {
 
     /**
      * Returns once the session listens on every channel given to {@link #on} so far and has announced those
-     * wanted ({@link #announce}), or at once while there is no session (a reconnect listens on them all), or
-     * after 10 seconds.
+     * wanted ({@link #announce}) as they are now, or at once while there is no session (a reconnect listens on them
+     * all), or after 10 seconds. It waits for a whole round that began after the call, within
+     * {@link #PRESENCE_DELAY} or so: a channel already listened on may be newly wanted, by readers added to it.
      */
     public void awaitChannels() {
         long deadline = System.nanoTime() + FIRST_ATTEMPT_TIMEOUT.toNanos();
-        synchronized (channelsAdded) {
-            long requested = channelsRequested;
+        synchronized (rounds) {
+            long asked = ++roundsAsked;
             try {
-                for (long left = deadline - System.nanoTime(); listening && channelsListened < requested && left > 0;
+                for (long left = deadline - System.nanoTime(); listening && roundsDone < asked && left > 0;
                      left = deadline - System.nanoTime()) {
-                    TimeUnit.NANOSECONDS.timedWait(channelsAdded, left);
+                    TimeUnit.NANOSECONDS.timedWait(rounds, left);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -135,7 +133,12 @@ public final class ChannelListener implements AutoCloseable {
         long pauseMillis = 100;
         while (running) {
             try (Connection c = dataSource.getConnection()) {
+                int poolsTimeout = c.getNetworkTimeout();
                 try {
+                    // Every statement on the session is bounded, as its liveness check is: on a connection a NAT
+                    // dropped without a reset, a LISTEN or a presence lock would otherwise wait for the kernel to give
+                    // up retransmitting (about 15 minutes), and no wakeup would come meanwhile.
+                    c.setNetworkTimeout(Runnable::run, (int) LIVENESS_CHECK.toMillis());
                     listen(c);
                     firstAttempt.countDown();
                     pauseMillis = 100;
@@ -144,6 +147,7 @@ public final class ChannelListener implements AutoCloseable {
                     announced.clear();
                     listened.clear();
                     unlistenQuietly(c); // a pool must not hand out a connection that still collects notifications
+                    restoreQuietly(c, poolsTimeout);
                 }
             } catch (SQLException | RuntimeException e) {
                 if (running) {
@@ -153,8 +157,8 @@ public final class ChannelListener implements AutoCloseable {
             } finally {
                 listening = false;
                 firstAttempt.countDown();
-                synchronized (channelsAdded) {
-                    channelsAdded.notifyAll(); // nobody waits for a session that is gone
+                synchronized (rounds) {
+                    rounds.notifyAll(); // nobody waits for a session that is gone
                 }
             }
             if (!pause(pauseMillis)) {
@@ -178,9 +182,9 @@ public final class ChannelListener implements AutoCloseable {
      * presence is announced.
      */
     private void listenNewChannels(Connection c) throws SQLException {
-        long requested;
-        synchronized (channelsAdded) {
-            requested = channelsRequested;
+        long asked;
+        synchronized (rounds) { // the calls of awaitChannels this round began after
+            asked = roundsAsked;
         }
         try (Statement st = c.createStatement()) {
             for (String channel : byChannelAndPayload.keySet()) {
@@ -190,9 +194,9 @@ public final class ChannelListener implements AutoCloseable {
             }
         }
         announce(c);
-        synchronized (channelsAdded) {
-            channelsListened = requested;
-            channelsAdded.notifyAll();
+        synchronized (rounds) {
+            roundsDone = asked;
+            rounds.notifyAll();
         }
     }
 
@@ -207,6 +211,14 @@ public final class ChannelListener implements AutoCloseable {
             ListenerPresence.releaseAll(c);
         } catch (SQLException e) {
             LOG.debug("releasing the presence locks failed on a connection being given back: {}", e.getMessage());
+        }
+    }
+
+    private static void restoreQuietly(Connection c, int networkTimeout) {
+        try {
+            c.setNetworkTimeout(Runnable::run, networkTimeout);
+        } catch (SQLException e) {
+            LOG.debug("restoring the network timeout failed on a connection being given back: {}", e.getMessage());
         }
     }
 

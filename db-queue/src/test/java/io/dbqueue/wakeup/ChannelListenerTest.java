@@ -3,15 +3,24 @@ package io.dbqueue.wakeup;
 import io.dbqueue.TestDatabase;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ChannelListenerTest {
@@ -46,6 +55,64 @@ class ChannelListenerTest {
             boolean present = present(channel);
             looked.countDown();
             assertTrue(present, "a producer would find the channel's listener present");
+        }
+    }
+
+    /**
+     * A channel already listened on that becomes wanted (readers added to a table another queue's readers listen on)
+     * is announced by the time awaitChannels returns. It returned at once, as for no new channel, and the presence
+     * came a round later: a producer's enqueue in between notified nobody.
+     */
+    @Test
+    void awaitChannelsReturnsOnlyOnceAChannelListenedOnAlreadyIsAnnounced() throws Exception {
+        String channel = "dbq_test_presence_later";
+        AtomicBoolean wanted = new AtomicBoolean();
+        try (ChannelListener listener = ChannelListener.start(TestDatabase.dataSource(), "dbq-test-listener")) {
+            listener.announce(() -> wanted.get() ? Set.of(channel) : Set.of());
+            listener.on(channel, "q", () -> { });
+            listener.awaitChannels();
+            assertFalse(present(channel), "listened on, not wanted yet");
+            wanted.set(true);
+            listener.awaitChannels();
+            assertTrue(present(channel), "a producer would find the channel's listener present");
+        }
+    }
+
+    /**
+     * Every statement on the LISTEN session is bounded (a LISTEN or a presence lock on a connection a NAT dropped
+     * without a reset waited about 15 minutes), and the pool gets its connection back with its own timeout.
+     */
+    @Test
+    void theListeningSessionsStatementsAreBoundedAndThePoolsTimeoutRestored() throws Exception {
+        DataSource target = TestDatabase.dataSource();
+        List<Integer> timeouts = new CopyOnWriteArrayList<>(); // as handed out, while listening, as given back
+        AtomicReference<Connection> listening = new AtomicReference<>();
+        DataSource recording = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{DataSource.class}, (self, method, args) -> {
+                    Connection c = (Connection) invoke(method, target, args);
+                    timeouts.add(c.getNetworkTimeout());
+                    Connection watched = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+                            new Class<?>[]{Connection.class}, (proxy, m, a) -> {
+                                if (m.getName().equals("close")) {
+                                    timeouts.add(c.getNetworkTimeout());
+                                }
+                                return invoke(m, c, a);
+                            });
+                    listening.set(watched);
+                    return watched;
+                });
+        try (ChannelListener listener = ChannelListener.start(recording, "dbq-test-listener")) {
+            assertTrue(listener.isListening());
+            timeouts.add(listening.get().getNetworkTimeout());
+        }
+        assertEquals(List.of(timeouts.get(0), 10_000, timeouts.get(0)), timeouts);
+    }
+
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 
