@@ -44,6 +44,12 @@ final class ActuatorHttp implements AutoCloseable {
         return HTTP.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A POST with no body and no content type: what a page of another site may send without a preflight. */
+    HttpResponse<String> postWithoutBody(String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> post(String path, String json) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());

@@ -77,6 +77,22 @@ class SchedulesEndpointHttpTest {
         }
     }
 
+    /**
+     * A write without a JSON body is refused and changes nothing: a body-less POST is what a page of another site can
+     * send without a preflight, with the browser's credentials for this one. It paused the schedule.
+     */
+    @Test
+    void aWriteWithoutAJsonBodyIsRefused() throws Exception {
+        String table = createTable(Layout.DBQ_SEQ);
+        try (ActuatorHttp app = start(table, true)) {
+            HttpResponse<String> refused = app.postWithoutBody("/endpoint-yearly/pause");
+            assertThat(refused.statusCode()).isEqualTo(415);
+            assertThat(app.get("/endpoint-yearly").body()).contains("\"paused\":false");
+            assertThat(app.post("/endpoint-yearly/pause", "{\"by\":\"alice\"}").body()).contains("\"affected\":1");
+            assertThat(app.post("/endpoint-yearly/resume", "{}").body()).contains("\"affected\":1");
+        }
+    }
+
     /** A row this instance cannot read (a newer zone database's zone) is listed with its error, the others as before. */
     @Test
     void aScheduleThisInstanceCannotReadIsListedWithItsError() throws Exception {

@@ -5,6 +5,8 @@ import io.dbqueue.schedule.ScheduleState;
 import io.dbqueue.schedule.Schedules;
 import io.dbqueue.schedule.UnreadableScheduleException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -26,6 +28,7 @@ import java.util.List;
 @Endpoint(id = "dbqueueschedules")
 public class DbQueueSchedulesEndpoint {
 
+    private static final Logger LOG = LoggerFactory.getLogger(DbQueueSchedulesEndpoint.class);
     private static final List<String> ACTIONS = List.of("pause", "resume", "trigger", "delete");
 
     private final DbQueue door;
@@ -82,11 +85,17 @@ public class DbQueueSchedulesEndpoint {
         return schedules().stream().filter(s -> s.name().equals(name)).findFirst().orElse(null);
     }
 
+    /**
+     * Changes schedule {@code name}. {@code by}, optional, names who asked, for the log line each change writes. Over
+     * HTTP the write takes a JSON body ({@code {}} will do), as {@code dbqueue}'s do: a body-less POST is what a page
+     * of another site can send without asking, with the browser's credentials for this one.
+     */
     @WriteOperation
-    public Change change(@Selector String name, @Selector String action) {
+    public Change change(@Selector String name, @Selector String action, @Nullable String by) {
         if (!properties.writeEnabled()) {
             throw new WritesDisabledException("dbqueueschedules");
         }
+        LOG.info("dbqueueschedules: {} {}{}", action, name, by == null ? "" : " (by " + by + ")");
         Schedules schedules = door.schedules();
         try {
             return switch (action) {

@@ -1,5 +1,6 @@
 package io.dbqueue.spring.actuate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -15,8 +16,9 @@ public class DbQueueSchedulesWebEndpointExtension {
         this.endpoint = endpoint;
     }
 
+    /** A JSON body is required (its {@code by} optional): see {@link DbQueueSchedulesEndpoint#change}. */
     @WriteOperation
-    public WebEndpointResponse<Object> change(@Selector String name, @Selector String action) {
-        return DbQueueWebEndpointExtension.answer(() -> endpoint.change(name, action));
+    public WebEndpointResponse<Object> change(@Selector String name, @Selector String action, @Nullable String by) {
+        return DbQueueWebEndpointExtension.answer(() -> endpoint.change(name, action, by));
     }
 }
