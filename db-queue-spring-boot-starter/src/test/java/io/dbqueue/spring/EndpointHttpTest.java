@@ -35,7 +35,12 @@ class EndpointHttpTest {
             assertThat(all.body()).contains("\"writeEnabled\":true", "\"queues\":{\"jobs\":{",
                     "\"location\":\"" + table + "/jobs\"", "\"waiting\":1", "\"topics\":{}");
             assertThat(app.get("/jobs").body()).startsWith("{\"location\":\"" + table + "/jobs\"");
-            assertThat(app.get("/nope").statusCode()).isEqualTo(404);
+            HttpResponse<String> unknown = app.get("/nope");
+            assertThat(unknown.statusCode()).isEqualTo(404);
+            assertThat(unknown.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(unknown.body()).isEqualTo("{\"title\":\"Not Found\",\"status\":404,\"detail\":"
+                    + "\"unknown queue id 'nope'; configured under dbq.queues: [jobs]\"}");
 
             assertThat(app.post("/jobs/pause", "{}").body()).isEqualTo(
                     "{\"queue\":\"jobs\",\"action\":\"pause\",\"affected\":1}");
@@ -81,6 +86,13 @@ class EndpointHttpTest {
             assertThat(app.get("/jobs/bogus").body()).contains("unknown view 'bogus'");
             assertThat(app.get("/jobs/dead-letters").statusCode()).isEqualTo(200);
             assertThat(app.get("/nope/task?id=1").statusCode()).isEqualTo(404);
+            assertThat(app.get("/jobs/task?key=never-used").body()).contains("\"status\":404",
+                    "no task of key never-used in queue jobs");
+            // a key the queue could not have stored is refused naming why, not a 500 from the driver
+            HttpResponse<String> nulKey = app.get("/jobs/task?key=%00");
+            assertThat(nulKey.statusCode()).isEqualTo(400);
+            assertThat(nulKey.body()).contains("key contains");
+            assertThat(app.post("/jobs/cancel", "{\"key\":\"\\u0000\"}").statusCode()).isEqualTo(400);
         }
     }
 

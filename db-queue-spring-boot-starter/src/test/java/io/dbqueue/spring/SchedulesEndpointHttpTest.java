@@ -52,7 +52,9 @@ class SchedulesEndpointHttpTest {
                     + "\"trigger\":\"cron '0 0 1 1 *' in UTC\",\"missed\":\"RUN_ONCE\",\"nextDue\":\"");
             assertThat(app.get("/endpoint-yearly").body()).contains("\"paused\":false",
                     "\"payload\":\"endpoint-yearly\"");
-            assertThat(app.get("/nope").statusCode()).isEqualTo(404);
+            HttpResponse<String> none = app.get("/nope");
+            assertThat(none.statusCode()).isEqualTo(404);
+            assertThat(none.body()).isEqualTo("{\"title\":\"Not Found\",\"status\":404,\"detail\":\"no schedule nope\"}");
 
             assertThat(app.post("/endpoint-yearly/pause", "{}").body()).startsWith(
                     "{\"schedule\":\"endpoint-yearly\",\"action\":\"pause\",\"affected\":1");

@@ -70,7 +70,7 @@ public final class QueueAdmin {
      * when no waiting task has that key.
      */
     public boolean cancelByKey(String key) {
-        Objects.requireNonNull(key, "key");
+        IdempotencyKeys.checked(key, "key");
         return update("cancel the task of a key", sql.cancelByKey,
                 byId(location.queueName(), location.queueName(), key)) > 0;
     }
@@ -124,7 +124,7 @@ public final class QueueAdmin {
 
     /** The id of the task enqueued with idempotency key {@code key}, while the key is kept; empty for an unknown key. */
     public OptionalLong taskIdOfKey(String key) {
-        Objects.requireNonNull(key, "key");
+        IdempotencyKeys.checked(key, "key");
         return Jdbc.autoCommitted(dataSource, "read a key of " + location, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.taskOfKey)) {
                 ps.setString(1, location.queueName());

@@ -37,6 +37,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
 /**
  * The Actuator endpoint {@code dbqueue}: {@code GET /actuator/dbqueue} reads every queue and topic
@@ -137,11 +138,20 @@ public class DbQueueEndpoint {
         return new DeadLetterPage(page, page.size() < limit ? null : page.get(page.size() - 1).id());
     }
 
+    /** Why a read of {@code queue} found nothing: {@code what}, or that there is no such queue. */
+    String notFound(String queue, String what) {
+        return queues.ids().contains(queue) ? what : unknownQueue(queue);
+    }
+
+    private String unknownQueue(String queue) {
+        return "unknown queue id '" + queue + "'; configured under dbq.queues: " + queues.ids();
+    }
+
     private static @Nullable TaskLookup lookup(QueueAdmin admin, @Nullable Long taskId, @Nullable String key) {
         if ((taskId == null) == (key == null)) {
             throw refused("give either id (a task's id) or key (the idempotency key it was enqueued with)");
         }
-        OptionalLong id = taskId != null ? OptionalLong.of(taskId) : admin.taskIdOfKey(key);
+        OptionalLong id = taskId != null ? OptionalLong.of(taskId) : byKey(() -> admin.taskIdOfKey(key));
         if (id.isEmpty()) {
             return null;
         }
@@ -162,7 +172,7 @@ public class DbQueueEndpoint {
             throw new WritesDisabledException("dbqueue");
         }
         if (!queues.ids().contains(queue)) {
-            throw refused("unknown queue id '" + queue + "'; configured under dbq.queues: " + queues.ids());
+            throw refused(unknownQueue(queue));
         }
         QueueAdmin admin = queues.admin(queue);
         try {
@@ -222,7 +232,16 @@ public class DbQueueEndpoint {
         if ((taskId == null) == (key == null)) {
             throw refused("give either id (a waiting task's id) or key (the idempotency key it was enqueued with)");
         }
-        return taskId != null ? admin.cancel(taskId) : admin.cancelByKey(key);
+        return taskId != null ? admin.cancel(taskId) : byKey(() -> admin.cancelByKey(key));
+    }
+
+    /** A look-up by key; a key the queue could not have stored (a NUL, too long) is refused naming what is wrong. */
+    private static <T> T byKey(Supplier<T> lookUp) {
+        try {
+            return lookUp.get();
+        } catch (IllegalArgumentException e) {
+            throw refused(e.getMessage());
+        }
     }
 
     private static long id(String value) {

@@ -1,6 +1,7 @@
 package io.dbqueue.spring.actuate;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -14,6 +15,12 @@ public class DbQueueSchedulesWebEndpointExtension {
 
     public DbQueueSchedulesWebEndpointExtension(DbQueueSchedulesEndpoint endpoint) {
         this.endpoint = endpoint;
+    }
+
+    /** One schedule; 404 with a problem when there is none of that name. */
+    @ReadOperation
+    public WebEndpointResponse<Object> schedule(@Selector String name) {
+        return DbQueueWebEndpointExtension.answer(() -> endpoint.schedule(name), "no schedule " + name);
     }
 
     /** A JSON body is required (its {@code by} optional): see {@link DbQueueSchedulesEndpoint#change}. */

@@ -43,11 +43,18 @@ public class DbQueueWebEndpointExtension {
                 dueAt));
     }
 
+    /** One queue; 404 with a problem naming the configured queues when it is not one of them. */
+    @ReadOperation
+    public WebEndpointResponse<Object> queue(@Selector String queue) {
+        return answer(() -> endpoint.queue(queue), endpoint.notFound(queue, "no queue " + queue));
+    }
+
     @ReadOperation
     public WebEndpointResponse<Object> view(@Selector String queue, @Selector String view, @Nullable String id,
                                             @Nullable String key, @Nullable String after, @Nullable String limit) {
         return answer(() -> endpoint.view(queue, view, number("id", id, Long::valueOf), key,
-                number("after", after, Long::valueOf), number("limit", limit, Integer::valueOf)));
+                number("after", after, Long::valueOf), number("limit", limit, Integer::valueOf)),
+                endpoint.notFound(queue, "no task " + (id != null ? id : "of key " + key) + " in queue " + queue));
     }
 
     private static <T> @Nullable T number(String field, @Nullable String value, Function<String, T> parse) {
@@ -70,13 +77,18 @@ public class DbQueueWebEndpointExtension {
     }
 
     /**
-     * What {@code operation} returns (404 for null), or its refusal as a problem: 403 while writes are disabled, 400
-     * for bad input.
+     * What {@code operation} returns (404 for null, with a problem), or its refusal as a problem: 403 while writes are
+     * disabled, 400 for bad input.
      */
     static WebEndpointResponse<Object> answer(Supplier<@Nullable Object> operation) {
+        return answer(operation, "not found");
+    }
+
+    /** As {@link #answer(Supplier)}, a null result a 404 whose problem says {@code notFound}. */
+    static WebEndpointResponse<Object> answer(Supplier<@Nullable Object> operation, String notFound) {
         try {
             Object result = operation.get();
-            return result == null ? new WebEndpointResponse<>(404) : new WebEndpointResponse<>(result);
+            return result == null ? problem(404, "Not Found", notFound) : new WebEndpointResponse<>(result);
         } catch (WritesDisabledException e) {
             return problem(403, "Forbidden", e.getReason());
         } catch (InvalidEndpointRequestException e) {
