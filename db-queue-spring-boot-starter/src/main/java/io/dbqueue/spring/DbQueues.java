@@ -117,6 +117,21 @@ public class DbQueues {
     }
 
     /**
+     * As {@link #depth}, without waiting ({@link Cached#getNow}), as the metrics' gauges read it: one without a value
+     * at hand throws {@link Cached.ReadTimeoutException}, and a scrape does not wait a timeout for each.
+     */
+    public Depth depthNow(String id) {
+        location(id); // rejects an unknown id
+        return depths.get(id).getNow();
+    }
+
+    /** As {@link #deadLetterCount}, without waiting, as {@link #depthNow}. */
+    public long deadLetterCountNow(String id) {
+        location(id); // rejects an unknown id
+        return deadLetterCounts.get(id).getNow();
+    }
+
+    /**
      * The workers consuming queue {@code id} (a group's, when the queue is in a {@code dbq.groups} group) or group
      * {@code id}, present while a {@link QueueConsumer} bean consumes it.
      */

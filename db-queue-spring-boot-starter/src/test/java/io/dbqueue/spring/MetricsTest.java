@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.concurrent.TimeUnit;
 
 import static io.dbqueue.spring.StarterTestSupport.await;
@@ -66,6 +67,13 @@ class MetricsTest {
                     assertThat(registry.get("dbq.batch.size").tag("queue", "work").summary().totalAmount()).isEqualTo(4);
                     assertThat(registry.get("dbq.tasks.processed").tag("queue", "idle").counter().count()).isZero();
 
+                    // a gauge never waits: NaN until the reading its first scrape started is at hand
+                    await(Duration.ofSeconds(10), "the gauges' readings", () -> Stream.of(
+                            registry.get("dbq.queue.depth").tag("queue", "idle").gauge(),
+                            registry.get("dbq.queue.oldest.age").tag("queue", "idle").gauge(),
+                            registry.get("dbq.queue.dead.letters").tag("queue", "work").gauge(),
+                            registry.get("dbq.queue.dead.letters").tag("queue", "idle").gauge())
+                            .noneMatch(gauge -> Double.isNaN(gauge.value())));
                     assertThat(registry.get("dbq.queue.depth").tag("queue", "idle").gauge().value()).isEqualTo(2);
                     assertThat(registry.get("dbq.queue.oldest.age").tag("queue", "idle").gauge().value())
                             .isGreaterThanOrEqualTo(0).isLessThan(60);

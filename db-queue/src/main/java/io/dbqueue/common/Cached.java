@@ -77,6 +77,19 @@ public final class Cached<T> implements Supplier<T> {
     }
 
     /**
+     * As {@link #get()}, without waiting: the value it would answer at once. Else the read it would wait for is
+     * started, or shared, and this throws {@link ReadTimeoutException}. For a gauge: a scrape of many must not wait a
+     * timeout for each while the database does not answer; a value read since shows at the next.
+     */
+    public T getNow() {
+        CompletableFuture<T> fetched = fetch();
+        if (!fetched.isDone()) {
+            throw new ReadTimeoutException(Duration.ZERO);
+        }
+        return await(fetched, System.nanoTime());
+    }
+
+    /**
      * What {@link #get()} waits for, without waiting: the value it may answer at once, or the read it shares, started
      * if need be. A caller of several values starts them all, then {@link #await}s each by one deadline.
      */

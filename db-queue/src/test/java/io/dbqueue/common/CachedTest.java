@@ -126,6 +126,20 @@ class CachedTest {
         }
     }
 
+    /** getNow answers a value it has at once, and else starts the read and throws without waiting for it. */
+    @Test
+    void getNowNeverWaitsForARead() throws Exception {
+        BlockingQueue<Runnable> reads = new LinkedBlockingQueue<>();
+        AtomicLong clock = new AtomicLong();
+        Cached<Integer> depth = new Cached<>(() -> 7, Duration.ofSeconds(5), Duration.ofSeconds(30), clock::get,
+                reads::add);
+        assertThrows(Cached.ReadTimeoutException.class, depth::getNow, "no value yet: the read is only started");
+        assertEquals(1, reads.size());
+        reads.remove().run();
+        assertEquals(7, depth.getNow());
+        assertEquals(0, reads.size(), "a fresh value: no read");
+    }
+
     /**
      * A read is done before its callback has settled it. Holding the monitor the callback needs keeps it in that
      * window: a reachability check must then start a read of its own, not answer with the finished one's value.

@@ -72,8 +72,8 @@ public final class DbQueueMetrics implements QueueListener {
 
     /**
      * @param configs     the queues by id, as {@code DbQueueProperties.configs()} maps them
-     * @param depths      a queue's depth by id, as {@link DbQueues#depth}
-     * @param deadLetters a queue's dead letters by id, as {@link DbQueues#deadLetterCount}
+     * @param depths      a queue's depth by id, as {@link DbQueues#depthNow}; a gauge is NaN when it throws
+     * @param deadLetters a queue's dead letters by id, as {@link DbQueues#deadLetterCountNow}
      */
     public DbQueueMetrics(MeterRegistry registry, Map<String, QueueConfig> configs, Function<String, Depth> depths,
                           Function<String, Long> deadLetters) {

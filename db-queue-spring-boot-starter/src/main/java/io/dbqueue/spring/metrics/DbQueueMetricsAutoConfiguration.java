@@ -27,8 +27,8 @@ public class DbQueueMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     public DbQueueMetrics dbQueueMetrics(MeterRegistry registry, DbQueueProperties properties,
                                          ObjectProvider<DbQueues> queues) {
-        return new DbQueueMetrics(registry, properties.configs(), id -> queues.getObject().depth(id),
-                id -> queues.getObject().deadLetterCount(id));
+        return new DbQueueMetrics(registry, properties.configs(), id -> queues.getObject().depthNow(id),
+                id -> queues.getObject().deadLetterCountNow(id));
     }
 
     @Bean
