@@ -7,8 +7,9 @@ import java.util.stream.Stream;
 
 /**
  * CPU time of a local PostgreSQL: the postmaster and all its children, read from /proc. The
- * postmaster is the parent of the backend serving our connection. Backends that exit during a
- * window take their CPU time with them; the benchmark's pooled connections live through it.
+ * postmaster is the parent of the backend serving our connection. A child that exits (an autovacuum
+ * worker, a backend of a closed connection) keeps its CPU time in the total: the kernel adds it to
+ * the postmaster's reaped children's time when it is reaped, so the total only grows.
  * Storage writes are left out: the kernel adds every reaped backend's to the postmaster's, and on
  * ext4 it counts 1 MiB for an fdatasync of a block rewritten in place, which WAL pages are at every
  * commit; the WAL's own position measures PostgreSQL's writes instead.
@@ -36,7 +37,7 @@ final class PostgresProcesses {
         }
     }
 
-    /** CPU seconds (user + system) used so far by the server's live processes. */
+    /** CPU seconds (user + system) used so far by the server's processes, live or reaped. */
     double cpuSeconds() {
         try (Stream<Path> entries = Files.list(PROC)) {
             return entries.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
@@ -49,10 +50,12 @@ final class PostgresProcesses {
     private ProcUsage usageIfOurs(Path process) {
         long pid = Long.parseLong(process.getFileName().toString());
         try {
-            if (pid != postmaster && ProcUsage.statField(Files.readString(process.resolve("stat")), 4) != postmaster) {
-                return ProcUsage.NONE;
+            String stat = Files.readString(process.resolve("stat"));
+            if (pid == postmaster) { // its own time, and its reaped children's (cutime, cstime)
+                return ProcUsage.of(pid).plus(new ProcUsage(ProcUsage.statField(stat, 16)
+                        + ProcUsage.statField(stat, 17), 0, true));
             }
-            return ProcUsage.of(pid);
+            return ProcUsage.statField(stat, 4) == postmaster ? ProcUsage.of(pid) : ProcUsage.NONE;
         } catch (IOException | RuntimeException e) {
             return ProcUsage.NONE; // the process exited while we looked
         }
