@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 /** {@code bench run}: runs a workload's matrix against PostgreSQL and writes results and report. */
@@ -79,10 +80,13 @@ final class RunCommand implements Callable<Integer> {
             Map<DriverName, Driver> drivers = Drivers.all();
             Progress progress = new Progress(console, System.console() != null,
                     workload.cells().size() * workload.repeat(), workload.estimatedTime());
-            MatrixRunner.Outcome outcome = new MatrixRunner(server, admin, drivers, stop, console, shards)
-                    .run(workload, progress);
+            MatrixRunner matrix = new MatrixRunner(server, admin, drivers, stop, console, shards);
+            MatrixRunner.Outcome outcome = matrix.run(workload, progress);
+            Map<String, String> brokers = new TreeMap<>();
+            workload.drivers().forEach(d -> matrix.server(d).ifPresent(named -> brokers.put(d.toString(), named)));
             Results results = Results.of(started, Instant.now(), outcome.interrupted(),
-                    described(workload, shardCount), environment, outcome.runs(), outcome.notMeasured());
+                    described(workload, shardCount), environment.withServers(brokers), outcome.runs(),
+                    outcome.notMeasured());
             ReportWriter.write(dir, results);
             progress.end("bench: wrote " + dir.resolve("report.html") + (outcome.interrupted()
                     ? " (interrupted: partial results)" : ""));

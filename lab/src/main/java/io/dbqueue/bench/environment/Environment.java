@@ -2,20 +2,31 @@ package io.dbqueue.bench.environment;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Where a bench run ran: hardware, operating system, JDK, PostgreSQL and its durability settings, project commit;
- * with {@code --shards}, each shard's server by its name in the shard set (the first is {@code postgres} too).
+ * with {@code --shards}, each shard's server by its name in the shard set (the first is {@code postgres} too); the
+ * brokers its drivers measured, by driver, as each named itself (product, version, where), absent when none did
+ * (and in results written before they were recorded).
  */
 public record Environment(Cpu cpu, long memoryBytes, Os os, Jdk jdk, Postgres postgres, String gitCommit,
-                          Boolean gitDirty, @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Postgres> shards) {
+                          Boolean gitDirty, @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Postgres> shards,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> servers) {
 
     /** A run without shards. */
     public Environment(Cpu cpu, long memoryBytes, Os os, Jdk jdk, Postgres postgres, String gitCommit,
                        Boolean gitDirty) {
-        this(cpu, memoryBytes, os, jdk, postgres, gitCommit, gitDirty, null);
+        this(cpu, memoryBytes, os, jdk, postgres, gitCommit, gitDirty, null, null);
+    }
+
+    /** This environment with the brokers measured; none leaves it without. */
+    public Environment withServers(Map<String, String> measured) {
+        return new Environment(cpu, memoryBytes, os, jdk, postgres, gitCommit, gitDirty, shards,
+                measured.isEmpty() ? null : Collections.unmodifiableSortedMap(new TreeMap<>(measured)));
     }
 
     public record Cpu(String model, int cores) {

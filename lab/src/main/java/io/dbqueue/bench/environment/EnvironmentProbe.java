@@ -62,7 +62,7 @@ public final class EnvironmentProbe {
                 postgres(server, extraSettings),
                 headCommit(projectDir),
                 gitDirty(projectDir),
-                byShard.isEmpty() ? null : byShard);
+                byShard.isEmpty() ? null : byShard, null);
     }
 
     private static Environment.Postgres postgres(PostgresServer server, Collection<String> extraSettings)

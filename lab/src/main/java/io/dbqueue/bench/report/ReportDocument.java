@@ -70,6 +70,9 @@ final class ReportDocument {
             rows.add(List.of("data directory", env.postgres().storage()));
         }
         env.postgres().settings().forEach((k, v) -> rows.add(List.of(k, v)));
+        if (env.servers() != null) {
+            env.servers().forEach((driver, named) -> rows.add(List.of(driver + " server", named)));
+        }
         rows.add(List.of("git commit", env.gitCommit() + (Boolean.TRUE.equals(env.gitDirty()) ? " (with local changes)"
                 : "")));
         doc.heading(2, "Environment");

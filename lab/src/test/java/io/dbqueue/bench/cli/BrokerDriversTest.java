@@ -14,6 +14,7 @@ import tools.jackson.databind.ObjectMapper;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,11 @@ class BrokerDriversTest {
         assertEquals("none", runs.get(0).get("layout").asString());
         assertTrue(runs.get(0).at("/throughput/median").asDouble() > 0, runs.toString());
         assertTrue(ResultsSchema.errors(out.resolve("results.json")).isEmpty(), "results.json matches its schema");
+        String measured = results.at("/environment/servers/" + broker).asString("");
+        assertTrue(measured.startsWith(broker.startsWith("rabbitmq") ? "RabbitMQ " : "NATS "),
+                "the broker measured, as it named itself: " + measured);
+        assertTrue(Files.readString(out.resolve("report.md")).contains("| " + broker + " server | " + measured + " |"),
+                "the report's environment names it");
         JsonNode sample = runs.get(0).at("/samples/0");
         assertTrue(sample.at("/client/cpu_micros_per_message").asDouble() > 0, runs.toString());
         String process = broker.startsWith("rabbitmq") ? "beam.smp" : "nats-server";
