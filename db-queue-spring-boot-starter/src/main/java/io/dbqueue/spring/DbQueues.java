@@ -106,14 +106,12 @@ public class DbQueues {
      * {@link Cached#TIMEOUT}, as metrics and health use it.
      */
     public Depth depth(String id) {
-        location(id); // rejects an unknown id
-        return depths.get(id).get();
+        return of(depths, id).get();
     }
 
     /** The dead letters of queue {@code id} waiting in its dead-letter table, read as {@link #depth} is. */
     public long deadLetterCount(String id) {
-        location(id); // rejects an unknown id
-        return deadLetterCounts.get(id).get();
+        return of(deadLetterCounts, id).get();
     }
 
     /**
@@ -121,14 +119,17 @@ public class DbQueues {
      * at hand throws {@link Cached.ReadTimeoutException}, and a scrape does not wait a timeout for each.
      */
     public Depth depthNow(String id) {
-        location(id); // rejects an unknown id
-        return depths.get(id).getNow();
+        return of(depths, id).getNow();
     }
 
     /** As {@link #deadLetterCount}, without waiting, as {@link #depthNow}. */
     public long deadLetterCountNow(String id) {
+        return of(deadLetterCounts, id).getNow();
+    }
+
+    private <T> Cached<T> of(Map<String, Cached<T>> byId, String id) {
         location(id); // rejects an unknown id
-        return deadLetterCounts.get(id).getNow();
+        return byId.get(id);
     }
 
     /**

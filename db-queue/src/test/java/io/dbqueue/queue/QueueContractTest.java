@@ -225,9 +225,7 @@ class QueueContractTest extends EveryLayout {
         List<Task> current = claim(store, 10);
         assertEquals(List.of(2, 2), List.of(current.get(0).attempt(), current.get(0).totalAttempt()));
         try (Connection c = ds.getConnection()) {
-            store.retry(c, Map.of(late.get(0), Duration.ZERO));
-            store.deadLetter(c, Map.of(late.get(0), "the late handler's error"));
-            store.reenqueue(c, Map.of(late.get(0), Duration.ZERO));
+            answerLate(c, store, late);
             store.release(c, late);
         }
         assertEquals(0, new DeadLetters(ds, queue).count());
