@@ -300,6 +300,18 @@ public final class DbQueue implements AutoCloseable {
      */
     @Override
     public void close() {
+        // A caller's interrupt (a cancelled task, a test's timeout) would cut every wait short: cleared, then set again.
+        boolean interrupted = Thread.interrupted();
+        try {
+            closeUninterrupted();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void closeUninterrupted() {
         Schedules stoppingSchedules;
         List<GroupConsumer> stoppingMembers;
         List<QueueWorkers> stoppingWorkers;
@@ -315,9 +327,7 @@ public final class DbQueue implements AutoCloseable {
             awaitClosed(); // returns as the first call does: with everything closed
             return;
         }
-        // Waited for without the door's lock: a handler finishing its batch may still ask it for a producer. A
-        // caller's interrupt (a cancelled task, a test's timeout) would cut every wait short: cleared, then set again.
-        boolean interrupted = Thread.interrupted();
+        // Waited for without the door's lock: a handler finishing its batch may still ask it for a producer.
         try {
             closeQuietly(stoppingSchedules);
             long deadline = System.nanoTime() + shutdownTimeout.toNanos();
@@ -337,9 +347,6 @@ public final class DbQueue implements AutoCloseable {
             }
         } finally {
             closeDone.countDown();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

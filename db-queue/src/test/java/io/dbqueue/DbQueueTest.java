@@ -90,7 +90,8 @@ class DbQueueTest {
         DbQueue.Builder builder = DbQueue.builder(TestDatabase.dataSource())
                 .retention("no_such_topic", RetentionPolicy.consumed(), Duration.ofMinutes(1));
         assertThrows(RuntimeException.class, builder::build);
-        Await.until(Duration.ofSeconds(30), "the maintenance thread gone", () -> maintenanceThreads() == before);
+        // at most as many as before: an earlier test's door may still be ending its own
+        Await.until(Duration.ofSeconds(30), "the maintenance thread gone", () -> maintenanceThreads() <= before);
     }
 
     private static long maintenanceThreads() {

@@ -98,7 +98,7 @@ class ScheduledTest {
     void aTickOfAMethodThisApplicationLacksIsRetried() {
         String table = createTable(Layout.DBQ_SEQ);
         runner(table).withPropertyValues("jobs.zone=UTC", "jobs.tick-interval=1h", "dbq.queues.jobs.retry.type=linear",
-                "dbq.queues.jobs.retry.interval=10ms").withBean(Jobs.class, Jobs::new).run(context -> {
+                "dbq.queues.jobs.retry.interval=10ms", "dbq.queues.jobs.retry.max-attempts=1000").withBean(Jobs.class, Jobs::new).run(context -> {
                     assertThat(context).hasNotFailed();
                     StarterTestSupport.execute("INSERT INTO " + table + " (queue_name, payload) VALUES ('jobs', 'Next.version')");
                     await(Duration.ofSeconds(30), "the tick failed once and is tried again", () -> count(

@@ -7,10 +7,11 @@ import io.dbqueue.spring.actuate.DbQueueSchedulesEndpoint;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The schedules endpoint's reads start nothing: they read what is stored. */
+/** The schedules endpoint's reads and its pause, resume and delete start nothing: they use what is stored. */
 class SchedulesEndpointReadTest {
 
     /**
@@ -24,9 +25,12 @@ class SchedulesEndpointReadTest {
         DbQueue door = DbQueue.builder(dataSource).build();
         door.close();
         ScheduleSchema.drop(dataSource);
-        DbQueueSchedulesEndpoint endpoint = new DbQueueSchedulesEndpoint(door, new DbQueueEndpointProperties(false, 5));
+        DbQueueSchedulesEndpoint endpoint = new DbQueueSchedulesEndpoint(door, new DbQueueEndpointProperties(true, 5));
         assertThat(endpoint.schedules()).isEmpty();
         assertThat(endpoint.schedule("any")).isNull();
+        for (String action : List.of("pause", "resume", "delete")) { // changes of what is stored start nothing either
+            assertThat(endpoint.change("any", action, null).affected()).as(action).isZero();
+        }
         assertThat(StarterTestSupport.count("SELECT count(*) FROM pg_class WHERE relname = '" + ScheduleSchema.TABLE
                 + "'")).isZero();
     }

@@ -111,10 +111,20 @@ final class BatchProcessor implements AutoCloseable {
         if (claim.size() == 0) {
             return 0;
         }
-        Claim onExecutor = claim.handedToExecutor();
-        Runnable job = () -> {
+        Runnable job = job(claim.handedToExecutor(), done);
+        try {
+            executor.execute(job);
+        } catch (RejectedExecutionException e) {
+            job(claim, done).run(); // on this worker thread, which a forced shutdown interrupts
+        }
+        return claim.size();
+    }
+
+    /** The handling of {@code claim} as a job that reports its failures and then runs {@code done}. */
+    private Runnable job(Claim claim, Runnable done) {
+        return () -> {
             try {
-                delivery.process(this, onExecutor);
+                delivery.process(this, claim);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
@@ -125,12 +135,6 @@ final class BatchProcessor implements AutoCloseable {
                 done.run();
             }
         };
-        try {
-            executor.execute(job);
-        } catch (RejectedExecutionException e) {
-            job.run();
-        }
-        return onExecutor.size();
     }
 
     /**

@@ -59,6 +59,7 @@ public final class QueueWakeups implements AutoCloseable {
     }
 
     private Set<String> wanted() {
+        workers.removeIf(w -> !w.isRunning()); // shut down: they want nothing, and a notification has no one to wake
         Set<String> channels = new HashSet<>();
         for (QueueWorkers w : workers) {
             if (w.wantsNotifications()) {

@@ -162,9 +162,26 @@ public final class Schedules implements AutoCloseable {
 
     /** Deletes the schedule, in every process; false if there was none of that name. */
     public boolean delete(String name) {
+        defined.remove(Identifiers.scheduleName(name));
+        return deleteStored(dataSource, name);
+    }
+
+    /**
+     * Pauses or resumes schedule {@code name} as stored, without starting anything here (an operator's tool, the
+     * starter's endpoint): the processes that take its ticks see it at their next check. False if there is none,
+     * or no {@code dbq_schedules} table.
+     */
+    public static boolean setPausedStored(DataSource dataSource, String name, boolean paused) {
         Identifiers.scheduleName(name);
-        defined.remove(name);
-        return Jdbc.autoCommitted(dataSource, "delete schedule " + name, c -> ScheduleRows.delete(c, name));
+        return Jdbc.autoCommitted(dataSource, (paused ? "pause" : "resume") + " schedule " + name,
+                c -> Jdbc.tableVisible(c, ScheduleSchema.TABLE) && ScheduleRows.setPaused(c, name, paused));
+    }
+
+    /** Deletes schedule {@code name} as stored, as {@link #setPausedStored} changes it. */
+    public static boolean deleteStored(DataSource dataSource, String name) {
+        Identifiers.scheduleName(name);
+        return Jdbc.autoCommitted(dataSource, "delete schedule " + name,
+                c -> Jdbc.tableVisible(c, ScheduleSchema.TABLE) && ScheduleRows.delete(c, name));
     }
 
     /** Stops taking ticks; a tick being enqueued is committed or rolled back first. */
@@ -275,9 +292,7 @@ public final class Schedules implements AutoCloseable {
     }
 
     private boolean setPaused(String name, boolean paused) {
-        Identifiers.scheduleName(name);
-        return Jdbc.autoCommitted(dataSource, (paused ? "pause" : "resume") + " schedule " + name,
-                c -> ScheduleRows.setPaused(c, name, paused));
+        return setPausedStored(dataSource, name, paused);
     }
 
     private void wake() {

@@ -1,6 +1,7 @@
 package io.dbqueue.wakeup;
 
 import io.dbqueue.internal.DaemonThreads;
+import io.dbqueue.internal.Jdbc;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -8,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -20,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -51,6 +54,8 @@ public final class ChannelListener implements AutoCloseable {
     private final Set<String> listened = new HashSet<>(); // by the listening thread only
     private final Set<String> announced = new HashSet<>();
     private final Thread thread;
+    /** A channel of this listener's own, notified to cut its wait for notifications short: a round begins at once. */
+    private final String wakeChannel = "dbq_wake_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
     private final Object rounds = new Object();
     private long roundsAsked; // guarded by rounds: calls of awaitChannels so far
@@ -103,8 +108,15 @@ public final class ChannelListener implements AutoCloseable {
      */
     public void awaitChannels() {
         long deadline = System.nanoTime() + FIRST_ATTEMPT_TIMEOUT.toNanos();
+        long asked;
         synchronized (rounds) {
-            long asked = ++roundsAsked;
+            if (!listening) {
+                return;
+            }
+            asked = ++roundsAsked;
+        }
+        wake();
+        synchronized (rounds) {
             try {
                 for (long left = deadline - System.nanoTime(); listening && roundsDone < asked && left > 0;
                      left = deadline - System.nanoTime()) {
@@ -170,6 +182,9 @@ public final class ChannelListener implements AutoCloseable {
 
     private void listen(Connection c) throws SQLException {
         c.setAutoCommit(true);
+        try (Statement st = c.createStatement()) {
+            st.execute("LISTEN " + wakeChannel);
+        }
         listenNewChannels(c);
         listening = true;
         // anything notified while not listening was missed
@@ -197,6 +212,25 @@ public final class ChannelListener implements AutoCloseable {
         synchronized (rounds) {
             roundsDone = asked;
             rounds.notifyAll();
+        }
+    }
+
+    /**
+     * Cuts the listening thread's wait for notifications short, so that a round begins at once rather than within
+     * {@link #PRESENCE_DELAY}; when the notification cannot be sent, the round comes in that time all the same.
+     */
+    private void wake() {
+        try {
+            Jdbc.autoCommitted(dataSource, "wake the listener", c -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, '')")) {
+                    ps.setString(1, wakeChannel);
+                    ps.execute();
+                }
+                return null;
+            });
+        } catch (RuntimeException e) {
+            LOG.debug("waking {} failed; its next round comes within {}: {}", thread.getName(), PRESENCE_DELAY,
+                    e.getMessage());
         }
     }
 

@@ -136,6 +136,30 @@ class ExternalExecutorTest {
         }
     }
 
+    /**
+     * A batch the executor rejects runs on the worker thread, which a forced shutdown interrupts: a handler that
+     * swallows the interrupt and returns hands its unanswered tasks back, as on any worker thread. Marked as on the
+     * executor, it had them finished and deleted.
+     */
+    @Test
+    void aRejectedBatchCutShortByAForcedShutdownIsHandedBack() throws Exception {
+        enqueue(1);
+        CountDownLatch inHandler = new CountDownLatch(1);
+        QueueWorkers workers = QueueWorkers.startWithExecutor(ds, config.withThreads(1), batch -> {
+            inHandler.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException swallowed) { // returns as if done
+            }
+        }, QueueListener.NONE, pickerThreads, job -> {
+            throw new RejectedExecutionException("full");
+        }, 1);
+        assertTrue(inHandler.await(30, TimeUnit.SECONDS));
+        assertFalse(workers.shutdown(Duration.ofMillis(100)), "the batch was cut short");
+        assertEquals(1, rows(), "handed back, not finished");
+        assertEquals(0, TestDatabase.queryLong("SELECT attempt FROM " + table.name()), "the attempt not counted");
+    }
+
     @Test
     void exactlyOnceCannotUseAnExecutor() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> QueueWorkers.startWithExecutor(ds,

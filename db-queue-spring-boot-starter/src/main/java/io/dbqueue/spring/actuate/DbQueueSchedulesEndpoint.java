@@ -13,6 +13,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
+import javax.sql.DataSource;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -96,13 +97,13 @@ public class DbQueueSchedulesEndpoint {
             throw new WritesDisabledException("dbqueueschedules");
         }
         LOG.info("dbqueueschedules: {} {}{}", action, name, by == null ? "" : " (by " + by + ")");
-        Schedules schedules = door.schedules();
+        DataSource stored = door.dataSource(); // changed as stored: an instance that takes no ticks starts none
         try {
             return switch (action) {
-                case "pause" -> new Change(name, action, schedules.pause(name) ? 1 : 0, null);
-                case "resume" -> new Change(name, action, schedules.resume(name) ? 1 : 0, null);
-                case "delete" -> new Change(name, action, schedules.delete(name) ? 1 : 0, null);
-                case "trigger" -> new Change(name, action, 1, schedules.triggerNow(name));
+                case "pause" -> new Change(name, action, Schedules.setPausedStored(stored, name, true) ? 1 : 0, null);
+                case "resume" -> new Change(name, action, Schedules.setPausedStored(stored, name, false) ? 1 : 0, null);
+                case "delete" -> new Change(name, action, Schedules.deleteStored(stored, name) ? 1 : 0, null);
+                case "trigger" -> new Change(name, action, 1, door.schedules().triggerNow(name));
                 default -> throw refused("unknown action '" + action + "'; actions: " + ACTIONS);
             };
         } catch (IllegalArgumentException e) {
