@@ -461,7 +461,7 @@ final class BatchProcessor implements AutoCloseable {
             }
         });
         store.finish(c, outcome.finished);
-        store.retry(c, outcome.retries);
+        store.retry(c, outcome.retries, delivery);
         store.reenqueue(c, outcome.reenqueues);
         store.deadLetter(c, outcome.dead);
         return outcome;

@@ -60,6 +60,11 @@ interface Delivery {
      */
     List<Task> toHandle(BatchProcessor processor, Connection c, List<Task> claimed) throws SQLException;
 
+    /** The retry of failed tasks ({@link QueueSql#retry}): it writes the counters each task was claimed with. */
+    default String retry(QueueSql sql) {
+        return sql.retry;
+    }
+
     /** Handles and acknowledges a batch that was claimed in a transaction of its own. */
     void process(BatchProcessor processor, BatchProcessor.Claim claim) throws SQLException, InterruptedException;
 
@@ -140,6 +145,16 @@ interface Delivery {
         static final ExactlyOnce INSTANCE = new ExactlyOnce();
 
         private ExactlyOnce() {
+        }
+
+        /**
+         * Counts on the row ({@link QueueSql#retryCounting}): the claim wrote nothing, and a failed batch's rollback
+         * lets another worker claim its tasks, with the same attempt, before the failure is recorded in a transaction
+         * of its own. Written as claimed, two failures of one attempt counted once.
+         */
+        @Override
+        public String retry(QueueSql sql) {
+            return sql.retryCounting;
         }
 
         @Override

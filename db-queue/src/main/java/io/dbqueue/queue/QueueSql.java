@@ -127,6 +127,8 @@ final class QueueSql {
     /** {@link #finishIntoHistory} as {@link #finishWithoutFlush} sends {@link #finish}. */
     final String finishIntoHistoryWithoutFlush;
     final String retry;
+    /** {@link #retry} that counts on the row's counters, for exactly once: see {@link Delivery#retry}. */
+    final String retryCounting;
     final String reenqueue;
     final String release;
     final String extendLeases;
@@ -255,10 +257,12 @@ final class QueueSql {
         // re-enqueue sets the attempt back to 0, so the next claim's attempt could equal a late handler's again. The
         // total before the claimed one is the row as an exactly-once claim's rollback leaves it.
         // params: bigint[] ids, bigint[] delays in microseconds, int[] attempts, int[] total attempts, [queue, lowest id, highest id]
-        retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
-                + " attempt = r.attempt, total_attempt = r.total_attempt"
-                + " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
+        String retried = " FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS r(id, delay, attempt, total_attempt)"
                 + " WHERE t.id = r.id AND t.total_attempt BETWEEN r.total_attempt - 1 AND r.total_attempt" + ofTasks("t.");
+        retry = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
+                + " attempt = r.attempt, total_attempt = r.total_attempt" + retried;
+        retryCounting = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"
+                + " attempt = t.attempt + 1, total_attempt = t.total_attempt + 1" + retried;
         // Fenced on the claimed total attempt as retry is. params: bigint[] ids, bigint[] delays in microseconds, int[]
         // total attempts, [queue, lowest id, highest id]
         reenqueue = "UPDATE " + t + " t SET next_process_at = now() + r.delay * interval '1 microsecond',"

@@ -244,13 +244,13 @@ final class TaskStore {
         }
     }
 
-    /** Schedules retries: {@code delays} maps each failed task to its backoff. */
-    void retry(Connection c, Map<Task, Duration> delays) throws SQLException {
+    /** Schedules retries: {@code delays} maps each failed task to its backoff; {@code delivery}'s retry counts it. */
+    void retry(Connection c, Map<Task, Duration> delays, Delivery delivery) throws SQLException {
         if (delays.isEmpty()) {
             return;
         }
         List<Task> tasks = new ArrayList<>(delays.keySet());
-        Jdbc.update(c, sql.retry, byId(c, tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
+        Jdbc.update(c, delivery.retry(sql), byId(c, tasks, Jdbc.longs(c, ids(tasks)), Jdbc.longs(c, micros(tasks, delays)),
                 Jdbc.ints(c, counter(tasks, Task::attempt)), Jdbc.ints(c, counter(tasks, Task::totalAttempt))));
     }
 

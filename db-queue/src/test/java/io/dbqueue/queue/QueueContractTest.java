@@ -234,7 +234,7 @@ class QueueContractTest extends EveryLayout {
         assertEquals(2, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id));
         // the holder's own answers still apply
         try (Connection c = ds.getConnection()) {
-            store.retry(c, Map.of(current.get(0), Duration.ZERO));
+            store.retry(c, Map.of(current.get(0), Duration.ZERO), Delivery.of(DeliveryMode.AT_LEAST_ONCE));
         }
         assertEquals(List.of(3), claim(store, 10).stream().map(Task::attempt).toList());
     }
@@ -272,8 +272,32 @@ class QueueContractTest extends EveryLayout {
         assertEquals(1, TestDatabase.queryLong("SELECT reenqueue_attempt FROM " + table.name() + " WHERE id = " + id));
     }
 
+    /**
+     * Exactly once, a failed batch's rollback lets another worker claim its task, with the same attempt, before the
+     * failure is recorded in a transaction of its own. Both failures count: written as claimed, the late record
+     * rewrote the other's attempt, and a task could fail more often than its policy allows.
+     */
+    @Test
+    void exactlyOnceTwoFailuresOfOneAttemptBothCount() throws Exception {
+        long id = producer.enqueue("fails twice");
+        TaskStore store = new TaskStore(queue);
+        Delivery exactlyOnce = Delivery.of(DeliveryMode.EXACTLY_ONCE);
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            List<Task> first = store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, Duration.ofMinutes(5));
+            c.rollback(); // its handler failed
+            List<Task> second = store.claim(c, 10, DeliveryMode.EXACTLY_ONCE, Duration.ofMinutes(5));
+            assertEquals(first.get(0).attempt(), second.get(0).attempt(), "claimed again as the same attempt");
+            store.retry(c, Map.of(second.get(0), Duration.ZERO), exactlyOnce); // failed in turn, in its transaction
+            c.commit();
+            store.retry(c, Map.of(first.get(0), Duration.ZERO), exactlyOnce); // the first failure, recorded late
+            c.commit();
+        }
+        assertEquals(2, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id));
+    }
+
     private static void answerLate(Connection c, TaskStore store, List<Task> late) throws SQLException {
-        store.retry(c, Map.of(late.get(0), Duration.ZERO));
+        store.retry(c, Map.of(late.get(0), Duration.ZERO), Delivery.of(DeliveryMode.AT_LEAST_ONCE));
         store.deadLetter(c, Map.of(late.get(0), "the late handler's error"));
         store.reenqueue(c, Map.of(late.get(0), Duration.ZERO));
     }
