@@ -54,19 +54,10 @@ class DbQueueTest {
         CountDownLatch databaseAnswers = new CountDownLatch(1);
         CountDownLatch startWaits = new CountDownLatch(1);
         AtomicReference<Thread> starting = new AtomicReference<>();
-        DataSource target = TestDatabase.dataSource();
-        DataSource slowForTheStart = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[]{DataSource.class}, (self, method, args) -> {
-                    if (method.getName().equals("getConnection") && Thread.currentThread() == starting.get()) {
-                        startWaits.countDown();
-                        databaseAnswers.await();
-                    }
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        DataSource slowForTheStart = waitingFor(starting, () -> {
+            startWaits.countDown();
+            databaseAnswers.await();
+        });
         try (DbQueue dbq = DbQueue.builder(slowForTheStart).build()) {
             CompletableFuture<QueueWorkers> started = CompletableFuture.supplyAsync(() -> {
                 starting.set(Thread.currentThread());
@@ -81,6 +72,27 @@ class DbQueueTest {
             }
             started.get(30, TimeUnit.SECONDS);
         }
+    }
+
+    /** Something a connection request waits for. */
+    private interface Wait {
+        void await() throws InterruptedException;
+    }
+
+    /** The test database, where every connection the thread in {@code waiting} asks for first runs {@code wait}. */
+    private DataSource waitingFor(AtomicReference<Thread> waiting, Wait wait) {
+        DataSource target = TestDatabase.dataSource();
+        return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{DataSource.class},
+                (self, method, args) -> {
+                    if (method.getName().equals("getConnection") && Thread.currentThread() == waiting.get()) {
+                        wait.await();
+                    }
+                    try {
+                        return method.invoke(target, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     /** A door whose build fails (here: retention of a topic that does not exist) leaves no maintenance thread behind. */
@@ -239,18 +251,7 @@ class DbQueueTest {
         BlockingQueue<String> handled = new LinkedBlockingQueue<>();
         CountDownLatch aBatchHandled = new CountDownLatch(1);
         AtomicReference<Thread> starting = new AtomicReference<>();
-        DataSource target = TestDatabase.dataSource();
-        DataSource startingWaits = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[]{DataSource.class}, (self, method, args) -> {
-                    if (method.getName().equals("getConnection") && Thread.currentThread() == starting.get()) {
-                        aBatchHandled.await(2, TimeUnit.SECONDS);
-                    }
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        DataSource startingWaits = waitingFor(starting, () -> aBatchHandled.await(2, TimeUnit.SECONDS));
         try (DbQueue dbq = DbQueue.builder(startingWaits).build()) {
             dbq.producer(queue).enqueue("waits");
             assertTrue(dbq.queueAdmin(queue).pause());
@@ -263,7 +264,7 @@ class DbQueueTest {
             assertEquals(Set.of(queue), workers.heldQueues(), "held as soon as started");
         } // close() waits for every batch a worker claimed
         assertEquals(List.of(), List.copyOf(handled), "nothing claimed from the paused queue");
-        try (DbQueue dbq = DbQueue.builder(target).build()) {
+        try (DbQueue dbq = DbQueue.builder(TestDatabase.dataSource()).build()) {
             assertTrue(dbq.queueAdmin(queue).resume());
             dbq.consume(QueueConfig.of(queue), batch -> batch.tasks().forEach(t -> handled.add(t.payload())));
             assertEquals("waits", handled.poll(30, TimeUnit.SECONDS), "claimed once resumed");

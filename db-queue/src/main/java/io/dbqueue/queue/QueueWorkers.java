@@ -246,9 +246,6 @@ public final class QueueWorkers implements AutoCloseable {
 
     /** Whether these workers want notifications now: always with NOTIFY, while keeping up with ADAPTIVE. */
     public boolean wantsNotifications() {
-        if (!running) { // shut down: its channel's presence would have producers notify nobody
-            return false;
-        }
         return switch (config.wakeup()) {
             case POLL -> false;
             case NOTIFY -> true;

@@ -127,7 +127,7 @@ public final class Schedules implements AutoCloseable {
 
     /** Stops taking the schedule's ticks until it is {@link #resume resumed}; false if there is no such schedule. */
     public boolean pause(String name) {
-        return setPaused(name, true);
+        return setPausedStored(dataSource, name, true);
     }
 
     /**
@@ -135,7 +135,7 @@ public final class Schedules implements AutoCloseable {
      * {@link MissedTicks} says. False if there is no such schedule.
      */
     public boolean resume(String name) {
-        boolean resumed = setPaused(name, false);
+        boolean resumed = setPausedStored(dataSource, name, false);
         wake();
         return resumed;
     }
@@ -289,10 +289,6 @@ public final class Schedules implements AutoCloseable {
         }
         return Jdbc.autoCommitted(dataSource, "read the next schedule tick",
                 c -> ScheduleRows.earliestDueAfter(c, names, after));
-    }
-
-    private boolean setPaused(String name, boolean paused) {
-        return setPausedStored(dataSource, name, paused);
     }
 
     private void wake() {

@@ -218,25 +218,21 @@ class QueueContractTest extends EveryLayout {
      */
     @Test
     void lateAnswersOfAHandlerWhoseLeaseRanOutLeaveTheNewHoldersTaskAlone() throws Exception {
-        long id = producer.enqueue("slow");
-        TaskStore store = new TaskStore(queue);
-        List<Task> late = claim(store, 10);
-        makeDue(id); // its lease ran out while the handler ran on
-        List<Task> current = claim(store, 10);
-        assertEquals(List.of(2, 2), List.of(current.get(0).attempt(), current.get(0).totalAttempt()));
+        Overrun o = leaseRanOut();
+        assertEquals(List.of(2, 2), List.of(o.current().get(0).attempt(), o.current().get(0).totalAttempt()));
         try (Connection c = ds.getConnection()) {
-            answerLate(c, store, late);
-            store.release(c, late);
+            answerLate(c, o.store(), o.late());
+            o.store().release(c, o.late());
         }
         assertEquals(0, new DeadLetters(ds, queue).count());
-        double leaseLeft = secondsUntilDue(id);
+        double leaseLeft = secondsUntilDue(o.id());
         assertTrue(leaseLeft > 240 && leaseLeft <= 300, "the holder's 5-minute lease stays: " + leaseLeft + " s");
-        assertEquals(2, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id));
+        assertEquals(2, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + o.id()));
         // the holder's own answers still apply
         try (Connection c = ds.getConnection()) {
-            store.retry(c, Map.of(current.get(0), Duration.ZERO), Delivery.of(DeliveryMode.AT_LEAST_ONCE));
+            o.store().retry(c, Map.of(o.current().get(0), Duration.ZERO), Delivery.of(DeliveryMode.AT_LEAST_ONCE));
         }
-        assertEquals(List.of(3), claim(store, 10).stream().map(Task::attempt).toList());
+        assertEquals(List.of(3), claim(o.store(), 10).stream().map(Task::attempt).toList());
     }
 
     /**
@@ -247,11 +243,11 @@ class QueueContractTest extends EveryLayout {
      */
     @Test
     void lateAnswersStayFencedAfterTheTaskWasReenqueuedAndClaimedAgain() throws Exception {
-        long id = producer.enqueue("slow");
-        TaskStore store = new TaskStore(queue);
-        List<Task> late = claim(store, 10);
-        makeDue(id); // its lease ran out while the handler ran on
-        List<Task> next = claim(store, 10);
+        Overrun o = leaseRanOut();
+        long id = o.id();
+        TaskStore store = o.store();
+        List<Task> late = o.late();
+        List<Task> next = o.current();
         try (Connection c = ds.getConnection()) {
             store.reenqueue(c, Map.of(next.get(0), Duration.ofHours(1)));
             answerLate(c, store, late);
@@ -294,6 +290,18 @@ class QueueContractTest extends EveryLayout {
             c.commit();
         }
         assertEquals(2, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id));
+    }
+
+    /** A task claimed (late), its lease run out while the handler ran on, and claimed again (current). */
+    private record Overrun(long id, TaskStore store, List<Task> late, List<Task> current) {
+    }
+
+    private Overrun leaseRanOut() throws SQLException {
+        long id = producer.enqueue("slow");
+        TaskStore store = new TaskStore(queue);
+        List<Task> late = claim(store, 10);
+        makeDue(id);
+        return new Overrun(id, store, late, claim(store, 10));
     }
 
     private static void answerLate(Connection c, TaskStore store, List<Task> late) throws SQLException {

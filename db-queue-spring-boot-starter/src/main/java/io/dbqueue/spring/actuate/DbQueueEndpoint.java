@@ -37,7 +37,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.Supplier;
 
 /**
  * The Actuator endpoint {@code dbqueue}: {@code GET /actuator/dbqueue} reads every queue and topic
@@ -120,12 +119,16 @@ public class DbQueueEndpoint {
             return null;
         }
         QueueAdmin admin = queues.admin(queue);
-        return switch (view) {
-            case "dead-letters" -> deadLetters(admin.deadLetters(), after == null ? 0 : after,
-                    limit == null ? PAGE : Math.min(limit, PAGE));
-            case "task" -> lookup(admin, id, key);
-            default -> throw refused("unknown view '" + view + "'; views: [dead-letters, task]");
-        };
+        try {
+            return switch (view) {
+                case "dead-letters" -> deadLetters(admin.deadLetters(), after == null ? 0 : after,
+                        limit == null ? PAGE : Math.min(limit, PAGE));
+                case "task" -> lookup(admin, id, key);
+                default -> throw refused("unknown view '" + view + "'; views: [dead-letters, task]");
+            };
+        } catch (IllegalArgumentException e) { // the core's refusal of a value, e.g. a key with a NUL, as change's
+            throw refused(e.getMessage());
+        }
     }
 
     private static DeadLetterPage deadLetters(DeadLetters dead, long after, int limit) {
@@ -151,7 +154,7 @@ public class DbQueueEndpoint {
         if ((taskId == null) == (key == null)) {
             throw refused("give either id (a task's id) or key (the idempotency key it was enqueued with)");
         }
-        OptionalLong id = taskId != null ? OptionalLong.of(taskId) : byKey(() -> admin.taskIdOfKey(key));
+        OptionalLong id = taskId != null ? OptionalLong.of(taskId) : admin.taskIdOfKey(key);
         if (id.isEmpty()) {
             return null;
         }
@@ -232,16 +235,7 @@ public class DbQueueEndpoint {
         if ((taskId == null) == (key == null)) {
             throw refused("give either id (a waiting task's id) or key (the idempotency key it was enqueued with)");
         }
-        return taskId != null ? admin.cancel(taskId) : byKey(() -> admin.cancelByKey(key));
-    }
-
-    /** A look-up by key; a key the queue could not have stored (a NUL, too long) is refused naming what is wrong. */
-    private static <T> T byKey(Supplier<T> lookUp) {
-        try {
-            return lookUp.get();
-        } catch (IllegalArgumentException e) {
-            throw refused(e.getMessage());
-        }
+        return taskId != null ? admin.cancel(taskId) : admin.cancelByKey(key);
     }
 
     private static long id(String value) {

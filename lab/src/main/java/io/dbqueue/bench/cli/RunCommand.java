@@ -25,9 +25,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 /** {@code bench run}: runs a workload's matrix against PostgreSQL and writes results and report. */
@@ -82,7 +82,7 @@ final class RunCommand implements Callable<Integer> {
                     workload.cells().size() * workload.repeat(), workload.estimatedTime());
             MatrixRunner matrix = new MatrixRunner(server, admin, drivers, stop, console, shards);
             MatrixRunner.Outcome outcome = matrix.run(workload, progress);
-            Map<String, String> brokers = new TreeMap<>();
+            Map<String, String> brokers = new HashMap<>(); // sorted by withServers
             workload.drivers().forEach(d -> matrix.server(d).ifPresent(named -> brokers.put(d.toString(), named)));
             Results results = Results.of(started, Instant.now(), outcome.interrupted(),
                     described(workload, shardCount), environment.withServers(brokers), outcome.runs(),

@@ -47,15 +47,19 @@ final class PostgresProcesses {
         }
     }
 
+    /** A process of ours: its CPU ticks from its one stat line (utime, stime; the postmaster's with cutime, cstime). */
     private ProcUsage usageIfOurs(Path process) {
         long pid = Long.parseLong(process.getFileName().toString());
         try {
             String stat = Files.readString(process.resolve("stat"));
-            if (pid == postmaster) { // its own time, and its reaped children's (cutime, cstime)
-                return ProcUsage.of(pid).plus(new ProcUsage(ProcUsage.statField(stat, 16)
-                        + ProcUsage.statField(stat, 17), 0, true));
+            if (pid != postmaster && ProcUsage.statField(stat, 4) != postmaster) {
+                return ProcUsage.NONE;
             }
-            return ProcUsage.statField(stat, 4) == postmaster ? ProcUsage.of(pid) : ProcUsage.NONE;
+            long ticks = ProcUsage.statField(stat, 14) + ProcUsage.statField(stat, 15);
+            if (pid == postmaster) { // and its reaped children's
+                ticks += ProcUsage.statField(stat, 16) + ProcUsage.statField(stat, 17);
+            }
+            return new ProcUsage(ticks, 0, true);
         } catch (IOException | RuntimeException e) {
             return ProcUsage.NONE; // the process exited while we looked
         }
