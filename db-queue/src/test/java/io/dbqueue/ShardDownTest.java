@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.dbqueue.common.CommitOutcomeUnknownException;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.Topic;
+import io.dbqueue.maintenance.RetentionPolicy;
 import io.dbqueue.postgres.PostgresServer;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
@@ -44,6 +45,32 @@ class ShardDownTest {
         HikariDataSource pool = server.dataSource(10);
         pool.setConnectionTimeout(1000); // an enqueue to the stopped shard fails within a second
         return pool;
+    }
+
+    /**
+     * A shard that is down while the door starts, with a topic's retention set on every shard, stops only what
+     * lives on it: the door builds, and a queue on the shard that is up takes enqueues.
+     */
+    @Test
+    void aShardThatIsDownAtTheStartStopsOnlyWhatLivesOnIt() throws Exception {
+        HikariDataSource a = TestDatabase.dataSource();
+        Schema.createIfMissing(a, TABLE);
+        Topic topic = Topic.of("retained_while_down", 1);
+        LogSchema.recreate(a, topic);
+        HikariDataSource b = new HikariDataSource();
+        b.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + freePort() + "/postgres");
+        b.setInitializationFailTimeout(-1); // the pool opens without its server, as at a restart while it is down
+        b.setConnectionTimeout(500);
+        try (b; ShardedDbQueue dbq = DbQueue.builder(ShardSet.builder().shard("a", a).shard("b", b).build())
+                .placement(Placement.hashed().queue("up", "a"))
+                .eachShard((name, door) -> door.retention(topic.name(), RetentionPolicy.consumed(), Duration.ofHours(1)))
+                .build()) {
+            long id = dbq.producer(TABLE.queue("up")).enqueue("while b is down");
+            assertTrue(id > 0);
+            List<ShardHealth> health = dbq.health();
+            assertTrue(health.get(0).up(), health.toString());
+            assertFalse(health.get(1).up(), health.toString());
+        }
     }
 
     @Test

@@ -9,6 +9,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.util.function.Supplier;
 
 /** Plumbing shared by the queue and the log, not API. Small JDBC helpers: one transaction around some work, and arrays for batch parameters. */
@@ -117,13 +119,16 @@ public final class Jdbc {
 
     /**
      * Whether {@code e}, or an exception chained to it, says the session ended: a connection failure
-     * (SQLState class 08) or the server terminating it (57P01 administrator command, 57P02 crash).
+     * (SQLState class 08, or a connection exception without a state: a pool's timeout waiting for a server that
+     * does not answer, before any of its attempts failed, carries none) or the server terminating it (57P01
+     * administrator command, 57P02 crash).
      */
     public static boolean connectionLost(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             for (SQLException s = t instanceof SQLException q ? q : null; s != null; s = s.getNextException()) {
                 String state = s.getSQLState();
-                if (state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02"))) {
+                if (s instanceof SQLTransientConnectionException || s instanceof SQLNonTransientConnectionException
+                        || state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02"))) {
                     return true;
                 }
             }

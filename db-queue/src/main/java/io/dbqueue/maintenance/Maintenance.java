@@ -1,11 +1,17 @@
 package io.dbqueue.maintenance;
 
 import io.dbqueue.common.Checks;
+import io.dbqueue.common.QueueException;
 import io.dbqueue.internal.DaemonThreads;
+import io.dbqueue.internal.Jdbc;
 import io.dbqueue.queue.QueueListener;
 import io.dbqueue.queue.QueueTable;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import javax.sql.DataSource;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -13,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The maintenance jobs of one {@code DbQueue}: the vacuum of each queue table its workers claim from
@@ -22,6 +29,8 @@ import java.util.concurrent.TimeUnit;
  * table's own.
  */
 public final class Maintenance implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
 
     private final DataSource dataSource;
     private final IdempotencyKeyPurge keys;
@@ -63,12 +72,35 @@ public final class Maintenance implements AutoCloseable {
         histories.keep(table, retention);
     }
 
-    /** Applies {@code policy} to {@code topicName} every {@code interval}, the first time after one interval. */
+    /**
+     * Applies {@code policy} to {@code topicName} every {@code interval}, the first time after one interval. The
+     * topic is looked up now, so that a name without a topic fails here; when the database cannot be reached now
+     * (a shard that is down while the others start), it is looked up at each round until it can be.
+     */
     public void retain(String topicName, RetentionPolicy policy, Duration interval) {
         Checks.positive("interval", interval);
-        LogRetention retention = LogRetention.of(dataSource, topicName, policy);
-        scheduler.scheduleWithFixedDelay(retention::applyQuietly, interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        AtomicReference<LogRetention> retention = new AtomicReference<>(reachable(topicName, policy));
+        scheduler.scheduleWithFixedDelay(() -> {
+            if (retention.get() == null) {
+                retention.set(reachable(topicName, policy));
+            }
+            if (retention.get() != null) {
+                retention.get().applyQuietly();
+            }
+        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The topic's retention; null, logged, when its database cannot be reached. */
+    private LogRetention reachable(String topicName, RetentionPolicy policy) {
+        try {
+            return LogRetention.of(dataSource, topicName, policy);
+        } catch (QueueException e) {
+            if (e.getCause() instanceof SQLException cause && Jdbc.connectionLost(cause)) {
+                LOG.warn("{}: retention waits for the database: {}", topicName, e.getMessage());
+                return null;
+            }
+            throw e;
+        }
     }
 
     /** Stops every job; one running is interrupted. */

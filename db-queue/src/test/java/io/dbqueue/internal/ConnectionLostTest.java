@@ -3,6 +3,8 @@ package io.dbqueue.internal;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +17,13 @@ class ConnectionLostTest {
         assertTrue(Jdbc.connectionLost(new SQLException("I/O error", "08006")));
         assertTrue(Jdbc.connectionLost(new SQLException("terminating connection due to administrator command", "57P01")));
         assertTrue(Jdbc.connectionLost(new SQLException("crash shutdown", "57P02")));
+    }
+
+    /** HikariCP's timeout waiting for a server that drops packets carries no state until an attempt failed. */
+    @Test
+    void aConnectionExceptionWithoutAStateIsALostConnection() {
+        assertTrue(Jdbc.connectionLost(new SQLTransientConnectionException("pool - Connection is not available")));
+        assertTrue(Jdbc.connectionLost(new SQLNonTransientConnectionException("refused")));
     }
 
     @Test
