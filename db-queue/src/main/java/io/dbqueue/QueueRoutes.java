@@ -87,6 +87,15 @@ final class QueueRoutes {
         return draining.get(queue);
     }
 
+    /**
+     * Where consumers of {@code queue} start: the shard it is moving from while it drains, else its shard. One look
+     * under the lock: read as two, a move between them sent consumers to the new shard while the old one held tasks.
+     */
+    synchronized String consumedShard(QueueLocation queue) {
+        String from = draining.get(queue);
+        return from != null ? from : shardOf(queue);
+    }
+
     /** Ends the move of {@code queue}: its old shard is drained and its consumers have left it. */
     synchronized void released(QueueLocation queue) {
         draining.remove(queue);

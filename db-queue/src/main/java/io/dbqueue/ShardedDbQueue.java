@@ -113,7 +113,7 @@ public final class ShardedDbQueue implements AutoCloseable {
     public synchronized ShardedWorkers consume(QueueConfig config, BatchHandler handler) {
         ShardedWorkers workers = new ShardedWorkers(config, shard -> doors.get(shard).consume(config, handler,
                 QueueWorkers.threads(config.location())));
-        workers.startOn(consumedShard(config.location()));
+        workers.startOn(routes.consumedShard(config.location()));
         consumers.add(workers);
         return workers;
     }
@@ -236,7 +236,8 @@ public final class ShardedDbQueue implements AutoCloseable {
      * Step 3 of a move: stops this door's consumers of {@code queue} on the old shard and starts them on
      * the new one. Fails, changing nothing, if the old shard still holds tasks of the queue; fails too if
      * tasks reach the old shard while its consumers stop (a process still enqueues there: do step 1
-     * everywhere), and then its consumers there go on.
+     * everywhere), or if they cannot start on the new one, and then its consumers on the old shard go on and the
+     * move stays to be released.
      */
     public synchronized void releaseQueue(QueueLocation queue) {
         String from = routes.draining(queue);
@@ -250,15 +251,22 @@ public final class ShardedDbQueue implements AutoCloseable {
         }
         List<ShardedWorkers> ofQueue = consumers.stream().filter(w -> w.config().location().equals(queue)).toList();
         ofQueue.forEach(w -> w.stopOn(from, shutdownTimeout));
-        left = remainingOnOldShard(queue);
-        if (left > 0) {
-            ofQueue.forEach(w -> w.startOn(from));
-            throw new IllegalStateException("release of " + queue + ": " + left + " tasks reached shard " + from
-                    + " after it was drained; some process still enqueues there (move it there first)");
+        String to = shardOf(queue); // the move's: new enqueues go there already
+        try {
+            left = remainingOnOldShard(queue);
+            if (left > 0) {
+                throw new IllegalStateException("release of " + queue + ": " + left + " tasks reached shard " + from
+                        + " after it was drained; some process still enqueues there (move it there first)");
+            }
+            ofQueue.forEach(w -> w.startOn(to));
+        } catch (RuntimeException e) {
+            ofQueue.forEach(w -> {
+                w.stopOn(to, shutdownTimeout);
+                w.startOn(from);
+            });
+            throw e;
         }
         routes.released(queue);
-        String to = shardOf(queue);
-        ofQueue.forEach(w -> w.startOn(to));
     }
 
     /** Each shard's health, in the set's order: whether it answers, and whether its wakeups listen. */
@@ -326,12 +334,6 @@ public final class ShardedDbQueue implements AutoCloseable {
             }
             throw first instanceof RuntimeException e ? e : new IllegalStateException(first);
         }
-    }
-
-    /** Where this door's consumers of {@code queue} run: the old shard while it drains, else the queue's shard. */
-    private String consumedShard(QueueLocation queue) {
-        String from = routes.draining(queue);
-        return from != null ? from : shardOf(queue);
     }
 
     /** How a {@link ShardedDbQueue} is built; every setting but the shards has a default. */

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.IntStream;
 
@@ -57,11 +58,7 @@ class ShardDownTest {
         Schema.createIfMissing(a, TABLE);
         Topic topic = Topic.of("retained_while_down", 1);
         LogSchema.recreate(a, topic);
-        HikariDataSource b = new HikariDataSource();
-        b.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + freePort() + "/postgres");
-        b.setInitializationFailTimeout(-1); // the pool opens without its server, as at a restart while it is down
-        b.setConnectionTimeout(500);
-        try (b; ShardedDbQueue dbq = DbQueue.builder(ShardSet.builder().shard("a", a).shard("b", b).build())
+        try (HikariDataSource b = unreachable(); ShardedDbQueue dbq = DbQueue.builder(ShardSet.builder().shard("a", a).shard("b", b).build())
                 .placement(Placement.hashed().queue("up", "a"))
                 .eachShard((name, door) -> door.retention(topic.name(), RetentionPolicy.consumed(), Duration.ofHours(1)))
                 .build()) {
@@ -71,6 +68,38 @@ class ShardDownTest {
             assertTrue(health.get(0).up(), health.toString());
             assertFalse(health.get(1).up(), health.toString());
         }
+    }
+
+    /**
+     * A release whose start on the new shard fails (its server down) leaves this door's consumers on the old shard
+     * and the move unreleased, so that it can be released again; they used to be left stopped on both.
+     */
+    @Test
+    void aReleaseThatCannotStartOnTheNewShardLeavesTheConsumersOnTheOld() throws Exception {
+        HikariDataSource a = TestDatabase.dataSource();
+        Schema.createIfMissing(a, TABLE);
+        QueueLocation queue = TABLE.queue("moving-to-a-shard-down");
+        try (HikariDataSource b = unreachable(); ShardedDbQueue dbq = DbQueue.builder(ShardSet.builder()
+                .shard("a", a).shard("b", b).build()).placement(Placement.hashed().queue(queue.queueName(), "a")).build()) {
+            // a history is made ready where the consumers start: a database call on b
+            ShardedWorkers workers = dbq.consume(QueueConfig.of(queue).withHistory(Duration.ofDays(1)), batch -> { });
+            dbq.moveQueue(queue, "b");
+            assertTrue(dbq.awaitDrained(queue, Duration.ofSeconds(30)));
+            assertThrows(RuntimeException.class, () -> dbq.releaseQueue(queue));
+            assertEquals(Set.of("a"), workers.byShard().keySet());
+            assertTrue(workers.isRunning());
+            RuntimeException again = assertThrows(RuntimeException.class, () -> dbq.releaseQueue(queue));
+            assertFalse(again.getMessage().contains("not moving"), again.getMessage());
+        }
+    }
+
+    /** A pool of a server that is down: it opens all the same, as at a restart while its server is down. */
+    private static HikariDataSource unreachable() throws IOException {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + freePort() + "/postgres");
+        pool.setInitializationFailTimeout(-1);
+        pool.setConnectionTimeout(500);
+        return pool;
     }
 
     @Test
