@@ -99,10 +99,10 @@ public class RunStore {
 
     public List<RunView.SecondCount> throughput(long runId) {
         // The run's start as a scalar subquery: evaluated once (an InitPlan), never once per row.
-        return jdbc.sql("SELECT ((completed_us - (SELECT min(enqueued_us) FROM test_stat WHERE run_id = ?)) / 1000000)::int"
+        return jdbc.sql("SELECT ((completed_us - (SELECT min(enqueued_us) FROM test_stat WHERE run_id = ?)) / 1000000)::bigint"
                         + " AS second, count(*) AS n FROM test_stat WHERE run_id = ? GROUP BY 1 ORDER BY 1")
                 .param(runId).param(runId)
-                .query((rs, i) -> new RunView.SecondCount(rs.getInt("second"), rs.getLong("n")))
+                .query((rs, i) -> new RunView.SecondCount(rs.getLong("second"), rs.getLong("n")))
                 .list();
     }
 

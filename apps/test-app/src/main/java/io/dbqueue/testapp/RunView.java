@@ -21,7 +21,7 @@ public record RunView(long id, RunStatus status, long messageCount, long sentCou
     }
 
     /** Messages completed in second {@code second} of the run (0 = the second the first was enqueued). */
-    public record SecondCount(int second, long count) {
+    public record SecondCount(long second, long count) {
     }
 
     /** Latency of the messages completed after {@code upTo - bucket size} and up to {@code upTo}, in completion order. */

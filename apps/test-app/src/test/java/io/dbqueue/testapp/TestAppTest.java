@@ -225,6 +225,17 @@ class TestAppTest {
         assertThat(post("/stats", "[" + stat.formatted(1, 3) + "]").statusCode()).isEqualTo(204);
     }
 
+    /** A run's seconds counted from its first enqueue past 2^31 (a report it accepts: years apart) used to answer 500. */
+    @Test
+    void aRunWhoseTimingsLieYearsApartIsStillShown() throws Exception {
+        long id = startRun(2);
+        String stat = "{\"testId\":%d,\"taskId\":%d,\"enqueuedAtMicros\":0,\"claimedAtMicros\":0,\"completedAtMicros\":%d}";
+        assertThat(post("/stats", "[" + stat.formatted(id, 1, 1) + "," + stat.formatted(id, 2, 2_500_000_000_000_000L)
+                + "]").statusCode()).isEqualTo(204);
+        HttpResponse<String> shown = get("/" + id);
+        assertThat(shown.statusCode()).as(shown.body()).isEqualTo(200);
+    }
+
     private long startRun(int count) throws Exception {
         HttpResponse<String> response = post("/?testDataCount=" + count);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
