@@ -17,6 +17,11 @@ final class GroupStore {
     /** What a read found: the group's position and the partition's bounds, and the records after the position. */
     record Read(long committedOffset, long lowOffset, long nextOffset, List<LogRecord> records) {
 
+        /** The records as read, out of the handler's reach: the commit's offset comes from them. */
+        Read {
+            records = List.copyOf(records);
+        }
+
         /** The offset after the last record read: the group's position once the batch is done. */
         long end() {
             return records.get(records.size() - 1).offset() + 1;

@@ -4,9 +4,16 @@ import io.dbqueue.common.DeliveryMode;
 import java.sql.Connection;
 import java.util.List;
 
-/** Consecutive records of one partition read by a group member, in offset order. */
+/**
+ * Consecutive records of one partition read by a group member, in offset order. The list cannot be changed: copy it
+ * to sort or filter it.
+ */
 public record RecordBatch(String topic, String group, int partition, List<LogRecord> records, DeliveryMode mode,
                           Connection transaction) {
+
+    public RecordBatch {
+        records = List.copyOf(records);
+    }
 
     /**
      * The connection whose transaction reads this batch and commits the group's offset past it; SQL
