@@ -8,8 +8,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** A group member's statements on its topic: membership, reading a partition's next range, committing. */
 final class GroupStore {
@@ -43,6 +45,8 @@ final class GroupStore {
     private final Topic topic;
     private final GroupConfig config;
     private final LogSql sql;
+    /** Where this member expects each partition's next read to start: the range it binds ({@link LogSql}). */
+    private final Map<Integer, Long> positions = new ConcurrentHashMap<>();
 
     GroupStore(Topic topic, GroupConfig config) {
         this.topic = topic;
@@ -118,13 +122,23 @@ final class GroupStore {
      * transaction.
      */
     Read read(Connection c, int partition, boolean locking) throws SQLException {
+        Long expected = positions.get(partition);
+        if (expected == null) {
+            expected = position(c, partition);
+            if (expected == null) {
+                return null;
+            }
+        }
         try (PreparedStatement ps = c.prepareStatement(sql.read(partition, locking))) {
             ps.setInt(1, config.batchSize());
-            ps.setString(2, config.group());
-            ps.setInt(3, partition);
-            ps.setString(4, config.memberId());
+            ps.setLong(2, expected);
+            ps.setLong(3, expected + config.batchSize());
+            ps.setString(4, config.group());
+            ps.setInt(5, partition);
+            ps.setString(6, config.memberId());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
+                    positions.remove(partition);
                     return null;
                 }
                 long committed = rs.getLong(1);
@@ -138,8 +152,24 @@ final class GroupStore {
                                 rs.getTimestamp(7).toInstant()));
                     }
                 } while (rs.next());
+                if (committed != expected) { // another member's commit or a reset moved it: read again from there
+                    positions.put(partition, committed);
+                    return null;
+                }
+                positions.put(partition, committed);
                 Read read = new Read(committed, low, next, records);
                 return read.followsPosition() ? read : null; // a reset moved the position meanwhile: read again
+            }
+        }
+    }
+
+    /** The group's position in {@code partition}; null if the group has no row for it. */
+    private Long position(Connection c, int partition) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.position)) {
+            ps.setString(1, config.group());
+            ps.setInt(2, partition);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
             }
         }
     }
@@ -161,7 +191,13 @@ final class GroupStore {
             if (lazily) {
                 ps.getMoreResults(); // past the set_config's row
             }
-            return ps.getUpdateCount() == 1;
+            boolean committed = ps.getUpdateCount() == 1;
+            if (committed) {
+                positions.put(partition, next); // a rolled-back commit is found out by the next read
+            } else {
+                positions.remove(partition);
+            }
+            return committed;
         }
     }
 }

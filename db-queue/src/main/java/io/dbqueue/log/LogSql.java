@@ -35,6 +35,7 @@ final class LogSql {
     private final String[] append;
     private final String[] read;
     private final String[] readLocking;
+    final String position;
     final String commit;
     final String commitLazily;
     final String joinGroup;
@@ -68,18 +69,24 @@ final class LogSql {
                 )
                 SELECT first_offset FROM reserved""".formatted(t);
         // Offsets are gapless and become visible in order (appends to a partition serialise on its
-        // counter row until they commit), so the next batch is exactly the range after the commit.
+        // counter row until they commit), so the next batch is exactly the range after the commit. The range is
+        // also bound as values, from the position the member expects, so that PostgreSQL opens and locks only the
+        // segments that hold it: bounded by the join alone, every read planned, opened and locked every segment
+        // its partition keeps, three locks each. params: batch, from, to (the expected range), group, partition, member
         String readTemplate = """
                 SELECT g.committed_offset, p.low_offset, p.next_offset,
                        r.log_offset, r.msg_key, r.payload, r.appended_at
                 FROM %1$s_groups g
                 JOIN %1$s_partitions p ON p.partition = g.partition
                 LEFT JOIN %1$s_p%%d r ON r.log_offset >= g.committed_offset AND r.log_offset < g.committed_offset + ?
+                    AND r.log_offset >= ? AND r.log_offset < ?
                 WHERE g.group_name = ? AND g.partition = ? AND g.owner = ? AND g.lease_until > now()
                 ORDER BY r.log_offset""".formatted(t);
         append = perPartition(appendTemplate);
         read = perPartition(readTemplate);
         readLocking = perPartition(readTemplate + " FOR UPDATE OF g");
+        // where a member that does not know its partition's position yet reads from; params: group, partition
+        position = "SELECT committed_offset FROM %s_groups WHERE group_name = ? AND partition = ?".formatted(t);
         commit = """
                 UPDATE %s_groups SET committed_offset = ?
                 WHERE group_name = ? AND partition = ? AND owner = ? AND committed_offset = ?""".formatted(t);

@@ -410,6 +410,29 @@ class LogContractTest {
     }
 
     /**
+     * A read opens and locks the segments it reads, not every segment its partition keeps: its range was bound to the
+     * group's position by a join, so PostgreSQL could skip no segment when it planned it, and each read locked each
+     * segment and its two indexes (here 100 segments, 300 locks; with weeks of segments kept, reads slowed and then
+     * failed for want of lock space). Exactly once, the read's locks are the batch transaction's.
+     */
+    @Test
+    void aReadLocksOnlyTheSegmentsItReads() throws Exception {
+        dbq.topicProducer(TOPIC).sendAll(messages("l", 100_000)); // 25 segments on each of the 4 partitions
+        AtomicInteger mostLocks = new AtomicInteger();
+        AtomicInteger batches = new AtomicInteger();
+        member(group("locks").withMode(DeliveryMode.EXACTLY_ONCE).withBatchSize(100), batch -> {
+            try (Statement st = batch.connection().createStatement();
+                 ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()")) {
+                rs.next();
+                mostLocks.accumulateAndGet(rs.getInt(1), Math::max);
+            }
+            batches.incrementAndGet();
+        });
+        Await.until(TIMEOUT, "20 batches", () -> batches.get() >= 20);
+        assertTrue(mostLocks.get() < 20, mostLocks.get() + " locks held by a read of one batch");
+    }
+
+    /**
      * Exactly once, a member whose handler outlives its lease keeps its partition's row locked until it returns. The
      * member whose share that partition is takes its other partitions meanwhile, instead of waiting for the lock in
      * its heartbeat and reading nothing.
