@@ -241,13 +241,15 @@ public final class DbQueue implements AutoCloseable {
 
     /**
      * Starts a member of {@code config}'s group reading its topic, woken when a producer appends. A member of the
-     * same id still running in this door is refused: two would hold, and read, the same partitions at once.
+     * same id still alive in this door is refused, stopping or not: two would hold, and read, the same partitions at
+     * once, and the old one's leaving would release the new one's.
      */
     public synchronized GroupConsumer consumeTopic(GroupConfig config, RecordHandler handler) {
         openToStart();
+        members.removeIf(m -> !m.isAlive()); // ended: the door's close has nothing to stop
         for (GroupConsumer running : members) {
             GroupConfig other = running.config();
-            if (running.isRunning() && other.topic().equals(config.topic()) && other.group().equals(config.group())
+            if (other.topic().equals(config.topic()) && other.group().equals(config.group())
                     && other.memberId().equals(config.memberId())) {
                 throw new IllegalStateException("member " + config.memberId() + " of group " + config.group()
                         + " already reads topic " + config.topic() + " here; a second member needs an id of its own"

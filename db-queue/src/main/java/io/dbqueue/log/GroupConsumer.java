@@ -55,7 +55,7 @@ public final class GroupConsumer implements AutoCloseable {
         this.topic = topic;
         this.store = new GroupStore(topic, config);
         this.handler = Objects.requireNonNull(handler, "handler");
-        this.listener = Objects.requireNonNull(listener, "listener");
+        this.listener = SafeLogListener.wrap(Objects.requireNonNull(listener, "listener"));
         this.thread = new Thread(this::run, "dbq-log-" + config.topic() + "-" + config.memberId());
     }
 
@@ -98,6 +98,14 @@ public final class GroupConsumer implements AutoCloseable {
 
     public boolean isRunning() {
         return running && thread.isAlive();
+    }
+
+    /**
+     * Whether its thread has not ended: a member told to stop, or whose shutdown timed out, may still be handling a
+     * batch, and holds its partitions until it leaves the group.
+     */
+    public boolean isAlive() {
+        return thread.isAlive();
     }
 
     /**
@@ -221,8 +229,8 @@ public final class GroupConsumer implements AutoCloseable {
             return 0;
         }
         handle(batch);
-        if (config.mode() == DeliveryMode.AT_LEAST_ONCE) {
-            commitOwn(partition, read);
+        if (config.mode() == DeliveryMode.AT_MOST_ONCE || commitOwn(partition, read)) {
+            reportConsumed(partition, read);
         }
         return read.records().size();
     }
@@ -241,6 +249,7 @@ public final class GroupConsumer implements AutoCloseable {
                 throw new IllegalStateException("commit refused although the group's row was locked");
             }
             c.commit();
+            reportConsumed(partition, read);
             return read.records().size();
         } catch (Throwable e) { // whatever it is: turning auto-commit back on would commit the handler's SQL
             Jdbc.rollbackQuietly(c, e);
@@ -302,8 +311,13 @@ public final class GroupConsumer implements AutoCloseable {
                     partition, next, read.committedOffset());
             return false;
         }
-        listener.consumed(config.topic(), config.group(), partition, read.records().size(), read.nextOffset() - next);
         return true;
+    }
+
+    /** Tells the listener of a batch handled with its offset committed, once both are done. */
+    private void reportConsumed(int partition, GroupStore.Read read) {
+        listener.consumed(config.topic(), config.group(), partition, read.records().size(),
+                read.nextOffset() - read.end());
     }
 
     private void leaveQuietly() {

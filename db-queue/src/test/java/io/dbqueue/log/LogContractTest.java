@@ -410,6 +410,56 @@ class LogContractTest {
     }
 
     /**
+     * A member told to stop while its handler runs still holds its partitions, so a new member of its id is refused
+     * until its thread has ended: accepted, its leaving would have released the new member's partitions mid-batch.
+     */
+    @Test
+    void aMemberWhoseNamesakeIsStillHandlingIsRefused() throws Exception {
+        dbq.topicProducer(TOPIC).sendAll(messages("h", 10));
+        CountDownLatch handling = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        GroupConfig config = group("namesakes").withMemberId("m");
+        GroupConsumer first = member(config, batch -> {
+            handling.countDown();
+            release.await();
+        });
+        assertTrue(handling.await(30, TimeUnit.SECONDS));
+        first.stopReading();
+        assertThrows(IllegalStateException.class, () -> member(config, batch -> { }));
+        release.countDown();
+        assertTrue(first.shutdown(TIMEOUT));
+        assertTrue(member(config, batch -> { }).shutdown(TIMEOUT), "accepted once the first has ended");
+    }
+
+    /**
+     * A listener that throws changes nothing about delivery. Exactly once its {@code consumed} ran before the commit,
+     * so the batch's SQL rolled back after its handler ran, on every retry, and the group never moved on.
+     */
+    @Test
+    void aListenerThatThrowsDoesNotChangeDelivery() throws Exception {
+        TestDatabase.execute("DROP TABLE IF EXISTS log_listened; CREATE TABLE log_listened (payload text PRIMARY KEY)");
+        AtomicInteger handled = new AtomicInteger();
+        LogListener throwing = new LogListener() {
+            @Override
+            public void consumed(String topic, String group, int partition, int records, long lag) {
+                throw new IllegalStateException("the listener's metrics are down");
+            }
+        };
+        try (DbQueue door = DbQueue.builder(dataSource).logListener(throwing).build()) {
+            door.topicProducer(TOPIC).sendAll(messages("t", 100));
+            door.consumeTopic(group("listened").withMode(DeliveryMode.EXACTLY_ONCE).withBatchSize(10), batch -> {
+                handled.addAndGet(batch.records().size());
+                for (LogRecord r : batch.records()) {
+                    Jdbc.update(batch.connection(), "INSERT INTO log_listened VALUES (?)", r.payload());
+                }
+            });
+            Await.until(TIMEOUT, "every record's effect", () -> TestDatabase.queryLong("SELECT count(*) FROM log_listened") == 100);
+            Await.until(TIMEOUT, "group caught up", () -> LogAdmin.of(dataSource, TOPIC).lag().stream().allMatch(l -> l.lag() == 0));
+        }
+        assertEquals(100, handled.get(), "each record handled once");
+    }
+
+    /**
      * A read opens and locks the segments it reads, not every segment its partition keeps: its range was bound to the
      * group's position by a join, so PostgreSQL could skip no segment when it planned it, and each read locked each
      * segment and its two indexes (here 100 segments, 300 locks; with weeks of segments kept, reads slowed and then
