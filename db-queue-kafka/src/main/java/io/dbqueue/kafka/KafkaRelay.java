@@ -121,11 +121,19 @@ public final class KafkaRelay implements AutoCloseable {
 
     /**
      * Stops reading, waits up to 30 seconds for the batch in hand to be acknowledged and committed
-     * (a batch cut short is relayed again by the group), leaves the group and closes the producer.
+     * (a batch cut short is relayed again by the group), leaves the group and closes the producer. From a thread whose
+     * interrupt flag is set too, as the door's close: the flag is cleared for the waits and set again.
      */
     @Override
     public void close() {
-        member.shutdown(CLOSE_TIMEOUT);
-        producer.close(CLOSE_TIMEOUT);
+        boolean interrupted = Thread.interrupted();
+        try {
+            member.shutdown(CLOSE_TIMEOUT);
+            producer.close(CLOSE_TIMEOUT);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

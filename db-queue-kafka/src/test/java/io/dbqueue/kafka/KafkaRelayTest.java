@@ -41,6 +41,7 @@ import java.util.stream.IntStream;
 
 import static io.dbqueue.kafka.RelayedSequence.assertRelayed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -171,6 +172,21 @@ class KafkaRelayTest {
                 assertEquals(appendedAt.get(partition + "/" + offset).toEpochMilli(), record.timestamp());
             }
         }
+    }
+
+    /** Closed from a thread whose interrupt flag is set, the relay waited for nothing and its producer's close threw. */
+    @Test
+    void closingFromAnInterruptedThreadClosesAndKeepsTheInterrupt() throws Exception {
+        KafkaRelay relay = relay(RelayListener.NONE);
+        Map<Integer, Long> counts = append(MESSAGES);
+        TestKafka.readUntilComplete(topic, counts, TIMEOUT);
+        Thread.currentThread().interrupt();
+        try {
+            relay.close();
+        } finally {
+            assertTrue(Thread.interrupted(), "the interrupt is kept for the caller");
+        }
+        assertFalse(relay.member().isAlive());
     }
 
     @Test
