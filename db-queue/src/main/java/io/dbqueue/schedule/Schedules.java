@@ -156,6 +156,11 @@ public final class Schedules implements AutoCloseable {
             if (row == null) {
                 throw new IllegalArgumentException("no schedule named '" + name + "'");
             }
+            String elsewhere = otherQueue(local, row);
+            if (elsewhere != null) {
+                throw new IllegalArgumentException("schedule '" + name + "': " + elsewhere
+                        + "; trigger it where it is defined as stored");
+            }
             return local.producer().enqueue(c, row.payload());
         });
     }
@@ -261,16 +266,27 @@ public final class Schedules implements AutoCloseable {
         if (local == null) {
             return new Taken(row.name(), 0, false, "it is no longer defined here");
         }
-        QueueLocation queue = local.schedule().queue();
-        if (!queue.table().name().equals(row.queueTable()) || !queue.queueName().equals(row.queueName())) {
-            return new Taken(row.name(), 0, false, "it is defined here into " + queue + ", its row into "
-                    + row.queueTable() + "/" + row.queueName());
+        String elsewhere = otherQueue(local, row);
+        if (elsewhere != null) {
+            return new Taken(row.name(), 0, false, elsewhere);
         }
         DueTicks due = DueTicks.at(now, row.nextDue(), row.trigger(), row.missed(), MAX_TICKS_PER_ROUND);
         List<String> payloads = Collections.nCopies(due.ticks().size(), row.payload());
         local.producer().enqueueAll(c, payloads, Duration.ZERO);
         ScheduleRows.advance(c, row.name(), due.nextDue());
         return new Taken(row.name(), payloads.size(), !due.nextDue().isAfter(now), null);
+    }
+
+    /**
+     * Why this process must not enqueue {@code row}'s tasks: during a deploy that moves a schedule to another queue,
+     * its definition here names another queue than the stored one. Null when they agree.
+     */
+    private static String otherQueue(Defined local, ScheduleState row) {
+        QueueLocation queue = local.schedule().queue();
+        if (queue.table().name().equals(row.queueTable()) && queue.queueName().equals(row.queueName())) {
+            return null;
+        }
+        return "it is defined here into " + queue + ", its row into " + row.queueTable() + "/" + row.queueName();
     }
 
     /** What one transaction of {@link #runDue} did; {@code more}: the schedule is still due (a catch-up's next round). */

@@ -212,6 +212,8 @@ class SchedulesTest {
         Instant before = clock.instant();
         assertEquals(0, old.runDue());
         assertEquals(null, old.earliestDueAfter(before), "a tick it left due is not one to wait for");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> old.triggerNow("moving")).getMessage()
+                .contains("its row into dbq_seq/elsewhere"), "nor is it triggered there");
         assertEquals(1, moved.runDue());
         assertEquals(T0.plusSeconds(2).minusMillis(500), old.earliestDueAfter(before));
     }
