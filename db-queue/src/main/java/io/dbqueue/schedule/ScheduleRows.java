@@ -42,6 +42,7 @@ final class ScheduleRows {
     private static final String LIST = "SELECT " + COLUMNS + " FROM " + ScheduleSchema.TABLE + " ORDER BY name";
     private static final String LOCK_ONE = "SELECT " + COLUMNS + " FROM " + ScheduleSchema.TABLE
             + " WHERE name = ? FOR SHARE";
+    private static final String LOCK_FOR_UPDATE = "SELECT 1 FROM " + ScheduleSchema.TABLE + " WHERE name = ? FOR UPDATE";
     private static final String PAUSE = "UPDATE " + ScheduleSchema.TABLE + " SET paused = ?, updated_at = now()"
             + " WHERE name = ?";
     private static final String DELETE = "DELETE FROM " + ScheduleSchema.TABLE + " WHERE name = ?";
@@ -119,6 +120,14 @@ final class ScheduleRows {
         try (PreparedStatement ps = c.prepareStatement(LOCK_ONE)) {
             ps.setString(1, name);
             return one(ps);
+        }
+    }
+
+    /** Locks schedule {@code name}'s row, if there is one, for a new definition of it. */
+    static void lockForUpdate(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(LOCK_FOR_UPDATE)) {
+            ps.setString(1, name);
+            ps.executeQuery().close();
         }
     }
 

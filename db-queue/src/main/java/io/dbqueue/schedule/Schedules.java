@@ -90,9 +90,11 @@ public final class Schedules implements AutoCloseable {
     public void define(Schedule schedule) {
         Objects.requireNonNull(schedule, "schedule");
         QueueProducer producer = producers.apply(schedule.queue());
-        Instant first = schedule.trigger().next(clock.instant());
-        Jdbc.autoCommitted(dataSource, "define schedule " + schedule.name(), c -> {
-            ScheduleRows.upsert(c, schedule, first);
+        inTransaction("define schedule " + schedule.name(), c -> {
+            // the row first, then the clock: a tick being taken is waited for, and a changed trigger's first tick is
+            // the next after it (read before, it could be that very tick, enqueued again)
+            ScheduleRows.lockForUpdate(c, schedule.name());
+            ScheduleRows.upsert(c, schedule, schedule.trigger().next(clock.instant()));
             return null;
         });
         defined.put(schedule.name(), new Defined(schedule, producer));

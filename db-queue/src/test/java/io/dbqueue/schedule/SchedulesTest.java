@@ -5,6 +5,7 @@ import io.dbqueue.DbQueue;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.InvalidValueException;
 import io.dbqueue.common.Transactions;
+import io.dbqueue.internal.Jdbc;
 import io.dbqueue.queue.Layout;
 import io.dbqueue.queue.PollSettings;
 import io.dbqueue.queue.QueueConfig;
@@ -18,7 +19,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -151,6 +154,38 @@ class SchedulesTest {
         assertTrue(state("paused").paused(), "a new definition keeps the pause");
         assertTrue(schedules.resume("paused"));
         assertEquals(3, schedules.runDue(), "the ticks that fell while paused, as RUN_ALL says");
+    }
+
+    /**
+     * A definition with another trigger, made while a process takes the schedule's tick, waits for the take and
+     * starts after it. It read its first tick from the clock before it waited: the tick just taken (01:00, in both
+     * triggers), set again as the next, and enqueued twice.
+     */
+    @Test
+    void aRedefinitionWaitingForATickBeingTakenStartsAfterIt() throws Exception {
+        TestClock clock = new TestClock(T0);
+        Schedules definer = scheduler(clock);
+        definer.define(Schedule.cron("redefined", queue, "0 0 * * * *", ZoneOffset.UTC));
+        clock.advance(Duration.ofMinutes(59).plusSeconds(59)); // 00:59:59.5, the 01:00 tick about to be taken
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection taker = dataSource.getConnection()) {
+            taker.setAutoCommit(false);
+            try (Statement lock = taker.createStatement()) {
+                lock.executeQuery("SELECT 1 FROM dbq_schedules WHERE name = 'redefined' FOR UPDATE").close();
+            }
+            Future<?> redefinition = pool.submit(() -> definer.define(
+                    Schedule.cron("redefined", queue, "0 0,30 * * * *", ZoneOffset.UTC)));
+            Await.until(Duration.ofSeconds(30), "the definition waiting for the take", () -> TestDatabase.queryLong(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    + " AND query LIKE '%dbq_schedules%'") == 1);
+            clock.advance(Duration.ofSeconds(1)); // 01:00:00.5: the tick is taken, the next is 02:00
+            Jdbc.update(taker, "UPDATE dbq_schedules SET next_due = '2026-01-01T02:00:00Z' WHERE name = 'redefined'");
+            taker.commit();
+            redefinition.get();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(Instant.parse("2026-01-01T01:30:00Z"), state("redefined").nextDue());
     }
 
     @Test
