@@ -503,8 +503,10 @@ public final class DbQueue implements AutoCloseable {
         }
 
         /**
-         * The transactions producers join and exactly-once batches run in; default
-         * {@link Transactions#JDBC} (plain JDBC: none to join, the library's own otherwise).
+         * The transactions producers join and queues' exactly-once batches run in; default
+         * {@link Transactions#JDBC} (plain JDBC: none to join, the library's own otherwise). A topic's exactly-once
+         * batch runs in a transaction of its own connection, {@link io.dbqueue.log.RecordBatch#connection()}: the
+         * handler's SQL commits with the offset only there.
          */
         public Builder transactions(Transactions value) {
             this.transactions = Objects.requireNonNull(value, "transactions");

@@ -72,7 +72,7 @@ public record DbQueueLogProperties(@DefaultValue("true") boolean createTopics,
      * How this application's members of one group read.
      *
      * @param mode         Delivery: at-least-once commits after the listener, at-most-once before, exactly-once in
-     *                     its transaction.
+     *                     the transaction of the batch's connection (RecordBatch.connection(), not Spring's).
      * @param members      Members this application runs in the group, each a thread holding some of the partitions.
      * @param batchSize    Records a member reads from a partition at once.
      * @param lease        How long a partition stays with a member that stopped renewing it.
