@@ -42,6 +42,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -285,6 +286,11 @@ public final class DbQueue implements AutoCloseable {
                     scheduleCheckInterval);
         }
         return schedules;
+    }
+
+    /** {@link #schedules} if they were started here (this process takes ticks), without starting them. */
+    public synchronized Optional<Schedules> startedSchedules() {
+        return Optional.ofNullable(schedules);
     }
 
     /** Whether the LISTEN connection that wakes this door's consumers is up; false before one needs it. */

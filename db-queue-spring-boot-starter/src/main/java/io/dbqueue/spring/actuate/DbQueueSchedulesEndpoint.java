@@ -101,7 +101,9 @@ public class DbQueueSchedulesEndpoint {
         try {
             return switch (action) {
                 case "pause" -> new Change(name, action, Schedules.setPausedStored(stored, name, true) ? 1 : 0, null);
-                case "resume" -> new Change(name, action, Schedules.setPausedStored(stored, name, false) ? 1 : 0, null);
+                case "resume" -> new Change(name, action, door.startedSchedules() // there, it wakes the tick thread
+                        .map(taking -> taking.resume(name))
+                        .orElseGet(() -> Schedules.setPausedStored(stored, name, false)) ? 1 : 0, null);
                 case "delete" -> new Change(name, action, Schedules.deleteStored(stored, name) ? 1 : 0, null);
                 case "trigger" -> new Change(name, action, 1, door.schedules().triggerNow(name));
                 default -> throw refused("unknown action '" + action + "'; actions: " + ACTIONS);
