@@ -117,6 +117,11 @@ final class ServiceProcess {
         process.destroy();
     }
 
+    /** Ends the process with SIGKILL, without waiting: for a caller that cannot wait. */
+    void killNow() {
+        process.destroyForcibly();
+    }
+
     /** Waits for the process to exit, killing it when {@code timeout} passes. Returns whether it exited by itself. */
     boolean awaitExit(Duration timeout) throws InterruptedException {
         if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

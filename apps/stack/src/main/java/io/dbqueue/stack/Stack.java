@@ -299,23 +299,35 @@ public final class Stack implements AutoCloseable {
             return;
         }
         closed = true;
+        // a caller's interrupt would cut the waits short and leave the later services running on a closed database:
+        // cleared for the stops, then set again
+        boolean interrupted = Thread.interrupted();
         try {
-            stop(producers);
-            stop(consumers);
-            stop(testApp == null ? List.of() : List.of(testApp));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            for (List<ServiceProcess> group : List.of(producers, consumers,
+                    testApp == null ? List.<ServiceProcess>of() : List.of(testApp))) {
+                interrupted |= stop(group);
+            }
         } finally {
             database.close();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
-    private static void stop(List<ServiceProcess> group) throws InterruptedException {
+    /** Stops {@code group}, each killed if it does not stop in time; returns whether an interrupt cut the wait short. */
+    private static boolean stop(List<ServiceProcess> group) {
         group.forEach(ServiceProcess::terminate);
         for (ServiceProcess service : group) {
-            if (!service.awaitExit(STOP_TIMEOUT)) {
-                LOG.warn("{} did not stop within {}; killed it", service.name(), STOP_TIMEOUT);
+            try {
+                if (!service.awaitExit(STOP_TIMEOUT)) {
+                    LOG.warn("{} did not stop within {}; killed it", service.name(), STOP_TIMEOUT);
+                }
+            } catch (InterruptedException e) {
+                group.forEach(ServiceProcess::killNow);
+                return true;
             }
         }
+        return false;
     }
 }

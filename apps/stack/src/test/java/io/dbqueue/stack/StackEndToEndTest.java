@@ -15,8 +15,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -74,6 +76,18 @@ class StackEndToEndTest {
                     + "/actuator/dbqueue")))).get("queues");
             assertEquals(0, queues.properties().iterator().next().getValue().get("waiting").asLong(),
                     "the dashboard's endpoint reads the queue");
+
+            // closed from a thread whose interrupt flag is set, every service stops (the consumers and test-app
+            // were left running) and the flag is kept
+            Map<String, Long> pids = stack.pids();
+            Thread.currentThread().interrupt();
+            try {
+                stack.close();
+            } finally {
+                assertTrue(Thread.interrupted(), "the interrupt is kept for the caller");
+            }
+            pids.forEach((service, pid) -> assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+                    service + " stopped"));
         }
     }
 
