@@ -205,6 +205,7 @@ public final class GroupConsumer implements AutoCloseable {
         if (!now.equals(held)) {
             LOG.info("{}/{}: member {} holds partitions {}", config.topic(), config.group(), config.memberId(), now);
             held = Set.copyOf(now);
+            store.keepPositionsOf(held);
             // a back-off ends only with a read of its partition: one of a partition gone would keep the wait at 0
             failures.keySet().retainAll(held);
             listener.assigned(config.topic(), config.group(), held);

@@ -129,13 +129,21 @@ final class GroupStore {
                 return null;
             }
         }
-        try (PreparedStatement ps = c.prepareStatement(sql.read(partition, locking))) {
+        Read read = readFrom(c, partition, locking, expected);
+        Long learnt = positions.get(partition);
+        if (read == null && learnt != null && learnt != expected.longValue()) {
+            read = readFrom(c, partition, locking, learnt); // the group was elsewhere: once more from there, now
+        }
+        return read;
+    }
+
+    /** {@link #read} from {@code expected}; a position found elsewhere is learnt for the next read, and null returned. */
+    private Read readFrom(Connection c, int partition, boolean locking, long expected) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.read(partition, locking, expected))) {
             ps.setInt(1, config.batchSize());
-            ps.setLong(2, expected);
-            ps.setLong(3, expected + config.batchSize());
-            ps.setString(4, config.group());
-            ps.setInt(5, partition);
-            ps.setString(6, config.memberId());
+            ps.setString(2, config.group());
+            ps.setInt(3, partition);
+            ps.setString(4, config.memberId());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     positions.remove(partition);
@@ -152,7 +160,7 @@ final class GroupStore {
                                 rs.getTimestamp(7).toInstant()));
                     }
                 } while (rs.next());
-                if (committed != expected) { // another member's commit or a reset moved it: read again from there
+                if (committed != expected) { // another member's commit or a reset moved it
                     positions.put(partition, committed);
                     return null;
                 }
@@ -161,6 +169,11 @@ final class GroupStore {
                 return read.followsPosition() ? read : null; // a reset moved the position meanwhile: read again
             }
         }
+    }
+
+    /** Forgets the positions of the partitions this member no longer holds: another moves them meanwhile. */
+    void keepPositionsOf(Set<Integer> held) {
+        positions.keySet().retainAll(held);
     }
 
     /** The group's position in {@code partition}; null if the group has no row for it. */

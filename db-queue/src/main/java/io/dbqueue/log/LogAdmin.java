@@ -81,19 +81,49 @@ public final class LogAdmin {
                 lockGroup(tx, group, p);
             }
             for (int p = 0; p < topic.partitions(); p++) {
-                Long first;
-                try (PreparedStatement ps = tx.prepareStatement(sql.offsetAt(p))) {
-                    ps.setTimestamp(1, Timestamp.from(time));
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        first = (Long) rs.getObject(1);
-                    }
-                }
+                Long first = offsetAt(tx, p, time);
                 PartitionBounds bounds = PartitionBounds.readLocked(tx, sql, p);
                 Jdbc.update(tx, sql.resetGroup, first == null ? bounds.next() : Math.max(first, bounds.low()), group, p);
             }
             return null;
         }));
+    }
+
+    /**
+     * The first offset of {@code partition} appended at or after {@code time}, or null. The appends' times rise with
+     * their offsets but for the skew of appends that waited for one another, so a search by offset (point look-ups,
+     * each opening one segment) finds about where, and the exact first is read from a segment before that on. Read
+     * by time alone, the partitioned table was walked from its oldest segment, each segment opened and locked, while
+     * the group's rows were held.
+     */
+    private Long offsetAt(Connection c, int partition, Instant time) throws SQLException {
+        PartitionBounds bounds = PartitionBounds.read(c, sql, partition);
+        long low = bounds.low();
+        long high = bounds.next();
+        while (low < high) {
+            long middle = low + (high - low) / 2;
+            Instant at = appendedAt(c, partition, middle);
+            if (at != null && !at.isBefore(time)) {
+                high = middle;
+            } else {
+                low = middle + 1; // also where retention dropped it meanwhile: older than anything kept
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.offsetAt(partition,
+                Math.max(bounds.low(), low - topic.segmentSize())))) {
+            ps.setTimestamp(1, Timestamp.from(time));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return (Long) rs.getObject(1);
+            }
+        }
+    }
+
+    private Instant appendedAt(Connection c, int partition, long offset) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.appendedAtOffset(partition, offset));
+             ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? rs.getTimestamp(1).toInstant() : null;
+        }
     }
 
     /** Locks the group's row of {@code partition}, waiting for a batch that holds it; refuses a group never started. */
