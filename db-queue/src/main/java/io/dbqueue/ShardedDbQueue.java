@@ -260,10 +260,14 @@ public final class ShardedDbQueue implements AutoCloseable {
             }
             ofQueue.forEach(w -> w.startOn(to));
         } catch (RuntimeException e) {
-            ofQueue.forEach(w -> {
-                w.stopOn(to, shutdownTimeout);
-                w.startOn(from);
-            });
+            for (ShardedWorkers w : ofQueue) { // each back on the old shard; what fails there goes with e
+                try {
+                    w.stopOn(to, shutdownTimeout);
+                    w.startOn(from);
+                } catch (RuntimeException back) {
+                    e.addSuppressed(back);
+                }
+            }
             throw e;
         }
         routes.released(queue);

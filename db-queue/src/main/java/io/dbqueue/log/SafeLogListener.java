@@ -28,7 +28,9 @@ final class SafeLogListener implements LogListener {
     private void guard(String callback, Runnable call) {
         try {
             call.run();
-        } catch (RuntimeException e) {
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (RuntimeException | Error e) { // an Error too (a metrics library's missing class): it ended the member
             LOG.warn("log listener {} failed in {}()", delegate.getClass().getName(), callback, e);
         }
     }

@@ -81,8 +81,12 @@ public final class Maintenance implements AutoCloseable {
         Checks.positive("interval", interval);
         AtomicReference<LogRetention> retention = new AtomicReference<>(reachable(topicName, policy));
         scheduler.scheduleWithFixedDelay(() -> {
-            if (retention.get() == null) {
-                retention.set(reachable(topicName, policy));
+            try {
+                if (retention.get() == null) {
+                    retention.set(reachable(topicName, policy));
+                }
+            } catch (RuntimeException e) { // thrown out of the job, it would cancel it without a word
+                LOG.error("{}: retention cannot start, trying again next round: {}", topicName, e.getMessage());
             }
             if (retention.get() != null) {
                 retention.get().applyQuietly();

@@ -122,6 +122,15 @@ final class ServiceProcess {
         process.destroyForcibly();
     }
 
+    /** After {@link #killNow}: waits up to 5 s for the process to be gone; another interrupt ends the wait. */
+    void awaitKilled() {
+        try {
+            process.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            // the caller sets the flag again when it is done
+        }
+    }
+
     /** Waits for the process to exit, killing it when {@code timeout} passes. Returns whether it exited by itself. */
     boolean awaitExit(Duration timeout) throws InterruptedException {
         if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -325,6 +325,7 @@ public final class Stack implements AutoCloseable {
                 }
             } catch (InterruptedException e) {
                 group.forEach(ServiceProcess::killNow);
+                group.forEach(ServiceProcess::awaitKilled); // gone before the database closes under them
                 return true;
             }
         }
