@@ -7,11 +7,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** A group member's statements on its topic: membership, reading a partition's next range, committing. */
 final class GroupStore {
@@ -45,8 +45,8 @@ final class GroupStore {
     private final Topic topic;
     private final GroupConfig config;
     private final LogSql sql;
-    /** Where this member expects each partition's next read to start: the range it binds ({@link LogSql}). */
-    private final Map<Integer, Long> positions = new ConcurrentHashMap<>();
+    /** Where this member expects each partition's next read to start ({@link LogSql#read}); its thread's only. */
+    private final Map<Integer, Long> positions = new HashMap<>();
 
     GroupStore(Topic topic, GroupConfig config) {
         this.topic = topic;
@@ -160,11 +160,10 @@ final class GroupStore {
                                 rs.getTimestamp(7).toInstant()));
                     }
                 } while (rs.next());
+                positions.put(partition, committed);
                 if (committed != expected) { // another member's commit or a reset moved it
-                    positions.put(partition, committed);
                     return null;
                 }
-                positions.put(partition, committed);
                 Read read = new Read(committed, low, next, records);
                 return read.followsPosition() ? read : null; // a reset moved the position meanwhile: read again
             }

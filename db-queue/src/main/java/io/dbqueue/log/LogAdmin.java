@@ -102,7 +102,7 @@ public final class LogAdmin {
         long high = bounds.next();
         while (low < high) {
             long middle = low + (high - low) / 2;
-            Instant at = appendedAt(c, partition, middle);
+            Instant at = TopicSegments.appendedAt(c, sql, partition, middle);
             if (at != null && !at.isBefore(time)) {
                 high = middle;
             } else {
@@ -116,13 +116,6 @@ public final class LogAdmin {
                 rs.next();
                 return (Long) rs.getObject(1);
             }
-        }
-    }
-
-    private Instant appendedAt(Connection c, int partition, long offset) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.appendedAtOffset(partition, offset));
-             ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? rs.getTimestamp(1).toInstant() : null;
         }
     }
 

@@ -273,10 +273,6 @@ final class LogSql {
                 .formatted(partitionTable(partition), from);
     }
 
-    String segmentNewest(int partition) {
-        return "SELECT appended_at FROM %s WHERE log_offset = ?".formatted(partitionTable(partition));
-    }
-
     String[] dropTables() {
         String t = topic.name();
         String[] ddl = new String[3 + topic.partitions()];

@@ -64,11 +64,14 @@ public final class TopicSegments {
 
     /** When the record at {@code offset} of the partition was appended; empty when it is not there. */
     public Optional<Instant> appendedAt(Connection c, int partition, long offset) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.segmentNewest(partition))) {
-            ps.setLong(1, offset);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getTimestamp(1).toInstant()) : Optional.empty();
-            }
+        return Optional.ofNullable(appendedAt(c, sql, partition, offset));
+    }
+
+    /** As {@link #appendedAt}, null when it is not there; for {@link LogAdmin} too. */
+    static Instant appendedAt(Connection c, LogSql sql, int partition, long offset) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.appendedAtOffset(partition, offset));
+             ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? rs.getTimestamp(1).toInstant() : null;
         }
     }
 
