@@ -112,7 +112,9 @@ public final class CronExpression {
     /** The first local time strictly after {@code after} that every field matches. */
     LocalDateTime nextLocal(LocalDateTime after) {
         LocalDateTime t = after.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
-        int lastYear = t.getYear() + 8; // every day of a month that has it recurs within 8 years (29 February)
+        // The Gregorian calendar repeats every 400 years (146,097 days, a whole number of weeks), so whatever matches
+        // at all matches within them: 29 February on a Sunday comes every 28 years, and 40 apart across 2100.
+        int lastYear = t.getYear() + 400;
         while (t.getYear() <= lastYear) {
             if (!has(months, t.getMonthValue())) {
                 t = t.toLocalDate().withDayOfMonth(1).plusMonths(1).atStartOfDay();
@@ -128,7 +130,7 @@ public final class CronExpression {
                 return t;
             }
         }
-        throw new IllegalStateException("cron '" + text + "' matches no time within 8 years of " + after);
+        throw new IllegalStateException("cron '" + text + "' matches no time within 400 years of " + after);
     }
 
     private boolean dayMatches(LocalDate date) {

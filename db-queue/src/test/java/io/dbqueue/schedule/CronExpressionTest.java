@@ -46,6 +46,9 @@ class CronExpressionTest {
             // one restricted: both must match (the 13th when it is a Friday)
             "0 0 13 * *            | 2026-01-14T00:00:00Z | 2026-02-13T00:00:00Z",
             "59 23 31 12 *         | 2026-12-31T23:59:00Z | 2027-12-31T23:59:00Z",
+            // a date on a weekday can be decades away: 29 February on a Sunday, and across 2100, which has none
+            "0 0 29 2 */7          | 2032-03-01T00:00:00Z | 2060-02-29T00:00:00Z",
+            "0 0 29 2 */7          | 2088-03-01T00:00:00Z | 2128-02-29T00:00:00Z",
     })
     void nextMatchingTimeInUtc(String cron, String after, String expected) {
         assertEquals(Instant.parse(expected), CronExpression.parse(cron).next(Instant.parse(after), ZoneOffset.UTC));
