@@ -1,13 +1,14 @@
 package io.dbqueue.log;
 
+import io.dbqueue.internal.ListenerCalls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Set;
 
 /**
- * Shields a group member from its listener: an exception in a callback is logged, never propagated. Thrown through,
- * one rolled back an exactly-once batch whose handler had run (on every retry), lost an at-most-once batch whose
+ * Shields a group member from its listener: an exception or an error in a callback is logged, never propagated.
+ * Thrown through, one rolled back an exactly-once batch whose handler had run (on every retry), lost an at-most-once batch whose
  * offset was committed, or, from {@code crashed}, ended the member's thread without leaving the group.
  */
 final class SafeLogListener implements LogListener {
@@ -26,13 +27,7 @@ final class SafeLogListener implements LogListener {
     }
 
     private void guard(String callback, Runnable call) {
-        try {
-            call.run();
-        } catch (VirtualMachineError e) {
-            throw e;
-        } catch (RuntimeException | Error e) { // an Error too (a metrics library's missing class): it ended the member
-            LOG.warn("log listener {} failed in {}()", delegate.getClass().getName(), callback, e);
-        }
+        ListenerCalls.guard(LOG, delegate, callback, call);
     }
 
     @Override

@@ -1,11 +1,15 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.internal.ListenerCalls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
 
-/** Shields the queue from its listeners: an exception in a callback is logged, never propagated. */
+/**
+ * Shields the queue from its listeners: an exception or an error in a callback is logged, never propagated. Thrown
+ * through {@code picked}, an error ended the worker and lost the at-most-once batch it had just claimed.
+ */
 final class SafeListener implements QueueListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
@@ -21,11 +25,7 @@ final class SafeListener implements QueueListener {
     }
 
     private void guard(String callback, Runnable call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            LOG.warn("queue listener {} failed in {}()", delegate.getClass().getName(), callback, e);
-        }
+        ListenerCalls.guard(LOG, delegate, callback, call);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.dbqueue.queue;
 import io.dbqueue.Await;
 import io.dbqueue.Gate;
 import io.dbqueue.TestDatabase;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.postgres.PostgresServer;
 import com.zaxxer.hikari.HikariConfig;
@@ -186,6 +187,26 @@ class QueueWorkersTest {
         }
         assertEquals(List.of("AssertionError: bug in handler"), errors);
         assertEquals(2, calls.get());
+    }
+
+    @Test
+    void aListenerErrorNeitherStopsTheWorkerNorLosesAnAtMostOnceClaim() throws Exception {
+        List<String> handled = new CopyOnWriteArrayList<>();
+        QueueListener missingMetrics = new QueueListener() {
+            @Override
+            public void picked(QueueLocation q, List<Task> tasks, long claimNanos) {
+                throw new NoClassDefFoundError("io/metrics/Timer"); // a library missing at run time
+            }
+        };
+        producer.enqueueAll(List.of("x", "y"));
+        try (QueueWorkers ignored = QueueWorkers.start(ds, QueueConfig.of(queue).withPoll(FAST_POLL)
+                .withMode(DeliveryMode.AT_MOST_ONCE), batch -> batch.tasks().forEach(t -> handled.add(t.payload())),
+                missingMetrics)) {
+            Await.until(TIMEOUT, "both claimed tasks handled", () -> handled.size() == 2);
+            producer.enqueue("z");
+            Await.until(TIMEOUT, "the worker still claims", () -> handled.size() == 3);
+        }
+        assertEquals(List.of("x", "y", "z"), handled);
     }
 
     @Test
