@@ -27,7 +27,7 @@ public final class LogWakeups implements AutoCloseable {
         String channel = LogSql.channel(member.topic().name());
         for (int p = 0; p < member.topic().partitions(); p++) {
             int partition = p;
-            listener.on(channel, Integer.toString(p), () -> {
+            listener.on(channel, Integer.toString(p), member::isAlive, () -> {
                 if (member.partitions().contains(partition)) {
                     member.wakeup();
                 }

@@ -49,7 +49,7 @@ public final class QueueWakeups implements AutoCloseable {
     /** Wakes {@code added}'s idle workers too; returns once listening for them (or as {@link #start} does). */
     public void add(QueueWorkers added) {
         for (QueueLocation q : added.locations()) {
-            listener.on(WakeupChannel.of(q.table()), q.queueName(), () -> added.notified(q));
+            listener.on(WakeupChannel.of(q.table()), q.queueName(), added::isRunning, () -> added.notified(q));
         }
         workers.add(added); // announced only now: its channels are LISTENed to once the above is taken up
         listener.awaitChannels();

@@ -24,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -49,7 +50,7 @@ public final class ChannelListener implements AutoCloseable {
     private static final Duration FIRST_ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
 
     private final DataSource dataSource;
-    private final Map<String, Map<String, List<Runnable>>> byChannelAndPayload = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, List<Callback>>> byChannelAndPayload = new ConcurrentHashMap<>();
     private final List<Supplier<Set<String>>> wanted = new CopyOnWriteArrayList<>();
     private final Set<String> listened = new HashSet<>(); // by the listening thread only
     private final Set<String> announced = new HashSet<>();
@@ -85,19 +86,21 @@ public final class ChannelListener implements AutoCloseable {
 
     /**
      * Runs {@code callback} for each notification on {@code channel} (its name must come from a
-     * validated identifier) with {@code payload}, and after each reconnect. A new channel is listened
-     * on within {@link #PRESENCE_DELAY}; {@link #awaitChannels} waits for that.
+     * validated identifier) with {@code payload}, and after each reconnect, for as long as {@code alive} says so: the
+     * callback of a reader that has ended is dropped at the next round, so that readers started and stopped for the
+     * life of a process do not pile up here. A new channel is listened on within {@link #PRESENCE_DELAY};
+     * {@link #awaitChannels} waits for that.
      */
-    public void on(String channel, String payload, Runnable callback) {
-        Map<String, List<Runnable>> byPayload = byChannelAndPayload.get(channel);
+    public void on(String channel, String payload, BooleanSupplier alive, Runnable callback) {
+        Map<String, List<Callback>> byPayload = byChannelAndPayload.get(channel);
         if (byPayload == null) {
-            Map<String, List<Runnable>> fresh = new ConcurrentHashMap<>();
+            Map<String, List<Callback>> fresh = new ConcurrentHashMap<>();
             byPayload = byChannelAndPayload.putIfAbsent(channel, fresh);
             if (byPayload == null) {
                 byPayload = fresh;
             }
         }
-        byPayload.computeIfAbsent(payload, p -> new CopyOnWriteArrayList<>()).add(callback);
+        byPayload.computeIfAbsent(payload, p -> new CopyOnWriteArrayList<>()).add(new Callback(alive, callback));
     }
 
     /**
@@ -188,19 +191,20 @@ public final class ChannelListener implements AutoCloseable {
         listenNewChannels(c);
         listening = true;
         // anything notified while not listening was missed
-        byChannelAndPayload.values().forEach(byPayload -> byPayload.values().forEach(l -> l.forEach(Runnable::run)));
+        byChannelAndPayload.values().forEach(byPayload -> byPayload.values().forEach(l -> l.forEach(Callback::run)));
     }
 
     /**
-     * LISTENs on the channels added since the last call and announces the wanted ones, then tells those waiting
-     * for them: only then does a producer's notification reach them, since it is sent only to a channel whose
-     * presence is announced.
+     * Drops the callbacks of readers that have ended, LISTENs on the channels added since the last call and announces
+     * the wanted ones, then tells those waiting for them: only then does a producer's notification reach them, since
+     * it is sent only to a channel whose presence is announced.
      */
     private void listenNewChannels(Connection c) throws SQLException {
         long asked;
         synchronized (rounds) { // the calls of awaitChannels this round began after
             asked = roundsAsked;
         }
+        byChannelAndPayload.values().forEach(byPayload -> byPayload.values().forEach(l -> l.removeIf(Callback::ended)));
         try (Statement st = c.createStatement()) {
             for (String channel : byChannelAndPayload.keySet()) {
                 if (listened.add(channel)) {
@@ -294,7 +298,7 @@ public final class ChannelListener implements AutoCloseable {
             }
             for (PGNotification n : notifications) {
                 byChannelAndPayload.getOrDefault(n.getName(), Map.of()).getOrDefault(n.getParameter(), List.of())
-                        .forEach(Runnable::run);
+                        .forEach(Callback::run);
             }
         }
     }
@@ -306,6 +310,18 @@ public final class ChannelListener implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        }
+    }
+
+    /** A reader's callback, kept while the reader is alive. */
+    private record Callback(BooleanSupplier alive, Runnable action) {
+
+        void run() {
+            action.run();
+        }
+
+        boolean ended() {
+            return !alive.getAsBoolean();
         }
     }
 

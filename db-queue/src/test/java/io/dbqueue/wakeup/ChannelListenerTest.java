@@ -15,8 +15,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,7 +52,7 @@ class ChannelListenerTest {
                 return Set.of(channel);
             });
             added.set(true); // wanted before it is listened on, as QueueWakeups.add does
-            listener.on(channel, "q", () -> { });
+            listener.on(channel, "q", () -> true, () -> { });
             listener.awaitChannels();
             boolean present = present(channel);
             looked.countDown();
@@ -69,12 +71,38 @@ class ChannelListenerTest {
         AtomicBoolean wanted = new AtomicBoolean();
         try (ChannelListener listener = ChannelListener.start(TestDatabase.dataSource(), "dbq-test-listener")) {
             listener.announce(() -> wanted.get() ? Set.of(channel) : Set.of());
-            listener.on(channel, "q", () -> { });
+            listener.on(channel, "q", () -> true, () -> { });
             listener.awaitChannels();
             assertFalse(present(channel), "listened on, not wanted yet");
             wanted.set(true);
             listener.awaitChannels();
             assertTrue(present(channel), "a producer would find the channel's listener present");
+        }
+    }
+
+    /**
+     * The callback of a reader that has ended is dropped at the listener's next round. It was kept for the life of the
+     * process: consumers started and stopped again and again (a topic member per request, a queue moved between
+     * shards) piled up in the listener, each run on every notification of its channel.
+     */
+    @Test
+    void anEndedReadersCallbackIsDroppedAtTheNextRound() throws Exception {
+        String channel = "dbq_test_ended_reader";
+        AtomicBoolean readerAlive = new AtomicBoolean(true);
+        AtomicInteger endedReaderRuns = new AtomicInteger();
+        Semaphore liveReaderRuns = new Semaphore(0);
+        try (ChannelListener listener = ChannelListener.start(TestDatabase.dataSource(), "dbq-test-listener")) {
+            listener.on(channel, "q", readerAlive::get, endedReaderRuns::incrementAndGet);
+            listener.on(channel, "q", () -> true, liveReaderRuns::release); // runs after the other, as added
+            listener.awaitChannels();
+            TestDatabase.execute("NOTIFY " + channel + ", 'q'");
+            assertTrue(liveReaderRuns.tryAcquire(30, TimeUnit.SECONDS), "notified");
+            assertEquals(1, endedReaderRuns.get(), "alive, it ran");
+            readerAlive.set(false);
+            listener.awaitChannels(); // a whole round began after this call
+            TestDatabase.execute("NOTIFY " + channel + ", 'q'");
+            assertTrue(liveReaderRuns.tryAcquire(30, TimeUnit.SECONDS), "notified again");
+            assertEquals(1, endedReaderRuns.get(), "ended, it was dropped");
         }
     }
 
