@@ -20,8 +20,6 @@ import io.dbqueue.queue.Wakeup;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -81,18 +79,11 @@ class DbQueueTest {
 
     /** The test database, where every connection the thread in {@code waiting} asks for first runs {@code wait}. */
     private DataSource waitingFor(AtomicReference<Thread> waiting, Wait wait) {
-        DataSource target = TestDatabase.dataSource();
-        return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{DataSource.class},
-                (self, method, args) -> {
-                    if (method.getName().equals("getConnection") && Thread.currentThread() == waiting.get()) {
-                        wait.await();
-                    }
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return CheckedDataSource.of(TestDatabase.dataSource(), () -> {
+            if (Thread.currentThread() == waiting.get()) {
+                wait.await();
+            }
+        });
     }
 
     /** A door whose build fails (here: retention of a topic that does not exist) leaves no maintenance thread behind. */

@@ -55,20 +55,25 @@ final class JdbcTransactions implements Transactions {
     private static <T> T committed(DataSource dataSource, Work<T> work) throws SQLException, InterruptedException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
+            T result;
             try {
-                T result = work.run(c);
+                result = work.run(c);
                 c.commit();
-                return result;
-            } catch (Throwable e) { // an Error too: the finally's auto-commit would commit the work half done
-                try { // not Jdbc.rollbackQuietly: common sits below internal
+            } catch (Throwable e) { // an Error too: auto-commit turned back on would commit the work half done
+                try { // not Jdbc's quiet helpers: common sits below internal
                     c.rollback();
                 } catch (SQLException rollback) {
                     e.addSuppressed(rollback);
                 }
+                try { // on a broken connection this fails too: the work's own failure is the one thrown
+                    c.setAutoCommit(true);
+                } catch (SQLException restore) {
+                    e.addSuppressed(restore);
+                }
                 throw e;
-            } finally {
-                c.setAutoCommit(true);
             }
+            c.setAutoCommit(true);
+            return result;
         }
     }
 }

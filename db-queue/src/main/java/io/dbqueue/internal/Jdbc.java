@@ -172,11 +172,7 @@ public final class Jdbc {
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(c, e);
             if (autoCommit) {
-                try {
-                    c.setAutoCommit(true); // the caller may go on with the connection
-                } catch (SQLException again) {
-                    e.addSuppressed(again);
-                }
+                autoCommitQuietly(c, e); // the caller may go on with the connection
             }
             throw e;
         }
@@ -189,6 +185,15 @@ public final class Jdbc {
     public static void rollbackQuietly(Connection c, Throwable cause) {
         try {
             c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /** Turns auto-commit back on after {@code cause}; a failure to is added to it, so that {@code cause} is what is thrown. */
+    public static void autoCommitQuietly(Connection c, Throwable cause) {
+        try {
+            c.setAutoCommit(true);
         } catch (SQLException e) {
             cause.addSuppressed(e);
         }

@@ -239,25 +239,31 @@ public final class GroupConsumer implements AutoCloseable {
     /** Exactly once: the read (locking the group's row), the handler's SQL and the commit are one transaction. */
     private int readInTransaction(Connection c, int partition) throws Exception {
         c.setAutoCommit(false);
+        int records;
         try {
-            GroupStore.Read read = store.read(c, partition, true);
-            if (!readable(partition, read)) {
-                c.commit();
-                return 0;
-            }
-            handle(new RecordBatch(config.topic(), config.group(), partition, read.records(), config.mode(), c));
-            if (!commit(c, partition, read)) {
-                throw new IllegalStateException("commit refused although the group's row was locked");
-            }
-            c.commit();
-            reportConsumed(partition, read);
-            return read.records().size();
+            records = readHandleAndCommit(c, partition);
         } catch (Throwable e) { // whatever it is: turning auto-commit back on would commit the handler's SQL
             Jdbc.rollbackQuietly(c, e);
+            Jdbc.autoCommitQuietly(c, e); // on a broken connection this fails too: the handler's failure is the one told
             throw e;
-        } finally {
-            c.setAutoCommit(true);
         }
+        c.setAutoCommit(true);
+        return records;
+    }
+
+    private int readHandleAndCommit(Connection c, int partition) throws Exception {
+        GroupStore.Read read = store.read(c, partition, true);
+        if (!readable(partition, read)) {
+            c.commit();
+            return 0;
+        }
+        handle(new RecordBatch(config.topic(), config.group(), partition, read.records(), config.mode(), c));
+        if (!commit(c, partition, read)) {
+            throw new IllegalStateException("commit refused although the group's row was locked");
+        }
+        c.commit();
+        reportConsumed(partition, read);
+        return read.records().size();
     }
 
     /**

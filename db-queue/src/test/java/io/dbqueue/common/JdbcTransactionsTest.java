@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -53,6 +54,21 @@ class JdbcTransactionsTest {
                 }));
         assertEquals(List.of(), visibleWhenHeard);
         assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM dbq_seq"));
+    }
+
+    /** The work's own failure is thrown, not the failure to turn auto-commit back on on the connection it lost. */
+    @Test
+    void aWorkFailingOnALostConnectionThrowsItsOwnFailure() {
+        IllegalStateException thrown = assertThrows(IllegalStateException.class,
+                () -> Transactions.JDBC.inNewTransaction(TestDatabase.dataSource(), c -> {
+                    try (Statement s = c.createStatement()) {
+                        s.execute("SELECT pg_terminate_backend(pg_backend_pid())");
+                    } catch (SQLException lost) {
+                        throw new IllegalStateException("the work's own failure", lost);
+                    }
+                    return null;
+                }));
+        assertEquals("the work's own failure", thrown.getMessage());
     }
 
     @Test

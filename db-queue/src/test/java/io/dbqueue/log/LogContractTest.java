@@ -1,6 +1,7 @@
 package io.dbqueue.log;
 
 import io.dbqueue.Await;
+import io.dbqueue.CheckedDataSource;
 import io.dbqueue.DbQueue;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.DeliveryMode;
@@ -15,8 +16,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import javax.sql.DataSource;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -226,17 +225,7 @@ class LogContractTest {
     @Test
     void aBackOffOfAPartitionThatWentToAnotherMemberDoesNotKeepTheMemberBusy() throws Exception {
         AtomicInteger connections = new AtomicInteger();
-        DataSource counted = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[]{DataSource.class}, (self, method, args) -> {
-                    if (method.getName().equals("getConnection")) {
-                        connections.incrementAndGet();
-                    }
-                    try {
-                        return method.invoke(dataSource, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        DataSource counted = CheckedDataSource.of(dataSource, connections::incrementAndGet);
         dbq.topicProducer(TOPIC).sendAll(messages("k", 40));
         AtomicBoolean failing = new AtomicBoolean(true);
         Set<Integer> failed = ConcurrentHashMap.newKeySet();
@@ -483,6 +472,33 @@ class LogContractTest {
             Await.until(TIMEOUT, "group caught up", () -> LogAdmin.of(dataSource, TOPIC).lag().stream().allMatch(l -> l.lag() == 0));
         }
         assertEquals(100, handled.get(), "each record handled once");
+    }
+
+    /**
+     * Exactly once, a handler that fails on a connection lost under it is the failure told and backed off from. Its
+     * batch's auto-commit, turned back on in a finally, failed on the broken connection and replaced it.
+     */
+    @Test
+    void aHandlersFailureOnALostConnectionIsTheOneTold() throws Exception {
+        List<Exception> crashes = new CopyOnWriteArrayList<>();
+        LogListener crashed = new LogListener() {
+            @Override
+            public void crashed(String topic, String group, Exception e) {
+                crashes.add(e);
+            }
+        };
+        try (DbQueue door = DbQueue.builder(dataSource).logListener(crashed).build()) {
+            door.topicProducer(TOPIC).sendAll(messages("k", 1));
+            door.consumeTopic(group("lost").withMode(DeliveryMode.EXACTLY_ONCE), batch -> {
+                try (Statement s = batch.connection().createStatement()) {
+                    s.execute("SELECT pg_terminate_backend(pg_backend_pid())");
+                } catch (SQLException lost) {
+                    throw new IllegalStateException("the handler's own failure", lost);
+                }
+            });
+            Await.until(TIMEOUT, "a failure told", () -> !crashes.isEmpty());
+        }
+        assertEquals("the handler's own failure", crashes.get(0).getMessage());
     }
 
     /**
