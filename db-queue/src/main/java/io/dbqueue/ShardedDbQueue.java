@@ -3,6 +3,7 @@ package io.dbqueue;
 import io.dbqueue.common.Checks;
 import io.dbqueue.common.QueueException;
 import io.dbqueue.common.Transactions;
+import io.dbqueue.internal.DaemonThreads;
 import io.dbqueue.log.GroupConfig;
 import io.dbqueue.log.GroupConsumer;
 import io.dbqueue.log.LogSchema;
@@ -23,7 +24,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
@@ -273,19 +277,29 @@ public final class ShardedDbQueue implements AutoCloseable {
         routes.released(queue);
     }
 
-    /** Each shard's health, in the set's order: whether it answers, and whether its wakeups listen. */
+    /**
+     * Each shard's health, in the set's order: whether it answers, and whether its wakeups listen. The shards are
+     * checked at once, so that the call takes one pool's connection timeout however many shards are down.
+     */
     public List<ShardHealth> health() {
-        List<ShardHealth> health = new ArrayList<>();
-        for (String name : shards.names()) {
-            boolean listening = doors.get(name).isListening();
-            try (Connection c = shards.dataSource(name).getConnection()) {
-                boolean valid = c.isValid(5);
-                health.add(new ShardHealth(name, valid, listening, valid ? null : "connection not valid"));
-            } catch (Exception e) {
-                health.add(new ShardHealth(name, false, listening, e.getMessage()));
-            }
+        ExecutorService checks = Executors.newFixedThreadPool(shards.size(), DaemonThreads.named("dbq-shard-health"));
+        try {
+            List<CompletableFuture<ShardHealth>> checked = shards.names().stream()
+                    .map(name -> CompletableFuture.supplyAsync(() -> healthOf(name), checks)).toList();
+            return checked.stream().map(CompletableFuture::join).toList();
+        } finally {
+            checks.shutdown();
         }
-        return health;
+    }
+
+    private ShardHealth healthOf(String name) {
+        boolean listening = doors.get(name).isListening();
+        try (Connection c = shards.dataSource(name).getConnection()) {
+            boolean valid = c.isValid(5);
+            return new ShardHealth(name, valid, listening, valid ? null : "connection not valid");
+        } catch (Exception e) {
+            return new ShardHealth(name, false, listening, e.getMessage());
+        }
     }
 
     /** Closes every shard's door ({@link DbQueue#close}), the consumers first. */

@@ -15,14 +15,19 @@ import io.dbqueue.queue.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.sql.DataSource;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -90,6 +95,72 @@ class ShardDownTest {
             assertTrue(workers.isRunning());
             RuntimeException again = assertThrows(RuntimeException.class, () -> dbq.releaseQueue(queue));
             assertFalse(again.getMessage().contains("not moving"), again.getMessage());
+        }
+    }
+
+    /**
+     * The shards are checked at once: one after the other, a check with two shards down took both pools' connection
+     * timeouts (30 s each by default), longer than a load balancer's health probe waits. Here each shard lets a check
+     * through only once the other shard's check has asked for a connection too.
+     */
+    @Test
+    void theShardsAreCheckedAtOnce() throws Exception {
+        AtomicBoolean checking = new AtomicBoolean();
+        CountDownLatch bothAsked = new CountDownLatch(2);
+        DataSource a = TestDatabase.dataSource();
+        try (ShardedDbQueue dbq = DbQueue.builder(ShardSet.builder().shard("a", meeting(a, checking, bothAsked))
+                .shard("b", meeting(a, checking, bothAsked)).build()).build()) {
+            checking.set(true);
+            List<ShardHealth> health = dbq.health();
+            assertTrue(health.stream().allMatch(ShardHealth::up), health.toString());
+        }
+    }
+
+    /** {@code target}, whose connections, once {@code checking}, wait for {@code bothAsked} to open (10 s at most). */
+    private static DataSource meeting(DataSource target, AtomicBoolean checking, CountDownLatch bothAsked) {
+        return CheckedDataSource.of(target, () -> {
+            if (checking.get()) {
+                bothAsked.countDown();
+                if (!bothAsked.await(10, TimeUnit.SECONDS)) {
+                    throw new SQLException("the other shard was not checked meanwhile");
+                }
+            }
+        });
+    }
+
+    /**
+     * A release that can start this door's consumers neither on the new shard nor back on the old one (it went down
+     * meanwhile) throws the first failure with the second added to it, and leaves the move to be released again.
+     */
+    @Test
+    void aReleaseThatCannotGoBackEitherReportsBothFailures() throws Exception {
+        HikariDataSource real = TestDatabase.dataSource();
+        Schema.createIfMissing(real, TABLE);
+        QueueLocation queue = TABLE.queue("moving-while-both-go-down");
+        AtomicBoolean releasing = new AtomicBoolean();
+        AtomicBoolean aDown = new AtomicBoolean();
+        try (HikariDataSource down = unreachable(); ShardedDbQueue dbq = DbQueue.builder(ShardSet.builder()
+                .shard("a", CheckedDataSource.of(real, () -> {
+                    if (aDown.get()) {
+                        throw new SQLException("shard a went down");
+                    }
+                }))
+                .shard("b", CheckedDataSource.of(down, () -> aDown.set(releasing.get()))) // a goes down as b is tried
+                .build()).placement(Placement.hashed().queue(queue.queueName(), "a")).build()) {
+            // a history is made ready where the consumers start: a database call on each shard
+            ShardedWorkers workers = dbq.consume(QueueConfig.of(queue).withHistory(Duration.ofDays(1)), batch -> { });
+            dbq.moveQueue(queue, "b");
+            assertTrue(dbq.awaitDrained(queue, Duration.ofSeconds(30)));
+            releasing.set(true);
+            RuntimeException failed = assertThrows(RuntimeException.class, () -> dbq.releaseQueue(queue));
+            assertEquals(1, failed.getSuppressed().length, "the failed start on a goes with b's");
+            assertTrue(failed.getSuppressed()[0].toString().contains("shard a went down"), failed.getSuppressed()[0].toString());
+            assertEquals(Set.of(), workers.byShard().keySet());
+            aDown.set(false);
+            releasing.set(false);
+            RuntimeException again = assertThrows(RuntimeException.class, () -> dbq.releaseQueue(queue));
+            assertFalse(again.getMessage().contains("not moving"), again.getMessage());
+            assertEquals(Set.of("a"), workers.byShard().keySet(), "back on a");
         }
     }
 
