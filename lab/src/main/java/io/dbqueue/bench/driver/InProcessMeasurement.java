@@ -102,6 +102,7 @@ public final class InProcessMeasurement {
                     : shards.isEmpty() ? null
                     : ServerStats.combined(shards.stream().map(ShardStats::server).toList(), measurement.processed());
             CohortLatency cohort = interrupted ? null : followCohort(meter, context.stop());
+            failIfDied(load); // in the cohort's grace too: a repetition whose load failed is no result
             return new Repetition(measurement, server, client, minutes == null ? List.of() : minutes.minutes(),
                     brokerStats, shards, cohort);
         }

@@ -15,7 +15,10 @@ public record Load(AutoCloseable producers, AutoCloseable consumers, AtomicRefer
 
     @Override
     public void close() throws Exception {
-        producers.close();
-        consumers.close();
+        try {
+            producers.close();
+        } finally {
+            consumers.close(); // also when a producer would not stop
+        }
     }
 }

@@ -71,7 +71,9 @@ public final class Producers implements AutoCloseable {
                     continue;
                 }
                 long stamp = pacing.nextDue(System.nanoTime());
-                LockSupport.parkNanos(stamp - System.nanoTime());
+                if (!awaitDue(stamp)) {
+                    break;
+                }
                 // once due, not when the stamp is taken ahead: a window closing meanwhile would owe it forever
                 meter.due(batchSize, stamp);
                 for (int i = 0; i < batchSize; i++) {
@@ -87,11 +89,30 @@ public final class Producers implements AutoCloseable {
         }
     }
 
+    /**
+     * Parks until {@code stamp}, however often a park returns early (a batch sent before its stamp would understate
+     * its latency); false if told to stop meanwhile.
+     */
+    private boolean awaitDue(long stamp) {
+        for (long left = stamp - System.nanoTime(); left > 0 && running; left = stamp - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+        return running;
+    }
+
+    /**
+     * Stops the producers; fails if one is still sending 30 s later (a send that never returns), since it would go on
+     * sending into the next cell.
+     */
     @Override
     public void close() throws InterruptedException {
         running = false;
+        threads.forEach(LockSupport::unpark); // one waiting for its next due time at a low rate
         for (Thread thread : threads) {
             thread.join(TimeUnit.SECONDS.toMillis(30));
+            if (thread.isAlive()) {
+                throw new IllegalStateException(thread.getName() + " still sending 30 s after it was told to stop");
+            }
         }
     }
 }

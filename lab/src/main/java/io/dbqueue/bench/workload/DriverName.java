@@ -89,6 +89,11 @@ public enum DriverName {
         return valueOf("SHARDED_" + count);
     }
 
+    /** Whether its cells start from a table pre-filled with the workload's backlog: brokers and topics start empty. */
+    public boolean fillsBacklog() {
+        return table != Table.NONE && shards() == 0;
+    }
+
     /** Whether its cells run once per batch size, whatever the layouts. */
     public boolean oncePerBatchSize() {
         return table != Table.LAYOUT;

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -111,6 +112,12 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         atLeast("messages", messages, 0);
         atLeast("max_backlog", maxBacklog, 1);
         atLeast("backlog", backlog, 0);
+        refuseFor(drivers, backlog > 0, d -> !d.fillsBacklog(), "backlog is " + backlog + ", which only a queue table of one"
+                + " server is filled with (brokers, topics and shards start empty)");
+        refuseFor(drivers, producerRate > 0, d -> d == DriverName.STACK, "producer_rate is " + producerRate
+                + ", but the stack's test-app sends closed loop at its own concurrency (stack_concurrency)");
+        refuseFor(drivers, holdXmin, d -> d.shards() > 0, "hold_xmin holds the first server's horizon only, not the other"
+                + " shards'");
         Objects.requireNonNull(warmup, "warmup");
         if (warmup.isNegative()) {
             throw new IllegalArgumentException("warmup must be zero or positive, was " + warmup);
@@ -131,6 +138,14 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         if (priorities > 0 && layouts.stream().noneMatch(l -> LabLayout.table(l).layout().priorities())) {
             throw new IllegalArgumentException("priorities needs a layout with priorities ("
                     + Layout.priorityPresetNames() + "), was " + priorities + " with layouts " + layouts);
+        }
+    }
+
+    /** Refuses, when {@code setting} holds, the {@code drivers} that {@code cannot} matches, saying why and which. */
+    private static void refuseFor(List<DriverName> drivers, boolean setting, Predicate<DriverName> cannot, String why) {
+        List<DriverName> refused = setting ? drivers.stream().filter(cannot).toList() : List.of();
+        if (!refused.isEmpty()) {
+            throw new IllegalArgumentException(why + ": run the drivers " + refused + " without it");
         }
     }
 

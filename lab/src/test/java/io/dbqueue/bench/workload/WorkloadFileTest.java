@@ -87,6 +87,27 @@ class WorkloadFileTest {
                 assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(file)).getMessage());
     }
 
+    /**
+     * Settings some drivers cannot honour are refused naming them, not applied to some cells only: a backlog filled
+     * into the queue table but not into a broker (whose producers then ran a million ahead from empty), a producer
+     * rate the stack's closed loop ignores, a held horizon on one of several shards.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            drivers: [direct, rabbitmq, log]\\nbacklog: 1000     | backlog is 1000, which only a queue table of one \
+            server is filled with (brokers, topics and shards start empty): run the drivers [rabbitmq, log] without it
+            drivers: [direct, stack]\\nproducer_rate: 500       | producer_rate is 500, but the stack's test-app sends \
+            closed loop at its own concurrency (stack_concurrency): run the drivers [stack] without it
+            drivers: [direct, sharded-2]\\nhold_xmin: true      | hold_xmin holds the first server's horizon only, not \
+            the other shards': run the drivers [sharded-2] without it
+            """)
+    void aSettingSomeDriversCannotHonourIsRefusedNamingThem(String yaml, String expected, @TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("mixed.yaml");
+        Files.writeString(file, "name: mixed\n" + yaml.replace("\\n", "\n"));
+        assertEquals(expected, assertThrows(IllegalArgumentException.class, () -> WorkloadFile.read(file)).getMessage());
+    }
+
     @Test
     void theProfilesPollAndClaimTheCellsBatch() {
         Workload w = WorkloadFile.profile("quick");

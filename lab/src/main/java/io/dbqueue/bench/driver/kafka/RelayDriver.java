@@ -70,7 +70,7 @@ public final class RelayDriver implements SharedBrokerDriver {
                 return InProcessMeasurement.run(context, LogDriver.tables(topic), log.groups(),
                         KafkaSharedBroker.process(), meter -> {
                     AtomicReference<Throwable> failure = new AtomicReference<>();
-                    DbQueue door = LogDriver.door(pool, TOPIC, log.retentionPolicy());
+                    DbQueue door = LogDriver.door(pool, TOPIC, log.retentionPolicy(), failure);
                     TopicProducer producer = door.topicProducer(TOPIC);
                     List<KafkaRelay> relays = new ArrayList<>();
                     for (int g = 0; g < log.groups(); g++) {

@@ -70,7 +70,8 @@ public final class DirectDriver implements Driver {
         int connections = workload.producers() + workload.consumers() + (workload.wakeup() != Wakeup.POLL ? 2 : 0);
         try (HikariDataSource pool = context.server().dataSource(connections)) {
             return InProcessMeasurement.run(context, meter -> {
-                DbQueue door = DbQueue.builder(pool).listener(new Processed(meter))
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                DbQueue door = DbQueue.builder(pool).listener(new Processed(meter, failure))
                         .shutdownTimeout(Duration.ofSeconds(10)).build();
                 QueueLocation location = context.location();
                 QueueProducer producer = door.producer(location, workload.wakeup());
@@ -80,7 +81,6 @@ public final class DirectDriver implements Driver {
                             .withWakeup(workload.wakeup()).withHistory(history), batch -> {
                     });
                 }
-                AtomicReference<Throwable> failure = new AtomicReference<>();
                 Producers producers = Producers.start(workload, batchSize, meter, () -> sender(producer, workload, location),
                         failure);
                 return new Load(producers, door::close, failure);
@@ -97,8 +97,12 @@ public final class DirectDriver implements Driver {
         return payloads -> producer.enqueueAll(payloads, Duration.ZERO, sent[0]++ % workload.priorities());
     }
 
-    /** Reports claims and finished tasks to the meter. */
-    private record Processed(Meter meter) implements QueueListener {
+    /**
+     * Reports claims and finished tasks to the meter, and a worker's failure (a claim or an answer that failed; the
+     * library backs off and goes on) as the load's, which fails the repetition: otherwise it is stored as measured,
+     * with the throughput the failures left.
+     */
+    private record Processed(Meter meter, AtomicReference<Throwable> failure) implements QueueListener {
         @Override
         public void picked(QueueLocation queue, List<Task> tasks, long claimNanos) {
             meter.claimed(tasks.size(), claimNanos);
@@ -107,6 +111,11 @@ public final class DirectDriver implements Driver {
         @Override
         public void finished(QueueLocation queue, List<Task> tasks) {
             DirectDriver.meter(meter, tasks);
+        }
+
+        @Override
+        public void crashed(QueueLocation queue, Throwable error) {
+            failure.compareAndSet(null, error);
         }
     }
 

@@ -14,6 +14,7 @@ import io.dbqueue.bench.workload.DriverName;
 import io.dbqueue.bench.workload.LogLoad;
 import io.dbqueue.bench.workload.Workload;
 import io.dbqueue.log.GroupConfig;
+import io.dbqueue.log.LogListener;
 import io.dbqueue.log.LogMessage;
 import io.dbqueue.log.LogSchema;
 import io.dbqueue.log.RecordHandler;
@@ -59,7 +60,7 @@ public final class LogDriver implements Driver {
             LogSchema.recreate(pool, topic);
             return InProcessMeasurement.run(context, tables(topic), log.groups(), meter -> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
-                DbQueue door = door(pool, TOPIC, log.retentionPolicy());
+                DbQueue door = door(pool, TOPIC, log.retentionPolicy(), failure);
                 TopicProducer producer = door.topicProducer(TOPIC);
                 for (int g = 0; g < log.groups(); g++) {
                     for (int m = 0; m < workload.consumers(); m++) {
@@ -87,10 +88,20 @@ public final class LogDriver implements Driver {
         return tables;
     }
 
-    /** The front door: the producer's wakeups, the members' LISTEN connection and the retention, if any. */
-    public static DbQueue door(HikariDataSource pool, String topic, RetentionPolicy retention) {
+    /**
+     * The front door: the producer's wakeups, the members' LISTEN connection and the retention, if any. A member's
+     * failure (a read, a handler or a commit that failed; the member backs off and goes on) becomes the load's
+     * {@code failure}, which fails the repetition.
+     */
+    public static DbQueue door(HikariDataSource pool, String topic, RetentionPolicy retention,
+                               AtomicReference<Throwable> failure) {
         DbQueue.Builder builder = DbQueue.builder(pool).topicNotifyInterval(NOTIFY_INTERVAL)
-                .shutdownTimeout(Duration.ofSeconds(10));
+                .shutdownTimeout(Duration.ofSeconds(10)).logListener(new LogListener() {
+                    @Override
+                    public void crashed(String topicName, String group, Exception e) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
         if (retention != null) {
             builder.retention(topic, retention, RETENTION_INTERVAL);
         }

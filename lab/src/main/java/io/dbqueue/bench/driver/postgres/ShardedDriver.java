@@ -56,9 +56,6 @@ public final class ShardedDriver implements Driver {
     @Override
     public Repetition run(CellContext context) throws Exception {
         Workload workload = context.workload();
-        if (workload.backlog() > 0) {
-            throw new IllegalArgumentException(name + " fills no backlog: run it with backlog 0");
-        }
         int count = name.shards();
         if (context.shards().size() != count) {
             throw new IllegalStateException(name + " needs " + count + " shards (--shards " + count
@@ -88,10 +85,11 @@ public final class ShardedDriver implements Driver {
             ShardSet shardSet = set.build();
             Placement placed = placement;
             return InProcessMeasurement.runSharded(context, processed, meter -> {
+                AtomicReference<Throwable> failure = new AtomicReference<>();
                 ShardedDbQueue door = DbQueue.builder(shardSet).placement(placed)
                         .shutdownTimeout(Duration.ofSeconds(10))
                         .eachShard((shard, builder) -> builder.listener(
-                                new Processed(meter, processed.get(shard))))
+                                new Processed(meter, processed.get(shard), failure)))
                         .build();
                 List<ShardedProducer> producers = new ArrayList<>();
                 for (int i = 0; i < count; i++) {
@@ -103,7 +101,6 @@ public final class ShardedDriver implements Driver {
                     });
                 }
                 AtomicInteger opened = new AtomicInteger();
-                AtomicReference<Throwable> failure = new AtomicReference<>();
                 Producers threads = Producers.start(workload, batchSize, meter, () -> producers.get(
                         spread.queueOfProducer(opened.getAndIncrement()))::enqueueAll, failure);
                 return new Load(threads, door::close, failure);
@@ -113,12 +110,18 @@ public final class ShardedDriver implements Driver {
         }
     }
 
-    /** Reports finished tasks to the meter and to their shard's count. */
-    private record Processed(Meter meter, LongAdder shardCount) implements QueueListener {
+    /** Reports finished tasks to the meter and to their shard's count, and a worker's failure as the load's. */
+    private record Processed(Meter meter, LongAdder shardCount, AtomicReference<Throwable> failure)
+            implements QueueListener {
         @Override
         public void finished(QueueLocation queue, List<Task> tasks) {
             DirectDriver.meter(meter, tasks);
             shardCount.add(tasks.size());
+        }
+
+        @Override
+        public void crashed(QueueLocation queue, Throwable error) {
+            failure.compareAndSet(null, error);
         }
     }
 }
