@@ -94,6 +94,8 @@ class InvalidValuesTest {
                 new Case("QueueConfig", () -> CONFIG.withLeaseTimeout(Duration.ZERO), "leaseTimeout", POSITIVE,
                         Duration.ZERO),
                 new Case("QueueConfig", () -> CONFIG.withLeaseTimeout(null), "leaseTimeout", POSITIVE, null),
+                new Case("QueueConfig", () -> CONFIG.withLeaseTimeout(Duration.ofNanos(500)), "leaseTimeout",
+                        "must be at least 1 ms", Duration.ofNanos(500)),
                 new Case("PollSettings", () -> PollSettings.DEFAULT.withBatchSize(0), "batchSize",
                         "must be between 1 and 10000", 0),
                 new Case("PollSettings", () -> CONFIG.withBatchSize(10_001), "batchSize",

@@ -43,9 +43,9 @@ public final class DeadLetters {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         tasks.add(new DeadTask(rs.getLong(1), rs.getString(2), rs.getString(3),
-                                rs.getTimestamp(4).toInstant(), rs.getTimestamp(8).toInstant(), rs.getInt(5),
+                                QueueSql.instant(rs.getTimestamp(4)), rs.getTimestamp(8).toInstant(), rs.getInt(5),
                                 rs.getInt(6), rs.getInt(7), rs.getString(9),
-                                statements.headers ? TaskHeaders.parse(rs.getString(10)) : Map.of()));
+                                statements.headers ? TaskHeaders.read(rs.getLong(1), rs.getString(10)) : Map.of()));
                     }
                 }
                 return tasks;

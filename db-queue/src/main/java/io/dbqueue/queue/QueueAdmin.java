@@ -149,14 +149,12 @@ public final class QueueAdmin {
             throw new IllegalArgumentException("ageing needs a layout with priorities (" + Layout.priorityPresetNames()
                     + "); " + location.table().name() + " has layout " + location.table().layout().name());
         }
-        if (waited == null || waited.isNegative()) {
-            throw new IllegalArgumentException("waited must be zero or positive, was " + waited);
-        }
+        Checks.notNegative("waited", waited);
         return update("age the priorities", sql.agePriorities, location.queueName(), waited.toNanos() / 1000);
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {
-        return rs.getTimestamp(column).toInstant();
+        return QueueSql.instant(rs.getTimestamp(column));
     }
 
     private Object[] byId(Object... params) {

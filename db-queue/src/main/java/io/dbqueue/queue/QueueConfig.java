@@ -51,6 +51,9 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
         }
         Checks.between("threads", threads, 1, MAX_THREADS);
         Checks.positive("leaseTimeout", leaseTimeout);
+        if (leaseTimeout.compareTo(MIN_LEASE) < 0) { // kept in microseconds: 500 ns was a lease of 0, due again at once
+            throw new InvalidValueException("leaseTimeout", "must be at least 1 ms", leaseTimeout);
+        }
         if (history != null) {
             Checks.positive("history", history);
             if (mode == DeliveryMode.AT_MOST_ONCE) {
@@ -59,6 +62,9 @@ public record QueueConfig(QueueLocation location, DeliveryMode mode, int threads
             }
         }
     }
+
+    /** The shortest lease: a task's lease is kept in microseconds, and a heartbeat renews it every third of it. */
+    static final Duration MIN_LEASE = Duration.ofMillis(1);
 
     /**
      * The lease a task is claimed for by default. With the heartbeat extending it while the handler

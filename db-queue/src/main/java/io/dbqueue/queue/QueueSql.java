@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -432,9 +434,15 @@ final class QueueSql {
 
     /** A task from a row of {@link #taskColumns}. */
     Task task(ResultSet rs) throws SQLException {
-        return new Task(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(), rs.getInt(5),
+        long id = rs.getLong(1);
+        return new Task(id, rs.getString(2), rs.getString(3), instant(rs.getTimestamp(4)), rs.getInt(5),
                 rs.getInt(6), rs.getInt(7), priorities ? rs.getInt(8) : 0,
-                headers ? TaskHeaders.parse(rs.getString(priorities ? 9 : 8)) : Map.of());
+                headers ? TaskHeaders.read(id, rs.getString(priorities ? 9 : 8)) : Map.of());
+    }
+
+    /** A timestamp column's instant; null for NULL (a {@code created_at} the application's own SQL left empty). */
+    static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
     }
 
     /**

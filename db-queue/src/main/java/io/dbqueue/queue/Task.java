@@ -6,6 +6,7 @@ import java.util.Map;
 /**
  * A claimed task as its handler sees it.
  *
+ * @param createdAt        when it was enqueued; null when its row has none (written by the application's own SQL)
  * @param attempt          claims since it was enqueued or re-enqueued, this one included
  * @param reenqueueAttempt times a handler re-enqueued it
  * @param totalAttempt     claims over its whole life

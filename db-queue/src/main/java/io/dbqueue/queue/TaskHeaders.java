@@ -5,6 +5,8 @@ import io.dbqueue.common.InvalidValueException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A task's headers as the {@code headers jsonb} column holds them: a flat JSON object of strings. Written
@@ -12,6 +14,8 @@ import java.util.Map;
  * all this reads, so a value a user's SQL stored as another JSON type reads as its JSON text.
  */
 final class TaskHeaders {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TaskHeaders.class);
 
     private TaskHeaders() {
     }
@@ -70,6 +74,21 @@ final class TaskHeaders {
             }
         }
         return out.append('"');
+    }
+
+    /**
+     * The headers of task {@code taskId}'s column value; empty, with a warning, for a value that is not a JSON object
+     * (written by SQL of the application's own: {@code 'null'::jsonb}, an array). Thrown, it failed the claim after
+     * its commit: an at-most-once batch was lost unhandled, an at-least-once one leased again and again.
+     */
+    static Map<String, String> read(long taskId, String json) {
+        try {
+            return parse(json);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("task {}: its headers are not a JSON object ({}); it is handed out without them: {}", taskId,
+                    e.getMessage(), json);
+            return Map.of();
+        }
     }
 
     /** The headers of a column value; empty for NULL. */

@@ -54,6 +54,29 @@ class HeadersTest {
         }
     }
 
+    /**
+     * A row the application's own SQL wrote with headers that are no JSON object, or without a created_at, is handed
+     * out (without headers; with no creation time). Its parse failed the claim after its commit: at most once the
+     * whole batch was deleted unhandled, at least once it was leased again at every lease, and never dead-lettered.
+     */
+    @Test
+    void aRowWrittenByHandWithBadHeadersOrNoCreationTimeIsHandedOut() throws SQLException {
+        QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("q");
+        QueueProducer producer = new QueueProducer(ds, queue);
+        producer.enqueue("before", TRACE);
+        String table = queue.table().name();
+        TestDatabase.execute("INSERT INTO " + table + " (queue_name, payload, headers) VALUES ('q', 'null', 'null'),"
+                + " ('q', 'array', '[1]'); INSERT INTO " + table + " (queue_name, payload, created_at) VALUES"
+                + " ('q', 'no time', NULL)");
+        producer.enqueue("after", TRACE);
+        try (Connection c = ds.getConnection()) {
+            List<Task> claimed = new TaskStore(queue).claim(c, 10, DeliveryMode.AT_MOST_ONCE, LEASE);
+            assertEquals(List.of("before", "null", "array", "no time", "after"), claimed.stream().map(Task::payload).toList());
+            assertEquals(List.of(TRACE, Map.of(), Map.of(), Map.of(), TRACE), claimed.stream().map(Task::headers).toList());
+            assertEquals(null, claimed.get(3).createdAt());
+        }
+    }
+
     @Test
     void peekPurgeDeadLettersAndRequeueKeepTheHeaders() throws SQLException {
         QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("q");

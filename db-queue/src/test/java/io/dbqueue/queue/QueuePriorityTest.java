@@ -4,6 +4,7 @@ import io.dbqueue.Await;
 import io.dbqueue.DbQueue;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.DeliveryMode;
+import io.dbqueue.common.InvalidValueException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -250,5 +251,8 @@ class QueuePriorityTest {
         QueueAdmin fifo = new QueueAdmin(ds, TestDatabase.freshTable(Layout.DBQ_SEQ).queue("fifo"));
         assertThrows(IllegalArgumentException.class, () -> fifo.agePriorities(Duration.ofSeconds(1)));
         assertThrows(IllegalArgumentException.class, () -> new QueueAdmin(ds, queue).agePriorities(Duration.ofSeconds(-1)));
+        // past 292 years its nanoseconds overflowed: a bare ArithmeticException
+        assertEquals("waited", assertThrows(InvalidValueException.class,
+                () -> new QueueAdmin(ds, queue).agePriorities(Duration.ofDays(110_000))).field());
     }
 }

@@ -135,6 +135,9 @@ public final class DbQueueMetrics implements QueueListener {
             Instant now = Instant.now();
             for (Task task : tasks) {
                 handled(meters, task, SUCCESS, "none");
+                if (task.createdAt() == null) {
+                    continue; // a row written by the application's own SQL without one
+                }
                 Duration sinceEnqueued = Duration.between(task.createdAt(), now);
                 // negative when the database's clock, which wrote created_at, is ahead of this host's
                 meters.latency.record(sinceEnqueued.isNegative() ? Duration.ZERO : sinceEnqueued);
