@@ -233,7 +233,7 @@ final class QueueSql {
                 : "UPDATE " + t + " SET priority = priority + 1 WHERE id = ANY(ARRAY(SELECT id FROM " + t
                 + " WHERE queue_name = ? AND priority < " + QueueProducer.MAX_PRIORITY + " AND next_process_at <= now()"
                 + " AND created_at < now() - ? * interval '1 microsecond' LIMIT " + AGE_CHUNK
-                + " FOR NO KEY UPDATE SKIP LOCKED))"; // passes over claimed tasks, not a unique enqueue's look at one
+                + ageingLock(table.layout()) + " SKIP LOCKED))";
         enqueueOnce = keyedEnqueue(table, byId ? "now()" : "now() + (i.n - 1) * interval '1 microsecond'", headers);
         enqueueOnceDelayed = keyedEnqueue(table, "now() + (? + i.n - 1) * interval '1 microsecond'", headers);
         enqueueUnique = uniqueEnqueue(table, byId ? "now() + m.delay * interval '1 microsecond'"
@@ -430,6 +430,17 @@ final class QueueSql {
      */
     String nextDueComposite() {
         return nextDue == null ? null : plannerSettings(false) + "; " + nextDue;
+    }
+
+    /**
+     * The lock ageing takes on the tasks it raises. It passes over claimed tasks, and on {@code dbq_seq_priority}
+     * not over a unique enqueue's look at one (a key share). Where the priority is part of the unique key, raising it
+     * is a key update, which waits for such a look: there the tasks are locked as for one, so that a task under a
+     * look is passed over too; taken at no-key strength, the update waited, with no timeout, for the transaction the
+     * enqueue joined, and every claim meanwhile skipped the tasks ageing held.
+     */
+    private static String ageingLock(Layout layout) {
+        return layout.claimIndex() == Layout.ClaimIndex.PRIORITY_KEY ? " FOR UPDATE" : " FOR NO KEY UPDATE";
     }
 
     /** A task from a row of {@link #taskColumns}. */

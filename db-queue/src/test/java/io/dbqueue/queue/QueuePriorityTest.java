@@ -16,12 +16,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -244,6 +247,31 @@ class QueuePriorityTest {
         int low = seen.indexOf("low");
         assertTrue(low >= agedAfter, "the low task ran only after its ageing, at " + low);
         assertTrue(low < seen.size() - 1, "the low task ran while a high one was due");
+    }
+
+    /**
+     * Ageing passes over a task another transaction looks at by key share, as a unique enqueue joined to a caller's
+     * transaction does with its key's waiting task. On dbq_seq_priority_key, whose key holds the priority, the update
+     * waited for that transaction, with no timeout, while every claim skipped the other tasks it had locked.
+     */
+    @Test
+    void ageingPassesOverATaskAnotherTransactionLooksAt() throws Exception {
+        long looked = producer.enqueue("looked at");
+        long other = producer.enqueue("other");
+        try (Connection c = ds.getConnection(); PreparedStatement look = c.prepareStatement(
+                "SELECT id FROM " + queue.table().name() + " WHERE id = ? FOR KEY SHARE")) {
+            c.setAutoCommit(false);
+            look.setLong(1, looked);
+            look.executeQuery().close();
+            CompletableFuture<Integer> aged = CompletableFuture.supplyAsync(
+                    () -> new QueueAdmin(ds, queue).agePriorities(Duration.ZERO));
+            try {
+                assertTrue(aged.get(30, TimeUnit.SECONDS) >= 1, "raised at least the task nobody looks at");
+            } finally {
+                c.rollback();
+            }
+        }
+        assertEquals(1, TestDatabase.queryLong("SELECT priority FROM " + queue.table().name() + " WHERE id = " + other));
     }
 
     @Test
