@@ -78,7 +78,6 @@ public final class Jdbc {
         }
         boolean commitSent = false;
         try {
-            // Not put back: closing returns the connection to its pool, which resets it, or ends it.
             if (c.getAutoCommit() == ownTransaction) {
                 c.setAutoCommit(!ownTransaction);
             }
@@ -104,12 +103,23 @@ public final class Jdbc {
             }
             throw new QueueException(what + " failed: " + e.getMessage(), e);
         } finally {
-            closeQuietly(c);
+            giveBack(c, ownTransaction);
         }
     }
 
-    /** Closes {@code c}; a failure to close is not the write's: its outcome was decided before. */
-    private static void closeQuietly(Connection c) {
+    /**
+     * Closes {@code c}, back to its pool, with auto-commit on again if it was turned off: a pool that does not reset
+     * it (Tomcat's without defaultAutoCommit) lent the next borrower an implicit transaction nothing committed. A
+     * failure here is the connection's, not the write's: its outcome was decided before.
+     */
+    private static void giveBack(Connection c, boolean autoCommitOff) {
+        try {
+            if (autoCommitOff) {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            // a broken connection: closing ends it
+        }
         try {
             c.close();
         } catch (SQLException e) {

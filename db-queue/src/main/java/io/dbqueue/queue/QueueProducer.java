@@ -592,11 +592,14 @@ public final class QueueProducer {
 
         /**
          * Whether the batch must be written in one transaction of its own: where it is {@link #undoable}, and where
-         * keys scoped to their task's state ({@link Uniqueness#freesGone}) may take more than one statement (a key
-         * another producer changed meanwhile is sent again), whose first must not stay stored if a later one fails.
+         * keys scoped to their task's state ({@link Uniqueness#freesGone}) or replacing their task
+         * ({@link Uniqueness#replaces}) may take more than one statement (a key another producer changed meanwhile is
+         * sent again), whose first must not stay stored if a later one fails. In auto-commit, a replacing window's
+         * second round that failed left the first's tasks stored under "nothing stored", and one retried after a
+         * deadlock answered this call's own new tasks as replayed.
          */
         boolean needsTransaction(Uniqueness uniqueness) {
-            return undoable() || (keys.length > 1 && uniqueness.freesGone());
+            return undoable() || (keys.length > 1 && (uniqueness.freesGone() || uniqueness.replaces()));
         }
     }
 
