@@ -17,7 +17,7 @@ import java.util.Map;
  * move them ({@code ShardedDbQueue.moveQueue} is not offered here: a queue changes shard by changing
  * {@code dbq.queues.<id>.shard} once its old shard is drained).
  */
-public final class DbQueueShards implements QueueDoors {
+public final class DbQueueShards implements QueueDoors, AutoCloseable {
 
     private final ShardedDbQueue sharded;
     private final Map<String, String> shardById = new LinkedHashMap<>();
@@ -56,8 +56,13 @@ public final class DbQueueShards implements QueueDoors {
         return sharded.shard(sharded.shardOf(queue));
     }
 
-    /** Closes every shard's door. */
-    void close() {
+    /**
+     * Closes every shard's door; again, it does nothing more. Spring calls it when the bean is destroyed, also when the
+     * context fails to start after building it: closed only on a context's close, the doors' maintenance threads ran
+     * on against closed pools.
+     */
+    @Override
+    public void close() {
         sharded.close();
     }
 }

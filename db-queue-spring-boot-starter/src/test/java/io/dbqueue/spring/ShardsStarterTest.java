@@ -244,6 +244,24 @@ class ShardsStarterTest {
         });
     }
 
+    /**
+     * A start that fails after the shards' doors were built (here at the health indicator, on a queue id it does not
+     * know) closes them: only a context's close did, and their maintenance threads ran on against closed pools.
+     */
+    @Test
+    void aStartThatFailsClosesTheShardsDoors() throws InterruptedException {
+        long before = maintenanceThreads();
+        runner(serverB, uniqueTable()).withPropertyValues("dbq.health.queues.typo.max-dead-letters=1")
+                .run(context -> assertThat(context).hasFailed());
+        // at most as many as before: an earlier test's door may still be ending its own
+        await(Duration.ofSeconds(20), "the shards' maintenance threads gone", () -> maintenanceThreads() <= before);
+    }
+
+    private static long maintenanceThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("dbq-maintenance"))
+                .count();
+    }
+
     @Test
     void aShardWithoutShardsFailsStartUpNamingTheProperty() {
         StarterTestSupport.runner().withPropertyValues("dbq.queues.q.table=" + uniqueTable(),

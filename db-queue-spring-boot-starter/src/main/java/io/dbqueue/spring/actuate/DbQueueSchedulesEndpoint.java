@@ -105,7 +105,10 @@ public class DbQueueSchedulesEndpoint {
                         .map(taking -> taking.resume(name))
                         .orElseGet(() -> Schedules.setPausedStored(stored, name, false)) ? 1 : 0, null);
                 case "delete" -> new Change(name, action, Schedules.deleteStored(stored, name) ? 1 : 0, null);
-                case "trigger" -> new Change(name, action, 1, door.schedules().triggerNow(name));
+                case "trigger" -> new Change(name, action, 1, door.startedSchedules() // defined here, or refused
+                        .orElseThrow(() -> refused("schedule '" + name + "' is not defined in this process: trigger it"
+                                + " where it is defined"))
+                        .triggerNow(name));
                 default -> throw refused("unknown action '" + action + "'; actions: " + ACTIONS);
             };
         } catch (IllegalArgumentException e) {
