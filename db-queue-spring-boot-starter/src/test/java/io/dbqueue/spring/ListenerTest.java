@@ -10,6 +10,7 @@ import io.dbqueue.queue.QueueWorkers;
 import io.dbqueue.queue.Uniqueness;
 import io.dbqueue.spring.listener.DbQueueListener;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -102,6 +103,22 @@ class ListenerTest {
             assertThat(listener.orders).containsExactlyInAnyOrder(new Order("a-1", 2), new Order("a-2", 3),
                     new Order("a-3", 4));
         });
+    }
+
+    /**
+     * Under lazy initialization a listener bean that nothing injects is made all the same: its methods are found when
+     * it is made, and it was never made, so its queue had no consumer and health still said UP.
+     */
+    @Test
+    void aListenerBeanIsMadeUnderLazyInitialization() {
+        String table = createTable(Layout.DBQ_SEQ);
+        OrderListener listener = new OrderListener();
+        runner().withInitializer(context -> context.addBeanFactoryPostProcessor(
+                        new LazyInitializationBeanFactoryPostProcessor()))
+                .withPropertyValues(properties(table)).withBean(OrderListener.class, () -> listener).run(context -> {
+                    context.getBean(DbQueueTemplate.class).send("orders", new Order("lazy-1", 1));
+                    await(Duration.ofSeconds(30), "the listener", () -> listener.orders.size() == 1);
+                });
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.dbqueue.spring.listener;
 
 import io.dbqueue.spring.DbQueueAutoConfiguration;
+import io.dbqueue.spring.EagerAnnotatedBeans;
 import io.dbqueue.spring.QueueConsumerWorkers;
+import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.context.annotation.Bean;
@@ -15,5 +17,10 @@ public class DbQueueListenerAutoConfiguration {
     @Bean
     static DbQueueListenerRegistrar dbQueueListenerRegistrar() {
         return new DbQueueListenerRegistrar();
+    }
+
+    @Bean
+    static LazyInitializationExcludeFilter dbQueueListenerBeansEager() {
+        return EagerAnnotatedBeans.withMethodsAnnotated(DbQueueListener.class);
     }
 }

@@ -3,9 +3,11 @@ package io.dbqueue.spring.schedule;
 import io.dbqueue.DbQueue;
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueueProperties;
+import io.dbqueue.spring.EagerAnnotatedBeans;
 import io.dbqueue.spring.InvalidQueuePropertyException;
 import io.dbqueue.spring.QueueConsumerWorkers;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -21,6 +23,11 @@ public class DbQueueScheduleAutoConfiguration {
     @Bean
     static ScheduledMethods dbQueueScheduledMethods() {
         return new ScheduledMethods();
+    }
+
+    @Bean
+    static LazyInitializationExcludeFilter dbQueueScheduledBeansEager() {
+        return EagerAnnotatedBeans.withMethodsAnnotated(DbQueueScheduled.class);
     }
 
     @Bean
