@@ -23,6 +23,7 @@ public interface BatchHandler {
                 } catch (InterruptedException e) {
                     throw e;
                 } catch (Exception e) {
+                    TaskBatch.throwIfInterrupted(e);
                     if (batch.mode() == DeliveryMode.EXACTLY_ONCE) {
                         throw e;
                     }

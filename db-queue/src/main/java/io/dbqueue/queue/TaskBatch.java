@@ -97,6 +97,21 @@ public final class TaskBatch {
         return results;
     }
 
+    /**
+     * For a handler that answers its tasks one by one, before it answers {@code failure} as a task's: throws an
+     * {@link InterruptedException} (clearing the flag) when the thread is interrupted, by a forced shutdown. A client
+     * that turns the interrupt into its own exception and sets the flag again (the JDK's HTTP client, a pool) fails
+     * at once on every task after it; answered, each of them used up an attempt, and could go to the dead letters,
+     * where thrown the tasks not answered are handed back without counting one.
+     */
+    public static void throwIfInterrupted(Exception failure) throws InterruptedException {
+        if (Thread.interrupted()) {
+            InterruptedException interrupted = new InterruptedException("interrupted, with " + describe(failure));
+            interrupted.initCause(failure);
+            throw interrupted;
+        }
+    }
+
     /** How a failure is written as a task's last error: the exception's simple name and message. */
     public static String describe(Throwable e) {
         String message = e.getMessage();

@@ -166,6 +166,34 @@ class QueueWorkersTest {
         ready.assertNoWaitTimedOut();
     }
 
+    /**
+     * A per-task handler whose client turns a forced shutdown's interrupt into its own exception and sets the flag
+     * again (the JDK's HTTP client does) hands the batch's unanswered tasks back, their attempt not counted. Each
+     * failed at once instead, used up an attempt, and with one allowed all went to the dead letters.
+     */
+    @Test
+    void aForcedShutdownHandsAPerTaskHandlersRestBackUncounted() throws Exception {
+        producer.enqueueAll(List.of("a", "b", "c", "d", "e"));
+        CountDownLatch inHandler = new CountDownLatch(1);
+        QueueConfig config = QueueConfig.of(queue).withPoll(FAST_POLL).withBatchSize(5)
+                .withRetry(RetryPolicy.of(RetryPolicy.RetryType.LINEAR, Duration.ofHours(1), 1));
+        QueueWorkers workers = QueueWorkers.start(ds, config, BatchHandler.perTask((task, batch) -> {
+            inHandler.countDown();
+            try {
+                new CountDownLatch(1).await(); // a call that only an interrupt ends
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("request interrupted", e);
+            }
+            return TaskResult.finish();
+        }));
+        assertTrue(inHandler.await(30, TimeUnit.SECONDS));
+        workers.shutdown(Duration.ofMillis(100));
+        assertEquals(0, new DeadLetters(ds, queue).count(), "dead letters");
+        assertEquals(5, rows());
+        assertEquals(0, TestDatabase.queryLong("SELECT max(attempt) FROM " + table.name()), "attempt not counted");
+    }
+
     @Test
     void aHandlerErrorFailsTheBatchAndTheWorkerGoesOn() throws Exception {
         AtomicInteger calls = new AtomicInteger();
