@@ -1,5 +1,6 @@
 package io.dbqueue.queue;
 
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.Transactions;
 import io.dbqueue.internal.Jdbc;
 import org.slf4j.Logger;
@@ -111,10 +112,13 @@ final class BatchProcessor implements AutoCloseable {
         if (claim.size() == 0) {
             return 0;
         }
-        Runnable job = job(claim.handedToExecutor(), done);
+        // Held from now, not from when the executor runs it: a batch waiting in the executor's queue (fewer threads
+        // than batches in flight, or threads shared) lost its leases and places, and was claimed by others too.
+        Claim handed = claim.handedToExecutor(keepsLeases(claim) ? leases.hold(claim.live(), claim.claimedAt()) : null);
         try {
-            executor.execute(job);
+            executor.execute(job(handed, done));
         } catch (RejectedExecutionException e) {
+            handed.closeHold();
             job(claim, done).run(); // on this worker thread, which a forced shutdown interrupts
         }
         return claim.size();
@@ -124,6 +128,9 @@ final class BatchProcessor implements AutoCloseable {
     private Runnable job(Claim claim, Runnable done) {
         return () -> {
             try {
+                if (claim.hold() != null) {
+                    claim.hold().movedTo(Thread.currentThread());
+                }
                 delivery.process(this, claim);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -132,9 +139,24 @@ final class BatchProcessor implements AutoCloseable {
                         queue, e.toString());
                 listener.crashed(queue, e);
             } finally {
+                claim.closeHold();
                 done.run();
             }
         };
+    }
+
+    /**
+     * Whether the leases of {@code claim}'s tasks are kept by heartbeats while they are handled: at least once with
+     * the lease heartbeat on, and at most once under an in-flight limit, whose places they hold.
+     */
+    private boolean keepsLeases(Claim claim) {
+        return config.mode() == DeliveryMode.AT_MOST_ONCE ? limiter != null && limiter.holdsPlaces()
+                : config.leaseHeartbeat();
+    }
+
+    /** The heartbeats of {@code claim}: those it was handed to the executor with, or new ones where it keeps any. */
+    private LeaseKeeper.Hold holdOf(Claim claim) {
+        return claim.hold() != null ? claim.hold() : keepsLeases(claim) ? leases.hold(claim.live(), claim.claimedAt()) : null;
     }
 
     /**
@@ -212,7 +234,7 @@ final class BatchProcessor implements AutoCloseable {
         List<Task> tasks = claim.live();
         TaskBatch batch = new TaskBatch(queue, tasks, config.mode(), null, null);
         Throwable error;
-        LeaseKeeper.Hold hold = limiter != null && limiter.holdsPlaces() ? leases.hold(tasks, claim.claimedAt()) : null;
+        LeaseKeeper.Hold hold = holdOf(claim);
         try {
             error = handle(batch);
         } finally {
@@ -242,7 +264,7 @@ final class BatchProcessor implements AutoCloseable {
      */
     private Answers handleLeased(Claim claim) {
         List<Task> live = claim.live();
-        LeaseKeeper.Hold hold = config.leaseHeartbeat() ? leases.hold(live, claim.claimedAt()) : null;
+        LeaseKeeper.Hold hold = holdOf(claim);
         TaskBatch batch = new TaskBatch(queue, live, config.mode(), null, () -> leases.extend(live));
         try {
             Throwable error = handle(batch);
@@ -490,14 +512,21 @@ final class BatchProcessor implements AutoCloseable {
      * How many tasks a claim took, those of them to handle (the rest went to the dead letters), when it
      * started ({@link System#nanoTime()}): the lease runs from then, and whether an executor handles it.
      */
-    record Claim(int size, List<Task> live, long claimedAt, boolean onExecutor) {
+    /** @param hold the heartbeats a claim handed to an executor keeps from its claim on; null otherwise */
+    record Claim(int size, List<Task> live, long claimedAt, boolean onExecutor, LeaseKeeper.Hold hold) {
 
         Claim(int size, List<Task> live, long claimedAt) {
-            this(size, live, claimedAt, false);
+            this(size, live, claimedAt, false, null);
         }
 
-        Claim handedToExecutor() {
-            return new Claim(size, live, claimedAt, true);
+        Claim handedToExecutor(LeaseKeeper.Hold held) {
+            return new Claim(size, live, claimedAt, true, held);
+        }
+
+        void closeHold() {
+            if (hold != null) {
+                hold.close();
+            }
         }
     }
 

@@ -131,7 +131,7 @@ final class LeaseKeeper implements AutoCloseable {
     final class Hold implements AutoCloseable {
 
         private final List<Task> tasks;
-        private final Thread thread;
+        private volatile Thread thread; // a hold whose thread has died is dropped: nobody will answer its tasks
         private volatile long extendedAt;
 
         /** @param tasks the claim's tasks, which nobody changes after the claim */
@@ -139,6 +139,11 @@ final class LeaseKeeper implements AutoCloseable {
             this.tasks = tasks;
             this.thread = thread;
             this.extendedAt = claimedAt;
+        }
+
+        /** The batch moved to {@code handler} (an executor's thread), which answers it now. */
+        void movedTo(Thread handler) {
+            thread = handler;
         }
 
         /** Stops extending; returns once no extension of this batch is under way. */

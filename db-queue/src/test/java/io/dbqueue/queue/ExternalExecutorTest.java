@@ -160,6 +160,40 @@ class ExternalExecutorTest {
         assertEquals(0, TestDatabase.queryLong("SELECT attempt FROM " + table.name()), "the attempt not counted");
     }
 
+    /**
+     * A batch waiting in the executor's queue keeps its lease: its heartbeats run from its claim, not from when the
+     * executor takes it. With the executor's one thread busy for longer than the lease, the waiting batch's lease ran
+     * out, and another consumer could claim its tasks while this one would still handle them.
+     */
+    @ParameterizedTest
+    @EnumSource(value = DeliveryMode.class, names = {"AT_LEAST_ONCE", "AT_MOST_ONCE"})
+    void aBatchWaitingInTheExecutorsQueueKeepsItsLease(DeliveryMode mode) throws Exception {
+        Duration lease = Duration.ofSeconds(1);
+        ExecutorService oneThread = Executors.newSingleThreadExecutor();
+        CountDownLatch firstRuns = new CountDownLatch(1);
+        Gate release = new Gate();
+        QueueConfig oneAtATime = config.withThreads(1).withBatchSize(1).withLeaseTimeout(lease).withMode(mode)
+                .withLimits(QueueLimits.inFlight(2)); // at most once, a place is what its heartbeat keeps
+        try (QueueWorkers workers = QueueWorkers.startWithExecutor(ds, oneAtATime, batch -> {
+            firstRuns.countDown();
+            release.pass();
+        }, QueueListener.NONE, pickerThreads, oneThread, 2)) {
+            enqueue(1);
+            assertTrue(firstRuns.await(30, TimeUnit.SECONDS));
+            enqueue(1);
+            String waiting = "SELECT count(*) FROM " + table.inFlightTable() + " WHERE expires_at > now()";
+            Await.until(TIMEOUT, "the second batch claimed, waiting for the executor", () -> TestDatabase.queryLong(waiting) == 2);
+            Thread.sleep(lease.multipliedBy(2).toMillis()); // the wait that outlasted the lease is the fault itself
+            assertEquals(2, TestDatabase.queryLong(waiting), "both batches' places (and leases) are still held");
+            release.open();
+            Await.until(TIMEOUT, "both handled", () -> TestDatabase.queryLong("SELECT count(*) FROM "
+                    + table.inFlightTable()) == 0 && rows() == 0);
+        } finally {
+            oneThread.shutdownNow();
+        }
+        release.assertNoWaitTimedOut();
+    }
+
     @Test
     void exactlyOnceCannotUseAnExecutor() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> QueueWorkers.startWithExecutor(ds,
