@@ -46,6 +46,18 @@ class ListenerTest {
         }
     }
 
+    abstract static class TypedListener<T> {
+        final List<Object> received = new CopyOnWriteArrayList<>();
+
+        @DbQueueListener(queue = "orders")
+        void on(T message) {
+            received.add(message);
+        }
+    }
+
+    static class OrdersOfAGenericBase extends TypedListener<Order> {
+    }
+
     static class DeadLetteringListener extends OrderListener {
         @Override
         @DbQueueListener(queue = "orders", deadLetterOn = IllegalArgumentException.class)
@@ -118,6 +130,19 @@ class ListenerTest {
                 .withPropertyValues(properties(table)).withBean(OrderListener.class, () -> listener).run(context -> {
                     context.getBean(DbQueueTemplate.class).send("orders", new Order("lazy-1", 1));
                     await(Duration.ofSeconds(30), "the listener", () -> listener.orders.size() == 1);
+                });
+    }
+
+    /** A generic base class's method takes the message type its subclass binds: it read a map, and failed the cast. */
+    @Test
+    void aGenericBaseClassesMethodTakesTheMessageTypeOfItsSubclass() {
+        String table = createTable(Layout.DBQ_SEQ);
+        OrdersOfAGenericBase listener = new OrdersOfAGenericBase();
+        runner().withPropertyValues(properties(table)).withBean(OrdersOfAGenericBase.class, () -> listener)
+                .run(context -> {
+                    context.getBean(DbQueueTemplate.class).send("orders", new Order("g-1", 1));
+                    await(Duration.ofSeconds(30), "the listener", () -> listener.received.size() == 1);
+                    assertThat(listener.received).containsExactly(new Order("g-1", 1));
                 });
     }
 

@@ -10,11 +10,15 @@ import io.dbqueue.spring.PayloadSerializer;
 import io.dbqueue.spring.PayloadSerializer.PayloadException;
 import io.dbqueue.spring.QueueConsumer;
 import io.dbqueue.spring.InvalidConsumerException;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.GenericTypeResolver;
+import org.springframework.core.ResolvableType;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -43,8 +47,14 @@ public final class MethodQueueConsumer implements QueueConsumer {
             throw new InvalidConsumerException("@DbQueueListener method " + name + " must take one parameter (a message"
                     + " type, a List of one, Task or TaskBatch); it takes " + method.getParameterCount());
         }
-        this.parameter = method.getParameterTypes()[0];
-        Type generic = method.getGenericParameterTypes()[0];
+        // resolved against the bean's class: a method of a generic base class (on(T message)) takes its subclass's type
+        Class<?> beanClass = AopUtils.getTargetClass(bean);
+        Type generic = GenericTypeResolver.resolveType(method.getGenericParameterTypes()[0], beanClass);
+        if (generic instanceof TypeVariable<?> variable) {
+            throw new InvalidConsumerException("@DbQueueListener method " + name + " takes a " + variable.getName()
+                    + " that " + beanClass.getName() + " does not resolve to a class; declare the message type there");
+        }
+        this.parameter = ResolvableType.forType(generic).toClass();
         if (parameter == List.class) {
             if (!(generic instanceof ParameterizedType list) || !(list.getActualTypeArguments()[0] instanceof Class
                     || list.getActualTypeArguments()[0] instanceof ParameterizedType)) {
