@@ -8,7 +8,8 @@ enum CeilingWords {
 
     MINIMAL("a minimal queue", "a minimal queue", "batch and threads",
             "a minimal queue of its own (id, payload and time, one index; the producers' batched insert of payloads"
-                    + " the server builds, the consumers' claiming delete) on the same server",
+                    + " the server builds, the consumers' claiming delete, each commit waiting for its WAL flush, which"
+                    + " the queue's claim and finish at least once skip) on the same server",
             "a claim that keeps a message until it is finished (a second statement), its table's columns for"
                     + " attempts, leases and due times, payloads sent by the client, ",
             "the queue outran PostgreSQL's own client on a minimal queue."),
