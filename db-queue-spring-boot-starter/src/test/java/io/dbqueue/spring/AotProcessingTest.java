@@ -6,6 +6,7 @@ import io.dbqueue.queue.QueueProducer;
 import io.dbqueue.spring.listener.DbQueueListener;
 import io.dbqueue.spring.listener.DbQueueListenerAutoConfiguration;
 import org.junit.jupiter.api.Test;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -21,6 +22,7 @@ import org.springframework.core.test.tools.CompileWithForkedClassLoader;
 import org.springframework.core.test.tools.TestCompiler;
 import org.springframework.javapoet.ClassName;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -46,6 +48,12 @@ class AotProcessingTest {
         ClassName initializer = new ApplicationContextAotGenerator().processAheadOfTime(buildTimeContext(table),
                 generation);
         generation.writeGeneratedContent();
+        // hints for a native image, where the listener method is found and invoked, and its message read, by reflection
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Handler.class, "handle"))
+                .accepts(generation.getRuntimeHints());
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Handler.class, "orders"))
+                .accepts(generation.getRuntimeHints());
+        assertThat(RuntimeHintsPredicates.reflection().onType(Order.class)).accepts(generation.getRuntimeHints());
 
         TestCompiler.forSystem().with(generation).compile(compiled -> {
             GenericApplicationContext runtime = new GenericApplicationContext();
@@ -56,7 +64,7 @@ class AotProcessingTest {
             generated.initialize(runtime);
             runtime.refresh();
             try {
-                runtime.getBean(QueueProducer.class).enqueue("ahead of time");
+                runtime.getBean("mainQueueProducer", QueueProducer.class).enqueue("ahead of time");
                 assertThat(HANDLED.poll(30, TimeUnit.SECONDS)).isEqualTo("ahead of time");
             } catch (InterruptedException e) {
                 throw new AssertionError(e);
@@ -82,7 +90,9 @@ class AotProcessingTest {
                 "spring.datasource.password", server.password(),
                 "dbq.queues.main.table", table,
                 "dbq.queues.main.layout", "dbq_seq",
-                "dbq.queues.main.no-task-timeout", "10ms")));
+                "dbq.queues.main.no-task-timeout", "10ms",
+                "dbq.queues.orders.table", table,
+                "dbq.queues.orders.layout", "dbq_seq")));
         return environment;
     }
 
@@ -103,5 +113,12 @@ class AotProcessingTest {
         void handle(String message) {
             HANDLED.add(message);
         }
+
+        @DbQueueListener(queue = "orders")
+        void orders(List<Order> orders) {
+        }
+    }
+
+    record Order(String id, int quantity) {
     }
 }

@@ -1,6 +1,7 @@
 package io.dbqueue.spring.listener;
 
 import io.dbqueue.common.DeliveryMode;
+import org.springframework.aot.hint.annotation.Reflective;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -20,6 +21,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(ListenerReflectiveProcessor.class) // found and invoked by reflection: hints for a native image
 public @interface DbQueueListener {
 
     /** The id of the queue under {@code dbq.queues}. */

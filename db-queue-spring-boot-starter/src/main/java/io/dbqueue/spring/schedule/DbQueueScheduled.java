@@ -1,6 +1,7 @@
 package io.dbqueue.spring.schedule;
 
 import io.dbqueue.schedule.MissedTicks;
+import org.springframework.aot.hint.annotation.Reflective;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -23,6 +24,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective // found and invoked by reflection: a hint for a native image
 public @interface DbQueueScheduled {
 
     /**
