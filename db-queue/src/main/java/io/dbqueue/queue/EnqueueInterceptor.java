@@ -17,6 +17,8 @@ public interface EnqueueInterceptor {
      * Runs {@code enqueue} and returns its answer. What it puts into {@code headers} before it proceeds is given
      * to every task of the call, over a task's own header of the same name; on a table without the
      * {@code headers} column ({@link Schema#headersMigration}) it is dropped, with a warning once per producer.
+     * What it throws after {@code proceed} returned, for an enqueue that commits on its own, is logged, and the
+     * enqueue's answer returned: its tasks are stored. In the caller's transaction it is thrown, as any failure there.
      *
      * @param tasks how many tasks the call enqueues
      */

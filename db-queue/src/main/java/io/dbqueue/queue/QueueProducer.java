@@ -180,11 +180,28 @@ public final class QueueProducer {
         });
     }
 
-    /** {@link #intercepted} of an enqueue that commits on its own (its write throws QueueException). */
+    /**
+     * {@link #intercepted} of an enqueue that commits on its own (its write throws QueueException). An interceptor that
+     * fails after its enqueue committed (a tracing span's end) is logged, and the enqueue's answer returned: thrown,
+     * it read as "nothing stored", and a caller that sent again without a key stored the tasks twice.
+     */
     private <T> T throughInterceptor(int tasks, Headed<T> enqueue) {
+        List<T> committed = new ArrayList<>(1); // the enqueue's answer, once it has committed
         try {
-            return intercepted(tasks, enqueue);
-        } catch (SQLException e) {
+            return intercepted(tasks, added -> {
+                T answer = enqueue.run(added);
+                committed.add(answer);
+                return answer;
+            });
+        } catch (SQLException | RuntimeException e) {
+            if (!committed.isEmpty()) {
+                LOG.warn("{}: the enqueue interceptor failed after its {} tasks were stored: {}", location, tasks,
+                        e.toString());
+                return committed.get(0);
+            }
+            if (e instanceof RuntimeException runtime) {
+                throw runtime;
+            }
             // Only an interceptor's own SQLException gets here: the write throws QueueException.
             throw new QueueException("enqueue into " + location + " failed in its interceptor: " + e.getMessage(), e);
         }

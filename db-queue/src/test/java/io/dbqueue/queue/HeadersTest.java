@@ -77,6 +77,26 @@ class HeadersTest {
         }
     }
 
+    /**
+     * An interceptor that fails after its enqueue committed (a span's end) leaves the enqueue's answer standing: it
+     * threw the QueueException that means nothing was stored, and a caller that sent again stored the task twice.
+     */
+    @Test
+    void anInterceptorThatFailsAfterItsEnqueueCommittedReturnsTheEnqueuesAnswer() throws SQLException {
+        QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("q");
+        QueueProducer producer = new QueueProducer(ds, queue).intercepted(new EnqueueInterceptor() {
+            @Override
+            public <T> T around(QueueLocation q, int tasks, Map<String, String> headers, Enqueue<T> enqueue)
+                    throws SQLException {
+                enqueue.proceed();
+                throw new SQLException("the tracing backend is down");
+            }
+        });
+        long id = producer.enqueue("stored once");
+        assertEquals(id, new QueueMonitor(ds, queue).peek(1).get(0).id());
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM " + queue.table().name()));
+    }
+
     @Test
     void peekPurgeDeadLettersAndRequeueKeepTheHeaders() throws SQLException {
         QueueLocation queue = TestDatabase.freshTable(Layout.DBQ_SEQ).queue("q");
