@@ -29,6 +29,7 @@ final class ObservedEnqueues implements EnqueueInterceptor {
                 .contextualName(id + " send")
                 .lowCardinalityKeyValue("dbq.queue", id)
                 .lowCardinalityKeyValue("dbq.table", queue.table().name())
+                .highCardinalityKeyValue("dbq.queue.name", queue.queueName())
                 .observeChecked(enqueue::proceed);
     }
 }

@@ -46,6 +46,7 @@ final class ObservedTasks implements QueueConsumerDecorator {
                     .lowCardinalityKeyValue("dbq.queue", id)
                     .lowCardinalityKeyValue("dbq.table", queue.table().name())
                     .highCardinalityKeyValue("dbq.task.id", Long.toString(task.id()))
+                    .highCardinalityKeyValue("dbq.queue.name", queue.queueName())
                     .start());
         }
         try {

@@ -15,8 +15,14 @@ final class QueueNames {
         configs.forEach((id, config) -> ids.put(config.location(), id));
     }
 
-    /** The queue's id; for a queue not configured (a producer made by hand), its queue name. */
+    /** What a queue not configured is tagged as: its name, perhaps one of many made at run time, is no low-cardinality tag. */
+    static final String OTHER = "other";
+
+    /**
+     * The queue's id; {@value #OTHER} for a queue not configured (a producer the application made by hand, for queue
+     * names it makes up, such as one per tenant), whose name the observations carry as a high-cardinality value only.
+     */
     String id(QueueLocation queue) {
-        return ids.getOrDefault(queue, queue.queueName());
+        return ids.getOrDefault(queue, OTHER);
     }
 }
