@@ -5,6 +5,7 @@ import io.dbqueue.log.GroupConsumer;
 import io.dbqueue.spring.DbQueueAutoConfiguration;
 import io.dbqueue.spring.DbQueueLifecycle;
 import io.dbqueue.spring.InvalidConsumerException;
+import io.dbqueue.spring.InvalidQueuePropertyException;
 import org.springframework.beans.factory.ObjectProvider;
 
 import java.time.Duration;
@@ -32,6 +33,15 @@ public final class TopicListenerContainers extends DbQueueLifecycle {
         this.properties = properties;
         this.listeners = listeners;
         this.shutdownTimeout = shutdownTimeout;
+        // At start-up, not when the members start: with auto-startup off that came later, and the core's own
+        // message ("batchSize must be ...") named no property.
+        properties.topics().forEach((topic, t) -> t.groups().forEach((group, read) -> {
+            String prefix = "dbq.log.topics." + topic + ".groups." + group;
+            if (read.members() < 1) {
+                throw new InvalidQueuePropertyException(prefix + ".members must be at least 1, was " + read.members());
+            }
+            InvalidQueuePropertyException.check(prefix, () -> read.config(topic, group));
+        }));
     }
 
     @Override
