@@ -85,7 +85,7 @@ public final class Jdbc {
             T result;
             try {
                 result = work.run(c);
-            } catch (SQLException | RuntimeException e) {
+            } catch (Throwable e) { // an Error too: auto-commit turned back on would commit the work half done
                 if (ownTransaction) {
                     rollbackQuietly(c, e);
                 }

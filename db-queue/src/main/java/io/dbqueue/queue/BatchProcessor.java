@@ -114,12 +114,16 @@ final class BatchProcessor implements AutoCloseable {
         }
         // Held from now, not from when the executor runs it: a batch waiting in the executor's queue (fewer threads
         // than batches in flight, or threads shared) lost its leases and places, and was claimed by others too.
-        Claim handed = claim.handedToExecutor(keepsLeases(claim) ? leases.hold(claim.live(), claim.claimedAt()) : null);
+        Claim handed = claim.handedToExecutor(keepsLeases(claim) ? leases.holdQueued(claim.live(), claim.claimedAt())
+                : null);
         try {
             executor.execute(job(handed, done));
         } catch (RejectedExecutionException e) {
             handed.closeHold();
             job(claim, done).run(); // on this worker thread, which a forced shutdown interrupts
+        } catch (RuntimeException | Error e) {
+            handed.closeHold(); // never to run: its tasks come back when their leases expire
+            throw e;
         }
         return claim.size();
     }

@@ -37,6 +37,9 @@ final class LeaseKeeper implements AutoCloseable {
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     // Held while a tick extends: a hold closes only when no tick is extending it, so that an extension
     // cannot land after the batch's answer (and push a retry's backoff out to a whole lease).
+    /** How many leases a batch waiting in an executor's queue keeps its leases for, at most ({@link #holdQueued}). */
+    static final int MOST_LEASES_QUEUED = 10;
+
     private final ReentrantLock ticking = new ReentrantLock();
     private volatile ScheduledExecutorService timer; // set once, under this
     private boolean closed; // guarded by this
@@ -55,7 +58,19 @@ final class LeaseKeeper implements AutoCloseable {
      * while the calling thread lives and the hold is open.
      */
     Hold hold(List<Task> tasks, long claimedAt) {
-        Hold hold = new Hold(tasks, Thread.currentThread(), claimedAt);
+        return added(new Hold(tasks, Thread.currentThread(), claimedAt));
+    }
+
+    /**
+     * Keeps the leases of {@code tasks}, claimed at {@code claimedAt}, while they wait in an executor's queue: until
+     * {@link Hold#movedTo} the thread that handles them, for at most {@value #MOST_LEASES_QUEUED} leases. An executor
+     * that drops a job it took (a discarding policy, {@code shutdownNow}) never runs it: its tasks come back then.
+     */
+    Hold holdQueued(List<Task> tasks, long claimedAt) {
+        return added(new Hold(tasks, null, claimedAt));
+    }
+
+    private Hold added(Hold hold) {
         holds.add(hold);
         if (timer == null) { // every batch passes here: no lock once the timer runs
             startTimer();
@@ -72,8 +87,8 @@ final class LeaseKeeper implements AutoCloseable {
     }
 
     private void tick() {
-        holds.removeIf(hold -> !hold.thread.isAlive());
         long now = System.nanoTime();
+        holds.removeIf(hold -> hold.ended(now));
         List<Hold> due = new ArrayList<>();
         for (Hold hold : holds) {
             if (now - hold.extendedAt >= intervalNanos) {
@@ -131,19 +146,35 @@ final class LeaseKeeper implements AutoCloseable {
     final class Hold implements AutoCloseable {
 
         private final List<Task> tasks;
-        private volatile Thread thread; // a hold whose thread has died is dropped: nobody will answer its tasks
+        private final long claimedAt;
+        private volatile Thread thread; // null while queued; a hold whose thread has died is dropped: nobody answers
         private volatile long extendedAt;
 
         /** @param tasks the claim's tasks, which nobody changes after the claim */
         private Hold(List<Task> tasks, Thread thread, long claimedAt) {
             this.tasks = tasks;
             this.thread = thread;
+            this.claimedAt = claimedAt;
             this.extendedAt = claimedAt;
         }
 
         /** The batch moved to {@code handler} (an executor's thread), which answers it now. */
         void movedTo(Thread handler) {
             thread = handler;
+        }
+
+        /** Whether nobody will answer its tasks: its thread died, or it waited queued too long to be run still. */
+        private boolean ended(long now) {
+            Thread handler = thread;
+            if (handler != null) {
+                return !handler.isAlive();
+            }
+            if (now - claimedAt < lease.toNanos() * MOST_LEASES_QUEUED) {
+                return false;
+            }
+            LOG.warn("{}: a batch of {} tasks waited in the executor's queue for {} leases; its leases are let go",
+                    queue, tasks.size(), MOST_LEASES_QUEUED);
+            return true;
         }
 
         /** Stops extending; returns once no extension of this batch is under way. */

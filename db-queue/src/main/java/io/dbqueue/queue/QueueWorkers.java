@@ -152,7 +152,8 @@ public final class QueueWorkers implements AutoCloseable {
      * {@code threadFactory} only claim batches, and {@code handlers} runs the handler and acknowledges
      * each batch. A worker claims only while fewer than {@code maxBatchesInFlight} batches are with the
      * executor; a batch waiting in its queue (an executor with fewer threads, or shared) keeps its leases, and its
-     * in-flight places, by heartbeats from its claim on, as a running one does. A batch the
+     * in-flight places, by heartbeats from its claim on, as a running one does, for at most ten leases (a job the
+     * executor drops never runs: its tasks come back then). A batch the
      * executor rejects is handled on the worker thread. Not for {@link DeliveryMode#EXACTLY_ONCE}: its
      * claim, handler and finish are one transaction on the worker's connection.
      */

@@ -98,17 +98,16 @@ public final class TaskBatch {
     }
 
     /**
-     * For a handler that answers its tasks one by one, before it answers {@code failure} as a task's: throws an
-     * {@link InterruptedException} (clearing the flag) when the thread is interrupted, by a forced shutdown. A client
-     * that turns the interrupt into its own exception and sets the flag again (the JDK's HTTP client, a pool) fails
-     * at once on every task after it; answered, each of them used up an attempt, and could go to the dead letters,
-     * where thrown the tasks not answered are handed back without counting one.
+     * For a handler that answers its tasks one by one, before it answers {@code failure} as a task's: throws it, as
+     * the batch's, while the thread is interrupted. A client that turns an interrupt into its own exception and sets
+     * the flag again (the JDK's HTTP client, a pool) fails at once on every task after it; answered one by one, each
+     * used up an attempt, and after a forced shutdown's interrupt could go to the dead letters. Thrown, the batch's
+     * unanswered tasks are handed back uncounted when a shutdown interrupted the worker, and fail as the batch's
+     * otherwise (an interrupt of the application's own, on its executor), as any failure a handler throws.
      */
-    public static void throwIfInterrupted(Exception failure) throws InterruptedException {
-        if (Thread.interrupted()) {
-            InterruptedException interrupted = new InterruptedException("interrupted, with " + describe(failure));
-            interrupted.initCause(failure);
-            throw interrupted;
+    public static void throwIfInterrupted(Exception failure) throws Exception {
+        if (Thread.currentThread().isInterrupted()) {
+            throw failure;
         }
     }
 

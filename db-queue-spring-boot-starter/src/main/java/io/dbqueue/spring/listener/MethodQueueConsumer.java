@@ -170,7 +170,7 @@ public final class MethodQueueConsumer implements QueueConsumer {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            TaskBatch.throwIfInterrupted(e); // a shutdown's interrupt turned into the method's failure: not the task's
+            TaskBatch.throwIfInterrupted(e); // interrupted: the batch's failure, not this task's alone
             if (rollsBack(batch)) {
                 throw deadLetterOn(e) ? new DeadLetterException(task, e) : e;
             }

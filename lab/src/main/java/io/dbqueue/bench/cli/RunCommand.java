@@ -52,6 +52,10 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Workload read = workloadOptions.workload();
         int shardCount = shardOption.count();
+        if (shardCount > 0 && (read.backlog() > 0 || read.holdXmin())) { // said here: the user listed no sharded driver
+            throw new IllegalArgumentException("--shards cannot run with " + (read.backlog() > 0 ? "a backlog ("
+                    + read.backlog() + ")" : "hold_xmin") + ": its sharded drivers cannot honour it; drop --shards");
+        }
         Workload workload = read.toBuilder().drivers(ShardOption.withShardDrivers(read.drivers(), shardCount)).build();
         List<String> shardUrls = shardOption.urls();
         ReportWriter.prepare();

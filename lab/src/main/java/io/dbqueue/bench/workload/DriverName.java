@@ -89,7 +89,10 @@ public enum DriverName {
         return valueOf("SHARDED_" + count);
     }
 
-    /** Whether its cells start from a table pre-filled with the workload's backlog: brokers and topics start empty. */
+    /**
+     * Whether its cells start from one table pre-filled with the workload's backlog: brokers and topics start empty,
+     * and a sharded cell's shards would each hold one, which its meter counts once.
+     */
     public boolean fillsBacklog() {
         return table != Table.NONE && shards() == 0;
     }

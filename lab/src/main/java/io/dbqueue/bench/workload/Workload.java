@@ -112,8 +112,8 @@ public record Workload(String name, List<String> layouts, List<Integer> batchSiz
         atLeast("messages", messages, 0);
         atLeast("max_backlog", maxBacklog, 1);
         atLeast("backlog", backlog, 0);
-        refuseFor(drivers, backlog > 0, d -> !d.fillsBacklog(), "backlog is " + backlog + ", which only a queue table of one"
-                + " server is filled with (brokers, topics and shards start empty)");
+        refuseFor(drivers, backlog > 0, d -> !d.fillsBacklog(), "backlog is " + backlog + ", which only the drivers of one"
+                + " queue table start from (brokers and topics start empty, and every shard would hold one)");
         refuseFor(drivers, producerRate > 0, d -> d == DriverName.STACK, "producer_rate is " + producerRate
                 + ", but the stack's test-app sends closed loop at its own concurrency (stack_concurrency)");
         refuseFor(drivers, holdXmin, d -> d.shards() > 0, "hold_xmin holds the first server's horizon only, not the other"

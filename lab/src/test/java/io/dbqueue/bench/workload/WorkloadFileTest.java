@@ -94,8 +94,9 @@ class WorkloadFileTest {
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
-            drivers: [direct, rabbitmq, log]\\nbacklog: 1000     | backlog is 1000, which only a queue table of one \
-            server is filled with (brokers, topics and shards start empty): run the drivers [rabbitmq, log] without it
+            drivers: [direct, rabbitmq, log]\\nbacklog: 1000     | backlog is 1000, which only the drivers of one queue \
+            table start from (brokers and topics start empty, and every shard would hold one): run the drivers \
+            [rabbitmq, log] without it
             drivers: [direct, stack]\\nproducer_rate: 500       | producer_rate is 500, but the stack's test-app sends \
             closed loop at its own concurrency (stack_concurrency): run the drivers [stack] without it
             drivers: [direct, sharded-2]\\nhold_xmin: true      | hold_xmin holds the first server's horizon only, not \
