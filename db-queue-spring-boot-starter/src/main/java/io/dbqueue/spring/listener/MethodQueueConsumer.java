@@ -11,14 +11,12 @@ import io.dbqueue.spring.PayloadSerializer.PayloadException;
 import io.dbqueue.spring.QueueConsumer;
 import io.dbqueue.spring.InvalidConsumerException;
 import org.springframework.aop.support.AopUtils;
-import org.springframework.core.GenericTypeResolver;
 import org.springframework.core.ResolvableType;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
-import java.lang.reflect.TypeVariable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -47,12 +45,13 @@ public final class MethodQueueConsumer implements QueueConsumer {
             throw new InvalidConsumerException("@DbQueueListener method " + name + " must take one parameter (a message"
                     + " type, a List of one, Task or TaskBatch); it takes " + method.getParameterCount());
         }
-        // resolved against the bean's class: a method of a generic base class (on(T message)) takes its subclass's type
+        // bound by the bean's class: a method of a generic base class (on(T message)) takes its subclass's type
         Class<?> beanClass = AopUtils.getTargetClass(bean);
-        Type generic = GenericTypeResolver.resolveType(method.getGenericParameterTypes()[0], beanClass);
-        if (generic instanceof TypeVariable<?> variable) {
-            throw new InvalidConsumerException("@DbQueueListener method " + name + " takes a " + variable.getName()
-                    + " that " + beanClass.getName() + " does not resolve to a class; declare the message type there");
+        Type declared = method.getGenericParameterTypes()[0];
+        Type generic = MessageTypes.bound(declared, beanClass);
+        if (generic == null) {
+            throw new InvalidConsumerException("@DbQueueListener method " + name + " takes " + declared.getTypeName()
+                    + ", which " + beanClass.getName() + " does not bind to classes; declare the message type there");
         }
         this.parameter = ResolvableType.forType(generic).toClass();
         if (parameter == List.class) {
