@@ -1,6 +1,7 @@
 package io.dbqueue.bench.run;
 
 import io.dbqueue.bench.driver.Repetition;
+import io.dbqueue.bench.metrics.CohortLatency;
 import io.dbqueue.bench.workload.Cell;
 import io.dbqueue.bench.workload.DriverName;
 
@@ -60,6 +61,25 @@ public record CellResult(DriverName driver, String layout, int batchSize, int pr
     public Range claimsPerSecond() {
         return Range.overPresent(samples, s -> s.claims() == null || s.seconds() <= 0 ? null
                 : s.claims().claims() / s.seconds());
+    }
+
+    /**
+     * The latency at {@code percent} (50 or 99) of the messages stamped in each repetition's window, followed past its
+     * end, the owed ranked above every delivered one ({@link CohortLatency}); null where no repetition followed them.
+     */
+    public Range cohortMs(int percent) {
+        return Range.preciseOverPresent(samples, s -> !followed(s) ? null
+                : percent == 50 ? s.cohortLatencyMs().p50() : s.cohortLatencyMs().p99());
+    }
+
+    /** The share of the window's messages still owed when the cohort was last looked at, in %; null as above. */
+    public Range owedPercent() {
+        return Range.overPresent(samples, s -> !followed(s) ? null
+                : 100.0 * s.cohortLatencyMs().unfinished() / s.cohortLatencyMs().deliveries());
+    }
+
+    private static boolean followed(Sample sample) {
+        return sample.cohortLatencyMs() != null && sample.cohortLatencyMs().measured();
     }
 
     /** The repetition the stability check and the time-series charts come from. */

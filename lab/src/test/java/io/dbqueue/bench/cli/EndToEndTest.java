@@ -115,5 +115,8 @@ class EndToEndTest {
         assertTrue(run.at("/throughput/median").asDouble() > 0, run.toString());
         // polling alone (every 100 ms) would put the median pickup near 50 ms, plus the two commits
         assertTrue(run.at("/latency_ms/p50/median").asDouble() < 40, run.toString());
+        // at a fixed rate the report gives the latency of the messages sent in the window, followed to delivery too
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("## Messages sent in the window"), report);
     }
 }

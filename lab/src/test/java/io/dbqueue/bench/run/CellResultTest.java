@@ -2,6 +2,7 @@ package io.dbqueue.bench.run;
 
 import io.dbqueue.bench.metrics.ClaimSummary;
 import io.dbqueue.bench.metrics.ClientStats;
+import io.dbqueue.bench.metrics.CohortLatency;
 import io.dbqueue.bench.metrics.LatencySummary;
 import io.dbqueue.bench.metrics.ServerStats;
 import io.dbqueue.bench.workload.Cell;
@@ -103,6 +104,29 @@ class CellResultTest {
         assertFalse(cell.claimMs().measured());
         assertNull(cell.tasksPerClaim());
         assertNull(cell.claimsPerSecond());
+    }
+
+    /**
+     * The latency of the messages sent in each window, followed past it, over the repetitions that followed them: at
+     * a fixed rate the window's own leaves out what a system that fell behind still owed.
+     */
+    @Test
+    void theCohortsFiguresAreOverTheRepetitionsThatFollowedOne() {
+        CellResult cell = CellResult.fromSamples(CELL, List.of(
+                withCohort(sample(1, 100, latency(1, 10), null, null), new CohortLatency(1000, 0, 0, 2, 12)),
+                sample(2, 100, latency(1, 10), null, null),
+                withCohort(sample(3, 100, latency(1, 10), null, null), new CohortLatency(1000, 50, 1000, 3, 1000))));
+
+        assertEquals(new Range(2.5, 2, 3), cell.cohortMs(50));
+        assertEquals(new Range(506, 12, 1000), cell.cohortMs(99));
+        assertEquals(new Range(2.5, 0, 5), cell.owedPercent());
+        assertNull(CellResult.fromSamples(CELL, List.of(sample(1, 100, latency(1, 10), null, null))).cohortMs(99));
+    }
+
+    private static Sample withCohort(Sample s, CohortLatency cohort) {
+        return new Sample(s.repetition(), s.seconds(), s.enqueued(), s.processed(), s.processedPerSecond(),
+                s.enqueuedPerSecond(), s.interrupted(), s.latencyMs(), s.writeLatencyMs(), s.readLatencyMs(), s.server(),
+                s.client(), s.series(), s.latencyBuckets(), s.serverMinutes(), s.broker(), s.shards(), s.claims(), cohort);
     }
 
     private static Sample withClaims(Sample s, ClaimSummary claims) {
