@@ -21,16 +21,16 @@ final class PubSubVerdict {
     private PubSubVerdict() {
     }
 
-    static List<String> text(List<CellResult> runs) {
+    static List<String> text(List<CellResult> runs, boolean paced) {
         Optional<CellResult> log = best(runs, DriverName.LOG);
         List<String> text = new ArrayList<>();
         log.ifPresent(l -> text.add(String.format(Locale.ROOT, "Pub/sub: the log wrote %s and read %s messages/s"
                         + " (all groups together), p99 %.1f ms from write to read.", Verdict.number(writes(l)),
-                Verdict.number(reads(l)), l.latencyMs().p99().median())));
+                Verdict.number(reads(l)), Verdict.p99(l, paced))));
         for (DriverName driver : KAFKA) {
             best(runs, driver).ifPresent(k -> text.add(String.format(Locale.ROOT, "Kafka (%s) wrote %s and read %s"
                             + " messages/s, p99 %.1f ms%s.", flush(driver), Verdict.number(writes(k)),
-                    Verdict.number(reads(k)), k.latencyMs().p99().median(), log.map(l -> String.format(Locale.ROOT,
+                    Verdict.number(reads(k)), Verdict.p99(k, paced), log.map(l -> String.format(Locale.ROOT,
                             ": the log read %.0f %% of its rate", 100 * reads(l) / Math.max(1, reads(k)))).orElse(""))));
         }
         log.flatMap(l -> best(runs, KAFKA.get(0)).map(k -> advice(l, k))).ifPresent(text::add);

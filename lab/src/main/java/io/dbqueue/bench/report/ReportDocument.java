@@ -34,7 +34,7 @@ final class ReportDocument {
                 .map(e -> List.of(e.getKey(), String.valueOf(e.getValue()))).toList());
         boolean sweep = ClientMatrix.sweeps(results.runs());
         comparison(doc, results.comparison(), results.runs(), sweep);
-        if (results.workload().get("producer_rate") instanceof Number rate && rate.intValue() > 0) {
+        if (Results.paced(results.workload())) {
             cohort(doc, results.runs(), sweep);
         }
         ClientMatrix.add(doc, results.runs());

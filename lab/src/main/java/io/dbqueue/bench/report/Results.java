@@ -19,6 +19,11 @@ public record Results(int schemaVersion, String startedAt, String finishedAt, bo
     public static Results of(Instant started, Instant finished, boolean interrupted, Map<String, Object> workload,
                              Environment environment, List<CellResult> runs, List<NotMeasured> skipped) {
         return new Results(SCHEMA_VERSION, started.toString(), finished.toString(), interrupted, workload,
-                environment, runs, skipped, ComparisonRow.of(runs), Verdict.of(runs));
+                environment, runs, skipped, ComparisonRow.of(runs), Verdict.of(runs, paced(workload)));
+    }
+
+    /** Whether the run offered a fixed rate: its latency is then read from the messages each window sent. */
+    static boolean paced(Map<String, Object> workload) {
+        return workload.get("producer_rate") instanceof Number rate && rate.intValue() > 0;
     }
 }

@@ -1,6 +1,7 @@
 package io.dbqueue.bench.report;
 
 import io.dbqueue.bench.run.CellResult;
+import io.dbqueue.bench.run.Range;
 import io.dbqueue.bench.workload.DriverName;
 
 import java.util.ArrayList;
@@ -82,7 +83,11 @@ public record Verdict(DriverName driver, String winner, String runnerUp, Double 
                 .filter(Ceiling::any).toList();
     }
 
-    static Verdict of(List<CellResult> runs) {
+    /**
+     * The verdict on {@code runs}; {@code paced} (a fixed offered rate): the latencies quoted are those of the
+     * messages each window sent, followed to delivery, where the cells followed them.
+     */
+    static Verdict of(List<CellResult> runs, boolean paced) {
         if (runs.isEmpty()) {
             return new Verdict(null, null, null, null, null, null, null, null, List.of(),
                     List.of("Nothing was measured."));
@@ -127,8 +132,8 @@ public record Verdict(DriverName driver, String winner, String runnerUp, Double 
         if (driver == LIBRARY) {
             text.addAll(ceilingText(runs, ceilings, mine, sweep));
         }
-        brokers(runs, winner).forEach(text::add);
-        text.addAll(PubSubVerdict.text(runs));
+        brokers(runs, winner, paced).forEach(text::add);
+        text.addAll(PubSubVerdict.text(runs, paced));
         return new Verdict(driver, name(winner, sweep), runnerUpName, margin, beyond,
                 mine == null ? null : mine.directToPgbenchPct(), mine == null ? null : mine.directToMinimalPct(),
                 mine == null ? null : mine.directToRawSqlPct(), ceilings, text);
@@ -192,16 +197,25 @@ public record Verdict(DriverName driver, String winner, String runnerUp, Double 
     }
 
     /** For each queue broker measured in the run, its best cell against the winner (pub/sub cells: {@link PubSubVerdict}). */
-    private static List<String> brokers(List<CellResult> runs, CellResult winner) {
+    private static List<String> brokers(List<CellResult> runs, CellResult winner, boolean paced) {
         return runs.stream().filter(r -> r.driver().isBroker() && !r.driver().isPubSub()
                         && r.driver() != winner.driver())
                 .collect(Collectors.groupingBy(CellResult::driver)).values().stream()
                 .map(cells -> cells.stream().max(Comparator.comparingDouble(c -> c.throughput().median())).orElseThrow())
                 .map(best -> String.format(Locale.ROOT, "On the same machine %s processed at best %s messages/s"
                                 + " (batch %d, p99 %.1f ms), against %s (p99 %.1f ms) for the winner.", best.driver(),
-                        number(best.throughput().median()), best.batchSize(), best.latencyMs().p99().median(),
-                        number(winner.throughput().median()), winner.latencyMs().p99().median()))
+                        number(best.throughput().median()), best.batchSize(), p99(best, paced),
+                        number(winner.throughput().median()), p99(winner, paced)))
                 .toList();
+    }
+
+    /**
+     * The cell's p99 in ms, the median of its repetitions' own: at a fixed rate ({@code paced}) of the messages each
+     * window sent, followed to delivery, where the cell followed them; else of those the window delivered.
+     */
+    static double p99(CellResult cell, boolean paced) {
+        Range followed = cell.cohortMs(99);
+        return paced && followed != null ? followed.median() : cell.latencyMs().p99().median();
     }
 
     /** How much the batch size matters: the best cell at the smallest batch size against the winner. */
