@@ -1,6 +1,7 @@
 package io.dbqueue.spring;
 
 import io.dbqueue.DbQueue;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.queue.BatchHandler;
 import io.dbqueue.queue.QueueConfig;
 import io.dbqueue.queue.QueueGroup;
@@ -162,10 +163,17 @@ public final class QueueConsumerWorkers extends DbQueueLifecycle implements Smar
                             + describe(byQueue.get(group)) + "; take it out of dbq.groups." + group
                             + ".queues or drop one consumer");
                 }));
-        byQueue.keySet().forEach(id -> {
+        byQueue.forEach((id, consumer) -> {
+            List<String> queueIds = groups.containsKey(id) ? properties.groups().get(id).queues() : List.of(id);
+            QueueConfig config = consumer.configure(configs.get(queueIds.get(0))); // an annotation's values, checked now
             String executor = properties.queues().containsKey(id) ? properties.queues().get(id).executorBean() : null;
             if (executor != null) {
                 executor(id, executor);
+                if (config.mode() == DeliveryMode.EXACTLY_ONCE) {
+                    throw new InvalidConsumerException(describe(consumer) + " consumes queue id '" + id + "' exactly"
+                            + " once, which dbq.queues." + id + ".executor cannot: its claim, handler and finish are"
+                            + " one transaction on the worker's connection");
+                }
             }
         });
     }

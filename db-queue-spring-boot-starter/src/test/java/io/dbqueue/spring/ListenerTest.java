@@ -17,10 +17,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 
 import static io.dbqueue.spring.StarterTestSupport.await;
 import static io.dbqueue.spring.StarterTestSupport.count;
 import static io.dbqueue.spring.StarterTestSupport.createTable;
+import static io.dbqueue.spring.StarterTestSupport.messages;
 import static io.dbqueue.spring.StarterTestSupport.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -88,6 +90,18 @@ class ListenerTest {
         @DbQueueListener(queue = "notes")
         void on(String note) {
             notes.add(note);
+        }
+    }
+
+    static class NegativeConcurrencyListener {
+        @DbQueueListener(queue = "orders", concurrency = -1)
+        void on(Order order) {
+        }
+    }
+
+    static class ExactlyOnceListener {
+        @DbQueueListener(queue = "orders", mode = DeliveryMode.EXACTLY_ONCE)
+        void on(Order order) {
         }
     }
 
@@ -225,6 +239,28 @@ class ListenerTest {
             assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(
                     "@DbQueueListener method " + WrongListener.class.getName() + ".on must take one parameter");
         });
+    }
+
+    /**
+     * An annotation's values the queue cannot take fail the context's start, auto-startup or not: they were checked
+     * only as the workers started, with auto-startup off later.
+     */
+    @Test
+    void anAnnotationsBadValuesFailStartUpEvenWithoutAutoStartup() {
+        String table = createTable(Layout.DBQ_SEQ);
+        runner().withPropertyValues(properties(table)).withPropertyValues("dbq.auto-startup=false")
+                .withBean(NegativeConcurrencyListener.class).run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(messages(context.getStartupFailure())).contains("threads must be between 1");
+                });
+        runner().withPropertyValues(properties(table)).withPropertyValues("dbq.auto-startup=false",
+                        "dbq.queues.orders.executor=applicationTaskExecutor")
+                .withBean("applicationTaskExecutor", Executor.class, () -> Runnable::run)
+                .withBean(ExactlyOnceListener.class).run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(messages(context.getStartupFailure())).contains(
+                            "consumes queue id 'orders' exactly once, which dbq.queues.orders.executor cannot");
+                });
     }
 
     @Test

@@ -22,7 +22,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.dbqueue.spring.StarterTestSupport.count;
@@ -63,11 +63,12 @@ class StarterConfigurationTest {
     @Test
     void aStartThatFailedLeavesNothingRunningAndCanBeTriedAgain() {
         String table = createTable(Layout.DBQ_SEQ);
-        AtomicBoolean failNextStart = new AtomicBoolean(true);
+        AtomicInteger configured = new AtomicInteger();
         RecordingConsumer consumer = new RecordingConsumer("main") {
             @Override
             public QueueConfig configure(QueueConfig config) {
-                if (failNextStart.getAndSet(false)) {
+                // asked when the context checks its consumers, then at each start: the first start fails
+                if (configured.incrementAndGet() == 2) {
                     throw new IllegalStateException("not yet");
                 }
                 return config;
