@@ -326,6 +326,14 @@ final class BatchProcessor implements AutoCloseable {
             if (tasks == null) {
                 throw e;
             }
+            if (!(e instanceof HandlerFailed) && connectionLost(e)) {
+                // Lost while the answers were written or committed: the batch committed whole, or rolled back whole
+                // and its tasks come back as they were. Neither is a failure of theirs; counted, a retry whose
+                // commit had gone through counted twice, and a re-enqueue became a retry.
+                LOG.warn("{}: the connection was lost while a batch of {} tasks was answered or committed; if it did not"
+                        + " commit, its tasks come back as they were: {}", queue, tasks.size(), e.toString());
+                return tasks.size();
+            }
             // Rolled back after the handler had the batch: the handler failed, or the answers or the commit did (a
             // deferred constraint or a serialization failure at COMMIT, a rollback-only mark left by the handler's
             // own transactional code, a transaction its SQL left aborted). An attempt that failed, not a crash to
@@ -336,6 +344,14 @@ final class BatchProcessor implements AutoCloseable {
             handled.outcome().report();
         }
         return handled.claimed();
+    }
+
+    private static boolean connectionLost(Throwable e) {
+        Throwable t = e;
+        while (t != null && !(t instanceof SQLException)) {
+            t = t.getCause();
+        }
+        return t instanceof SQLException sql && Jdbc.connectionLost(sql);
     }
 
     /** Records a failed attempt of {@code tasks}, whose transaction rolled back, in a transaction of its own. */

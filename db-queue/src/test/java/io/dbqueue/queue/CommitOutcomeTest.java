@@ -3,7 +3,10 @@ package io.dbqueue.queue;
 import io.dbqueue.Await;
 import io.dbqueue.TestDatabase;
 import io.dbqueue.common.CommitOutcomeUnknownException;
+import io.dbqueue.common.DeliveryMode;
 import io.dbqueue.common.QueueException;
+import io.dbqueue.common.Transactions;
+import io.dbqueue.internal.Jdbc;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -15,6 +18,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -82,6 +86,46 @@ class CommitOutcomeTest {
         QueueProducer down = new QueueProducer(unreachable, table.queue("outcome"));
         QueueException e = assertThrows(QueueException.class, () -> down.enqueueOnce("k", "x"));
         assertEquals(QueueException.class, e.getClass(), e.toString());
+    }
+
+    /**
+     * Exactly once, a batch whose connection is lost in its COMMIT records no failed attempt: it committed whole, or
+     * rolled back whole and its task is as it was. Recorded, a re-enqueue whose commit had gone through became a retry
+     * with the policy's delay, and a retry counted twice; here, rolled back, the task had an attempt counted.
+     */
+    @Test
+    void anExactlyOnceBatchLostInItsCommitRecordsNoFailure() throws Exception {
+        long id = producer.enqueue("effect");
+        TestDatabase.execute("DROP TABLE IF EXISTS commit_outcome_effects;"
+                + " CREATE TABLE commit_outcome_effects (task_id bigint);"
+                + " CREATE CONSTRAINT TRIGGER wait_for_lock AFTER INSERT ON commit_outcome_effects DEFERRABLE INITIALLY"
+                + " DEFERRED FOR EACH ROW EXECUTE FUNCTION dbq_test_wait_for_lock()");
+        String waiting = " FROM pg_locks WHERE locktype = 'advisory' AND objid = " + LOCK + " AND NOT granted";
+        try (BatchProcessor processor = new BatchProcessor(ds, QueueConfig.of(table.queue("outcome"))
+                .withMode(DeliveryMode.EXACTLY_ONCE), BatchHandler.perTask((task, batch) -> {
+                    Jdbc.update(batch.connection(), "INSERT INTO commit_outcome_effects VALUES (?)", task.id());
+                    return TaskResult.reenqueue(Duration.ofHours(1));
+                }), QueueListener.NONE, Transactions.JDBC);
+             Connection holder = ds.getConnection(); Statement st = holder.createStatement()) {
+            st.execute("SELECT pg_advisory_lock(" + LOCK + ")");
+            try {
+                CompletableFuture<Integer> handled = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return processor.runOnce();
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                });
+                Await.until(TIMEOUT, "the batch's commit waits", () -> TestDatabase.queryLong("SELECT count(*)" + waiting) == 1);
+                st.execute("SELECT pg_terminate_backend(pid)" + waiting);
+                assertEquals(1, handled.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            } finally {
+                st.execute("SELECT pg_advisory_unlock(" + LOCK + ")");
+            }
+        }
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM commit_outcome_effects"), "rolled back");
+        assertEquals(0, TestDatabase.queryLong("SELECT attempt FROM " + table.name() + " WHERE id = " + id),
+                "no failed attempt recorded");
     }
 
     /** Makes every insert into the table wait for the test's lock: in its COMMIT, or in the statement. */
