@@ -133,7 +133,7 @@ public final class Jdbc {
      * does not answer, before any of its attempts failed, carries none) or the server terminating it (57P01
      * administrator command, 57P02 crash).
      */
-    public static boolean connectionLost(SQLException e) {
+    public static boolean connectionLost(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             for (SQLException s = t instanceof SQLException q ? q : null; s != null; s = s.getNextException()) {
                 String state = s.getSQLState();

@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -99,7 +98,7 @@ public final class Maintenance implements AutoCloseable {
         try {
             return LogRetention.of(dataSource, topicName, policy);
         } catch (QueueException e) {
-            if (e.getCause() instanceof SQLException cause && Jdbc.connectionLost(cause)) {
+            if (Jdbc.connectionLost(e)) {
                 LOG.warn("{}: retention waits for the database: {}", topicName, e.getMessage());
                 return null;
             }

@@ -143,7 +143,6 @@ final class BatchProcessor implements AutoCloseable {
                         queue, e.toString());
                 listener.crashed(queue, e);
             } finally {
-                claim.closeHold();
                 done.run();
             }
         };
@@ -326,7 +325,7 @@ final class BatchProcessor implements AutoCloseable {
             if (tasks == null) {
                 throw e;
             }
-            if (!(e instanceof HandlerFailed) && connectionLost(e)) {
+            if (!(e instanceof HandlerFailed) && Jdbc.connectionLost(e)) {
                 // Lost while the answers were written or committed: the batch committed whole, or rolled back whole
                 // and its tasks come back as they were. Neither is a failure of theirs; counted, a retry whose
                 // commit had gone through counted twice, and a re-enqueue became a retry.
@@ -344,14 +343,6 @@ final class BatchProcessor implements AutoCloseable {
             handled.outcome().report();
         }
         return handled.claimed();
-    }
-
-    private static boolean connectionLost(Throwable e) {
-        Throwable t = e;
-        while (t != null && !(t instanceof SQLException)) {
-            t = t.getCause();
-        }
-        return t instanceof SQLException sql && Jdbc.connectionLost(sql);
     }
 
     /** Records a failed attempt of {@code tasks}, whose transaction rolled back, in a transaction of its own. */
